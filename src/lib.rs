@@ -1,0 +1,9 @@
+//! relief: a streaming terrain runtime for game engines.
+//!
+//! - [`world`]: the flat-world format (Terrain3D-style regions) and its reader.
+//! - [`bake`]: the world generator behind `relief bake`.
+
+pub mod bake;
+pub mod world;
+
+pub use world::{FormatError, Region, RegionLocation, World};

@@ -1,0 +1,78 @@
+//! Every way reading a world can fail. Callers match on these; nothing in the readers panics.
+
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+pub enum FormatError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: file is missing")]
+    Missing { path: PathBuf },
+    #[error("not a {expected} file (magic {found:02x?})")]
+    BadMagic {
+        expected: &'static str,
+        found: Vec<u8>,
+    },
+    #[error("{what} version {found} is not supported (this build reads {supported})")]
+    UnsupportedVersion {
+        what: &'static str,
+        found: u32,
+        supported: u32,
+    },
+    #[error("file is truncated: {need} bytes needed, {have} present")]
+    Truncated { need: u64, have: u64 },
+    #[error("{extra} unexpected bytes after the last layer")]
+    TrailingBytes { extra: u64 },
+    #[error("checksum mismatch in {what}: stored {stored:08x}, computed {computed:08x}")]
+    Checksum {
+        what: String,
+        stored: u32,
+        computed: u32,
+    },
+    #[error("unknown codec {0}")]
+    UnknownCodec(u8),
+    #[error("unknown layer kind {0}")]
+    UnknownLayer(u8),
+    #[error("corrupt data: {0}")]
+    Corrupt(String),
+    #[error("region file holds location ({found_x}, {found_z}), expected ({want_x}, {want_z})")]
+    WrongLocation {
+        want_x: i32,
+        want_z: i32,
+        found_x: i32,
+        found_z: i32,
+    },
+    #[error("manifest: {0}")]
+    Manifest(String),
+    #[error("{path}: manifest says {expected}, file has {found}")]
+    ManifestMismatch {
+        path: PathBuf,
+        expected: String,
+        found: String,
+    },
+    #[error("no region at location ({x}, {z}) in this world")]
+    NoSuchRegion { x: i32, z: i32 },
+    #[error("{path}: {source}")]
+    Json {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+}
+
+impl FormatError {
+    pub(crate) fn io(path: &std::path::Path, source: std::io::Error) -> FormatError {
+        if source.kind() == std::io::ErrorKind::NotFound {
+            FormatError::Missing {
+                path: path.to_path_buf(),
+            }
+        } else {
+            FormatError::Io {
+                path: path.to_path_buf(),
+                source,
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! `world.json`: what a world directory holds and how to check it.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::world::error::FormatError;
+use crate::world::location::RegionLocation;
+use crate::world::region::LayerKind;
+
+pub const MANIFEST_FILE: &str = "world.json";
+pub const FORMAT_NAME: &str = "relief-world";
+pub const FORMAT_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Always `relief-world`.
+    pub format: String,
+    pub format_version: u32,
+    /// Version of the baker's algorithm; the same seed and version give the same bytes.
+    pub bake_version: u32,
+    /// The seed text the world was baked from.
+    pub seed: String,
+    /// FNV-1a 64 of the seed text, hex.
+    pub seed_hash: String,
+    /// Samples per region side (power of two, 64–2048).
+    pub region_size: u32,
+    /// Metres between samples (Terrain3D's vertex spacing).
+    pub vertex_spacing: f64,
+    /// Inclusive range of region locations the world covers.
+    pub region_bounds: RegionBounds,
+    /// Lowest and highest height in any region, metres.
+    pub height_range: [f32; 2],
+    pub sea_level: f32,
+    /// Layers every region file carries, by name (`height`, `control`, `color`, `biome`, `lake`).
+    pub layers: Vec<String>,
+    pub overview: OverviewInfo,
+    /// Every file of the world (paths relative to the world directory, `/`-separated) with its
+    /// length and CRC-32.
+    pub files: BTreeMap<String, FileEntry>,
+    /// What the bake made, for `relief info`.
+    pub census: Census,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RegionBounds {
+    pub min: [i32; 2],
+    pub max: [i32; 2],
+}
+
+impl RegionBounds {
+    pub fn contains(&self, loc: RegionLocation) -> bool {
+        (self.min[0]..=self.max[0]).contains(&loc.x) && (self.min[1]..=self.max[1]).contains(&loc.z)
+    }
+    pub fn locations(&self) -> impl Iterator<Item = RegionLocation> + '_ {
+        (self.min[1]..=self.max[1])
+            .flat_map(move |z| (self.min[0]..=self.max[0]).map(move |x| RegionLocation::new(x, z)))
+    }
+    pub fn count(&self) -> usize {
+        ((self.max[0] - self.min[0] + 1) * (self.max[1] - self.min[1] + 1)) as usize
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OverviewInfo {
+    pub file: String,
+    pub spacing: f64,
+    pub width: u32,
+    pub depth: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileEntry {
+    pub bytes: u64,
+    pub crc32: u32,
+}
+
+impl FileEntry {
+    pub fn of(bytes: &[u8]) -> FileEntry {
+        FileEntry {
+            bytes: bytes.len() as u64,
+            crc32: crc32fast::hash(bytes),
+        }
+    }
+}
+
+/// Shares are fractions of all samples (0–1).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Census {
+    pub samples: u64,
+    pub ocean_share: f64,
+    pub lake_share: f64,
+    /// Biome name → share of samples.
+    pub biome_shares: BTreeMap<String, f64>,
+    pub bake_seconds: f64,
+}
+
+impl Manifest {
+    pub fn region_path(loc: RegionLocation) -> String {
+        format!("regions/{}", loc.file_name())
+    }
+
+    pub fn layer_kinds(&self) -> Result<Vec<LayerKind>, FormatError> {
+        self.layers
+            .iter()
+            .map(|n| {
+                LayerKind::from_name(n)
+                    .ok_or_else(|| FormatError::Manifest(format!("unknown layer `{n}`")))
+            })
+            .collect()
+    }
+
+    /// Checks the manifest is self-consistent (not yet that its files match it).
+    pub fn validate(&self) -> Result<(), FormatError> {
+        let bad = |m: String| Err(FormatError::Manifest(m));
+        if self.format != FORMAT_NAME {
+            return bad(format!(
+                "format is `{}`, expected `{FORMAT_NAME}`",
+                self.format
+            ));
+        }
+        if self.format_version != FORMAT_VERSION {
+            return Err(FormatError::UnsupportedVersion {
+                what: "world format",
+                found: self.format_version,
+                supported: FORMAT_VERSION,
+            });
+        }
+        if !self.region_size.is_power_of_two() || !(64..=2048).contains(&self.region_size) {
+            return bad(format!(
+                "region_size {} is not a power of two in 64..=2048",
+                self.region_size
+            ));
+        }
+        if !(self.vertex_spacing > 0.0 && self.vertex_spacing.is_finite()) {
+            return bad(format!(
+                "vertex_spacing {} is not a positive number",
+                self.vertex_spacing
+            ));
+        }
+        let b = self.region_bounds;
+        if b.min[0] > b.max[0] || b.min[1] > b.max[1] {
+            return bad(format!("region_bounds {:?}..{:?} are empty", b.min, b.max));
+        }
+        let kinds = self.layer_kinds()?;
+        if !kinds.contains(&LayerKind::Height) {
+            return bad("layers do not include `height`".into());
+        }
+        if !self.files.contains_key(&self.overview.file) {
+            return bad(format!(
+                "overview `{}` is not listed in files",
+                self.overview.file
+            ));
+        }
+        for path in self.files.keys() {
+            if path.starts_with('/') || path.split('/').any(|p| p == ".." || p.is_empty()) {
+                return bad(format!("file path `{path}` leaves the world directory"));
+            }
+        }
+        Ok(())
+    }
+}

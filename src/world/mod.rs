@@ -1,0 +1,227 @@
+//! Flat worlds (Terrain3D-style regions): the on-disk format and its reader.
+//!
+//! A world is a directory: `world.json` (the manifest), `regions/*.rlr` (one file per region),
+//! `overview.rlo` (coarse whole-world heights) and the tables `rivers.json`, `lakes.json`,
+//! `biomes.json`. docs/formats.md is the byte-exact specification.
+
+pub mod codec;
+pub mod control;
+pub mod error;
+pub mod location;
+pub mod manifest;
+pub mod overview;
+pub mod region;
+pub mod tables;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+pub use control::Control;
+pub use error::FormatError;
+pub use location::RegionLocation;
+pub use manifest::{Census, FileEntry, Manifest};
+pub use overview::Overview;
+pub use region::{LayerKind, Region};
+pub use tables::{Biome, Lake, Reach, ReachEnd, ReachKind};
+
+pub const RIVERS_FILE: &str = "rivers.json";
+pub const LAKES_FILE: &str = "lakes.json";
+pub const BIOMES_FILE: &str = "biomes.json";
+pub const OVERVIEW_FILE: &str = "overview.rlo";
+
+/// An opened world: manifest, overview and tables in memory; regions read on demand.
+#[derive(Debug)]
+pub struct World {
+    dir: PathBuf,
+    manifest: Manifest,
+    overview: Overview,
+    reaches: Vec<Reach>,
+    lakes: Vec<Lake>,
+    biomes: Vec<Biome>,
+    regions: HashMap<RegionLocation, FileEntry>,
+}
+
+impl World {
+    /// Opens a world directory. Reads the manifest, overview and tables (checking each against
+    /// the manifest's checksums) and checks every listed region file exists with the listed
+    /// length. Region contents are checked when they are read.
+    pub fn open(dir: impl AsRef<Path>) -> Result<World, FormatError> {
+        let dir = dir.as_ref().to_path_buf();
+        let manifest_path = dir.join(manifest::MANIFEST_FILE);
+        let text = std::fs::read(&manifest_path).map_err(|e| FormatError::io(&manifest_path, e))?;
+        let manifest: Manifest =
+            serde_json::from_slice(&text).map_err(|source| FormatError::Json {
+                path: manifest_path.clone(),
+                source,
+            })?;
+        manifest.validate()?;
+
+        let mut regions = HashMap::new();
+        for (path, entry) in &manifest.files {
+            let full = dir.join(path);
+            let meta = std::fs::metadata(&full).map_err(|e| FormatError::io(&full, e))?;
+            if meta.len() != entry.bytes {
+                return Err(FormatError::ManifestMismatch {
+                    path: full,
+                    expected: format!("{} bytes", entry.bytes),
+                    found: format!("{} bytes", meta.len()),
+                });
+            }
+            if let Some(name) = path.strip_prefix("regions/") {
+                let loc = RegionLocation::from_file_name(name).ok_or_else(|| {
+                    FormatError::Manifest(format!("`{path}` is not a region file name"))
+                })?;
+                if !manifest.region_bounds.contains(loc) {
+                    return Err(FormatError::Manifest(format!(
+                        "`{path}` lies outside region_bounds"
+                    )));
+                }
+                regions.insert(loc, *entry);
+            }
+        }
+
+        let read_checked = |name: &str| -> Result<Vec<u8>, FormatError> {
+            let path = dir.join(name);
+            let entry = manifest
+                .files
+                .get(name)
+                .ok_or_else(|| FormatError::Manifest(format!("`{name}` is not listed")))?;
+            let bytes = std::fs::read(&path).map_err(|e| FormatError::io(&path, e))?;
+            check_entry(&path, entry, &bytes)?;
+            Ok(bytes)
+        };
+        let json = |name: &str| -> Result<serde_json::Value, FormatError> {
+            let bytes = read_checked(name)?;
+            serde_json::from_slice(&bytes).map_err(|source| FormatError::Json {
+                path: dir.join(name),
+                source,
+            })
+        };
+        let overview = Overview::decode(&read_checked(&manifest.overview.file)?)?;
+        let typed = |name: &str| json(name);
+        let rivers: tables::RiversFile = from_value(&dir, RIVERS_FILE, typed(RIVERS_FILE)?)?;
+        let lakes: tables::LakesFile = from_value(&dir, LAKES_FILE, typed(LAKES_FILE)?)?;
+        let biomes: tables::BiomesFile = from_value(&dir, BIOMES_FILE, typed(BIOMES_FILE)?)?;
+        for (name, v) in [
+            (RIVERS_FILE, rivers.version),
+            (LAKES_FILE, lakes.version),
+            (BIOMES_FILE, biomes.version),
+        ] {
+            if v != tables::TABLES_VERSION {
+                return Err(FormatError::UnsupportedVersion {
+                    what: "table",
+                    found: v,
+                    supported: tables::TABLES_VERSION,
+                })
+                .map_err(|e| FormatError::Manifest(format!("{name}: {e}")));
+            }
+        }
+        Ok(World {
+            dir,
+            manifest,
+            overview,
+            reaches: rivers.reaches,
+            lakes: lakes.lakes,
+            biomes: biomes.biomes,
+            regions,
+        })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+    pub fn overview(&self) -> &Overview {
+        &self.overview
+    }
+    pub fn reaches(&self) -> &[Reach] {
+        &self.reaches
+    }
+    pub fn lakes(&self) -> &[Lake] {
+        &self.lakes
+    }
+    pub fn biomes(&self) -> &[Biome] {
+        &self.biomes
+    }
+    /// Metres per region side.
+    pub fn region_extent(&self) -> f64 {
+        self.manifest.vertex_spacing * self.manifest.region_size as f64
+    }
+    pub fn has_region(&self, loc: RegionLocation) -> bool {
+        self.regions.contains_key(&loc)
+    }
+    /// Locations of every region the world has, in no particular order.
+    pub fn region_locations(&self) -> impl Iterator<Item = RegionLocation> + '_ {
+        self.regions.keys().copied()
+    }
+    pub fn region_path(&self, loc: RegionLocation) -> PathBuf {
+        self.dir.join(Manifest::region_path(loc))
+    }
+
+    /// Reads and decodes one region, checking the file against the manifest (length and
+    /// CRC-32), its own checksums, its location and its layer set.
+    pub fn read_region(&self, loc: RegionLocation) -> Result<Region, FormatError> {
+        let entry = self
+            .regions
+            .get(&loc)
+            .ok_or(FormatError::NoSuchRegion { x: loc.x, z: loc.z })?;
+        let path = self.region_path(loc);
+        let bytes = std::fs::read(&path).map_err(|e| FormatError::io(&path, e))?;
+        check_entry(&path, entry, &bytes)?;
+        let region = region::decode_region(&bytes, Some(loc))?;
+        if region.size != self.manifest.region_size {
+            return Err(FormatError::ManifestMismatch {
+                path,
+                expected: format!("region size {}", self.manifest.region_size),
+                found: format!("region size {}", region.size),
+            });
+        }
+        let want = self.manifest.layer_kinds()?;
+        if region.layers() != want {
+            return Err(FormatError::ManifestMismatch {
+                path,
+                expected: format!("layers {:?}", self.manifest.layers),
+                found: format!(
+                    "layers {:?}",
+                    region.layers().iter().map(|k| k.name()).collect::<Vec<_>>()
+                ),
+            });
+        }
+        Ok(region)
+    }
+
+    /// Reads every region and checks it in full. Slow on big worlds; `relief info --verify`.
+    pub fn verify(&self) -> Result<usize, FormatError> {
+        let mut n = 0;
+        for loc in self.region_locations() {
+            self.read_region(loc)?;
+            n += 1;
+        }
+        Ok(n)
+    }
+}
+
+fn check_entry(path: &Path, entry: &FileEntry, bytes: &[u8]) -> Result<(), FormatError> {
+    let found = FileEntry::of(bytes);
+    if found != *entry {
+        return Err(FormatError::ManifestMismatch {
+            path: path.to_path_buf(),
+            expected: format!("{} bytes, crc32 {:08x}", entry.bytes, entry.crc32),
+            found: format!("{} bytes, crc32 {:08x}", found.bytes, found.crc32),
+        });
+    }
+    Ok(())
+}
+
+fn from_value<T: serde::de::DeserializeOwned>(
+    dir: &Path,
+    name: &str,
+    v: serde_json::Value,
+) -> Result<T, FormatError> {
+    serde_json::from_value(v).map_err(|source| FormatError::Json {
+        path: dir.join(name),
+        source,
+    })
+}

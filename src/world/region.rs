@@ -1,0 +1,412 @@
+//! The region file (`*.rlr`): one Terrain3D-style region's maps, each layer compressed and
+//! checksummed on its own. Byte layout in docs/formats.md; every byte of a file is covered by
+//! a checksum or checked against a fixed value, so any damage is caught.
+
+use crate::world::codec::{self, Codec};
+use crate::world::error::FormatError;
+use crate::world::location::RegionLocation;
+
+pub const REGION_MAGIC: [u8; 4] = *b"RLRG";
+pub const REGION_VERSION: u16 = 1;
+const FIXED_HEADER: usize = 24;
+const TABLE_ENTRY: usize = 12;
+
+/// A map a region can carry. The numeric values are the on-disk codes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum LayerKind {
+    /// f32, absolute metres (Terrain3D height map, FORMAT_RF).
+    Height = 1,
+    /// u32, Terrain3D control bits (see `crate::world::control`).
+    Control = 2,
+    /// RGBA8 color map; alpha is a roughness modifier, 128 neutral.
+    Color = 3,
+    /// u8 biome id, an index into `biomes.json`.
+    Biome = 4,
+    /// u16 lake id from `lakes.json`; 0 where no lake covers the sample.
+    Lake = 5,
+}
+
+impl LayerKind {
+    pub const ALL: [LayerKind; 5] = [
+        LayerKind::Height,
+        LayerKind::Control,
+        LayerKind::Color,
+        LayerKind::Biome,
+        LayerKind::Lake,
+    ];
+
+    pub fn from_code(code: u8) -> Result<LayerKind, FormatError> {
+        LayerKind::ALL
+            .into_iter()
+            .find(|k| *k as u8 == code)
+            .ok_or(FormatError::UnknownLayer(code))
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            LayerKind::Height => "height",
+            LayerKind::Control => "control",
+            LayerKind::Color => "color",
+            LayerKind::Biome => "biome",
+            LayerKind::Lake => "lake",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<LayerKind> {
+        LayerKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    pub fn elem_size(self) -> usize {
+        match self {
+            LayerKind::Height | LayerKind::Control | LayerKind::Color => 4,
+            LayerKind::Biome => 1,
+            LayerKind::Lake => 2,
+        }
+    }
+
+    /// The codec the writer uses by default: chosen by the `region_decode` bench.
+    pub fn default_codec(self) -> Codec {
+        match self {
+            LayerKind::Height => Codec::DeltaShuffleLz4,
+            LayerKind::Control | LayerKind::Color | LayerKind::Lake => Codec::ShuffleLz4,
+            LayerKind::Biome => Codec::Lz4,
+        }
+    }
+}
+
+/// One region's decoded maps, row-major with X fastest: sample (x, y) is at index
+/// `y * size + x`. Optional layers are `None` when the file does not carry them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Region {
+    pub location: RegionLocation,
+    pub size: u32,
+    pub height: Vec<f32>,
+    pub control: Option<Vec<u32>>,
+    pub color: Option<Vec<[u8; 4]>>,
+    pub biome: Option<Vec<u8>>,
+    pub lake: Option<Vec<u16>>,
+}
+
+impl Region {
+    /// Bytes of decoded map data this region holds in memory.
+    pub fn resident_bytes(&self) -> usize {
+        let n = (self.size as usize) * (self.size as usize);
+        let per_sample = 4
+            + self.control.as_ref().map_or(0, |_| 4)
+            + self.color.as_ref().map_or(0, |_| 4)
+            + self.biome.as_ref().map_or(0, |_| 1)
+            + self.lake.as_ref().map_or(0, |_| 2);
+        n * per_sample
+    }
+
+    pub fn layers(&self) -> Vec<LayerKind> {
+        let mut out = vec![LayerKind::Height];
+        if self.control.is_some() {
+            out.push(LayerKind::Control);
+        }
+        if self.color.is_some() {
+            out.push(LayerKind::Color);
+        }
+        if self.biome.is_some() {
+            out.push(LayerKind::Biome);
+        }
+        if self.lake.is_some() {
+            out.push(LayerKind::Lake);
+        }
+        out
+    }
+
+    fn layer_bytes(&self, kind: LayerKind) -> Option<&[u8]> {
+        match kind {
+            LayerKind::Height => Some(plain::bytes(&self.height)),
+            LayerKind::Control => self.control.as_deref().map(plain::bytes),
+            LayerKind::Color => self.color.as_deref().map(plain::bytes),
+            LayerKind::Biome => self.biome.as_deref(),
+            LayerKind::Lake => self.lake.as_deref().map(plain::bytes),
+        }
+    }
+}
+
+/// Serialises a region with each layer's default codec.
+pub fn encode_region(region: &Region) -> Vec<u8> {
+    let codecs: Vec<(LayerKind, Codec)> = region
+        .layers()
+        .into_iter()
+        .map(|k| (k, k.default_codec()))
+        .collect();
+    encode_region_with(region, &codecs)
+}
+
+/// Serialises a region, storing the listed layers (in that order) with the given codecs.
+pub fn encode_region_with(region: &Region, layers: &[(LayerKind, Codec)]) -> Vec<u8> {
+    let n = (region.size as usize).pow(2);
+    assert_eq!(
+        region.height.len(),
+        n,
+        "height layer must hold size² samples"
+    );
+    let payloads: Vec<(LayerKind, Codec, Vec<u8>)> = layers
+        .iter()
+        .map(|&(kind, codec)| {
+            let raw = region
+                .layer_bytes(kind)
+                .unwrap_or_else(|| panic!("region has no {} layer", kind.name()));
+            assert_eq!(
+                raw.len(),
+                n * kind.elem_size(),
+                "{} layer must hold size² samples",
+                kind.name()
+            );
+            (kind, codec, codec::encode(codec, kind.elem_size(), raw))
+        })
+        .collect();
+
+    let mut out = Vec::with_capacity(
+        FIXED_HEADER
+            + payloads
+                .iter()
+                .map(|p| TABLE_ENTRY + p.2.len())
+                .sum::<usize>(),
+    );
+    out.extend_from_slice(&REGION_MAGIC);
+    out.extend_from_slice(&REGION_VERSION.to_le_bytes());
+    out.extend_from_slice(&(payloads.len() as u16).to_le_bytes());
+    out.extend_from_slice(&region.location.x.to_le_bytes());
+    out.extend_from_slice(&region.location.z.to_le_bytes());
+    out.extend_from_slice(&region.size.to_le_bytes());
+    out.extend_from_slice(&[0; 4]); // header checksum, filled below
+    for (kind, codec, stored) in &payloads {
+        out.push(*kind as u8);
+        out.push(*codec as u8);
+        out.extend_from_slice(&[0, 0]);
+        out.extend_from_slice(&(stored.len() as u32).to_le_bytes());
+        out.extend_from_slice(&crc32fast::hash(stored).to_le_bytes());
+    }
+    let header_crc = header_checksum(&out[..FIXED_HEADER + payloads.len() * TABLE_ENTRY]);
+    out[20..24].copy_from_slice(&header_crc.to_le_bytes());
+    for (_, _, stored) in &payloads {
+        out.extend_from_slice(stored);
+    }
+    out
+}
+
+fn header_checksum(header_and_table: &[u8]) -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    h.update(&header_and_table[..20]);
+    h.update(&header_and_table[FIXED_HEADER..]);
+    h.finalize()
+}
+
+/// The fixed header fields of a region file, read without decoding any layer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RegionHeader {
+    pub location: RegionLocation,
+    pub size: u32,
+    pub layers: Vec<LayerEntry>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LayerEntry {
+    pub kind: LayerKind,
+    pub codec: Codec,
+    /// Offset of the stored bytes from the start of the file.
+    pub offset: usize,
+    pub stored_len: usize,
+    pub crc32: u32,
+}
+
+fn u16_at(b: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([b[at], b[at + 1]])
+}
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+/// Parses and verifies a region file's header and layer table, and checks the file's length.
+pub fn read_header(bytes: &[u8]) -> Result<RegionHeader, FormatError> {
+    let truncated = |need: usize| FormatError::Truncated {
+        need: need as u64,
+        have: bytes.len() as u64,
+    };
+    if bytes.len() < 4 {
+        return Err(truncated(FIXED_HEADER));
+    }
+    if bytes[..4] != REGION_MAGIC {
+        return Err(FormatError::BadMagic {
+            expected: "relief region",
+            found: bytes[..4].to_vec(),
+        });
+    }
+    if bytes.len() < FIXED_HEADER {
+        return Err(truncated(FIXED_HEADER));
+    }
+    let version = u16_at(bytes, 4);
+    if version != REGION_VERSION {
+        return Err(FormatError::UnsupportedVersion {
+            what: "region file",
+            found: version as u32,
+            supported: REGION_VERSION as u32,
+        });
+    }
+    let count = u16_at(bytes, 6) as usize;
+    let table_end = FIXED_HEADER + count * TABLE_ENTRY;
+    if bytes.len() < table_end {
+        return Err(truncated(table_end));
+    }
+    let stored_crc = u32_at(bytes, 20);
+    let computed = header_checksum(&bytes[..table_end]);
+    if stored_crc != computed {
+        return Err(FormatError::Checksum {
+            what: "region header".into(),
+            stored: stored_crc,
+            computed,
+        });
+    }
+    let location = RegionLocation::new(u32_at(bytes, 8) as i32, u32_at(bytes, 12) as i32);
+    let size = u32_at(bytes, 16);
+    if !size.is_power_of_two() || !(2..=4096).contains(&size) {
+        return Err(FormatError::Corrupt(format!(
+            "region size {size} is not a power of two in 2..=4096"
+        )));
+    }
+    let mut layers: Vec<LayerEntry> = Vec::with_capacity(count);
+    let mut offset = table_end;
+    for i in 0..count {
+        let e = &bytes[FIXED_HEADER + i * TABLE_ENTRY..][..TABLE_ENTRY];
+        let kind = LayerKind::from_code(e[0])?;
+        let codec = Codec::from_code(e[1])?;
+        if e[2] != 0 || e[3] != 0 {
+            return Err(FormatError::Corrupt(
+                "reserved layer-table bytes are not zero".into(),
+            ));
+        }
+        if !codec.supports(kind.elem_size()) {
+            return Err(FormatError::Corrupt(format!(
+                "codec {} cannot hold the {} layer",
+                codec.name(),
+                kind.name()
+            )));
+        }
+        if layers.iter().any(|l| l.kind == kind) {
+            return Err(FormatError::Corrupt(format!(
+                "layer {} appears twice",
+                kind.name()
+            )));
+        }
+        let stored_len = u32_at(e, 4) as usize;
+        layers.push(LayerEntry {
+            kind,
+            codec,
+            offset,
+            stored_len,
+            crc32: u32_at(e, 8),
+        });
+        offset += stored_len;
+    }
+    if !layers.iter().any(|l| l.kind == LayerKind::Height) {
+        return Err(FormatError::Corrupt("region has no height layer".into()));
+    }
+    if bytes.len() < offset {
+        return Err(truncated(offset));
+    }
+    if bytes.len() > offset {
+        return Err(FormatError::TrailingBytes {
+            extra: (bytes.len() - offset) as u64,
+        });
+    }
+    Ok(RegionHeader {
+        location,
+        size,
+        layers,
+    })
+}
+
+/// Decodes a whole region file. `expected` guards against a file stored under the wrong name.
+pub fn decode_region(
+    bytes: &[u8],
+    expected: Option<RegionLocation>,
+) -> Result<Region, FormatError> {
+    let header = read_header(bytes)?;
+    if let Some(want) = expected {
+        if want != header.location {
+            return Err(FormatError::WrongLocation {
+                want_x: want.x,
+                want_z: want.z,
+                found_x: header.location.x,
+                found_z: header.location.z,
+            });
+        }
+    }
+    let n = (header.size as usize).pow(2);
+    let mut region = Region {
+        location: header.location,
+        size: header.size,
+        height: Vec::new(),
+        control: None,
+        color: None,
+        biome: None,
+        lake: None,
+    };
+    for layer in &header.layers {
+        let stored = &bytes[layer.offset..layer.offset + layer.stored_len];
+        let computed = crc32fast::hash(stored);
+        if computed != layer.crc32 {
+            return Err(FormatError::Checksum {
+                what: format!("{} layer", layer.kind.name()),
+                stored: layer.crc32,
+                computed,
+            });
+        }
+        match layer.kind {
+            LayerKind::Height => region.height = decode_into(layer, stored, vec![0f32; n])?,
+            LayerKind::Control => region.control = Some(decode_into(layer, stored, vec![0u32; n])?),
+            LayerKind::Color => region.color = Some(decode_into(layer, stored, vec![[0u8; 4]; n])?),
+            LayerKind::Biome => region.biome = Some(decode_into(layer, stored, vec![0u8; n])?),
+            LayerKind::Lake => region.lake = Some(decode_into(layer, stored, vec![0u16; n])?),
+        }
+    }
+    Ok(region)
+}
+
+fn decode_into<T: plain::Plain>(
+    layer: &LayerEntry,
+    stored: &[u8],
+    mut out: Vec<T>,
+) -> Result<Vec<T>, FormatError> {
+    codec::decode(
+        layer.codec,
+        layer.kind.elem_size(),
+        stored,
+        plain::bytes_mut(&mut out),
+    )?;
+    Ok(out)
+}
+
+/// Viewing plain-old-data slices as bytes. The formats are little-endian and so is every
+/// platform relief targets; a big-endian build refuses to compile rather than misread files.
+pub(crate) mod plain {
+    #[cfg(target_endian = "big")]
+    compile_error!("relief's file formats are read by reinterpreting little-endian bytes");
+
+    /// Types with no padding and no invalid bit patterns.
+    pub unsafe trait Plain: Copy {}
+    unsafe impl Plain for u8 {}
+    unsafe impl Plain for u16 {}
+    unsafe impl Plain for u32 {}
+    unsafe impl Plain for f32 {}
+    unsafe impl Plain for [u8; 4] {}
+
+    pub fn bytes<T: Plain>(s: &[T]) -> &[u8] {
+        // SAFETY: T is Plain (no padding), u8 has alignment 1, the length covers exactly s.
+        unsafe { std::slice::from_raw_parts(s.as_ptr().cast::<u8>(), std::mem::size_of_val(s)) }
+    }
+
+    pub fn bytes_mut<T: Plain>(s: &mut [T]) -> &mut [u8] {
+        // SAFETY: as above, and every bit pattern is a valid T, so any write through the
+        // byte view leaves valid values.
+        unsafe {
+            std::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(s))
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! The world's tables: rivers (reaches), lakes and biomes, stored as JSON beside the regions.
+
+use serde::{Deserialize, Serialize};
+
+/// Whether a reach is a creek (drains ≥ 0.045 km²) or a river (≥ 0.45 km²).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReachKind {
+    Creek,
+    River,
+}
+
+/// Where a reach begins or ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReachEnd {
+    /// A channel head: the first cell draining enough area to be a creek.
+    Source,
+    /// Just below a confluence of two or more reaches.
+    Join,
+    /// Flows into the sea.
+    Sea,
+    /// Flows into (or out of) the reach with this id.
+    Reach(u32),
+    /// Flows into (or out of) the lake with this id.
+    Lake(u32),
+}
+
+/// A stretch of channel between two joins, listed from its head down.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Reach {
+    pub id: u32,
+    pub kind: ReachKind,
+    /// Strahler order: 1 at sources, +1 where two reaches of equal order meet.
+    pub order: u8,
+    /// Channel width at the reach's mouth, metres (∝ drained area^0.4).
+    pub width_m: f32,
+    /// Channel width at the reach's head, metres.
+    pub head_width_m: f32,
+    /// Mean annual discharge at the mouth, m³/s.
+    pub discharge_m3s: f32,
+    /// Area drained at the mouth, km².
+    pub drains_km2: f32,
+    /// Area drained at the head, km².
+    pub head_drains_km2: f32,
+    pub length_m: f32,
+    /// Bed height at the head minus bed height at the mouth, metres.
+    pub drop_m: f32,
+    pub from: ReachEnd,
+    pub to: ReachEnd,
+    /// Centreline from head to mouth: [x, z, bed height], world metres.
+    pub points: Vec<[f32; 3]>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Lake {
+    /// 1-based; 0 in the lake layer means "no lake".
+    pub id: u32,
+    /// Water surface height, metres.
+    pub level_m: f32,
+    pub area_m2: f64,
+    /// Deepest point below the level, metres.
+    pub depth_m: f32,
+    /// Shoreline polygon [x, z], counter-clockwise seen from above (+Y), not closed.
+    pub outline: Vec<[f32; 2]>,
+    /// Where the lake spills, [x, z].
+    pub outlet: [f32; 2],
+    /// What the outlet flows into.
+    pub drains_to: ReachEnd,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Biome {
+    pub id: u8,
+    pub name: String,
+    /// Display color (sRGB), as `relief preview` draws it.
+    pub color: [u8; 3],
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RiversFile {
+    pub version: u32,
+    pub reaches: Vec<Reach>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LakesFile {
+    pub version: u32,
+    pub lakes: Vec<Lake>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BiomesFile {
+    pub version: u32,
+    pub biomes: Vec<Biome>,
+}
+
+pub const TABLES_VERSION: u32 = 1;
