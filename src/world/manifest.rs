@@ -92,7 +92,6 @@ pub struct Census {
     pub lake_share: f64,
     /// Biome name → share of samples.
     pub biome_shares: BTreeMap<String, f64>,
-    pub bake_seconds: f64,
 }
 
 impl Manifest {

@@ -1,0 +1,383 @@
+//! The fine surface, one region at a time: the eroded grid interpolated bicubically, detail
+//! noise on top (rougher where the land is steep), river channels carved along each reach so
+//! the bed falls with it, lakes filled to their level, then a biome, a Terrain3D control word
+//! and a color per sample. Every sample is a pure function of its position and the shared
+//! coarse fields, so regions are generated in parallel and still byte-identical.
+
+use std::collections::HashMap;
+
+use crate::bake::biomes::{self, texture, BiomeId, Site};
+use crate::bake::climate::ClimateSetup;
+use crate::bake::grid::Grid;
+use crate::bake::hydrology::{channel_depth, Hydrology};
+use crate::bake::noise::Noise;
+use crate::bake::seed::mix;
+use crate::world::control::Control;
+use crate::world::location::RegionLocation;
+use crate::world::region::Region;
+
+/// Heights are stored to 1/1024 m: below any visible step, and it lets LZ4 find runs.
+pub const HEIGHT_QUANTUM: f64 = 1.0 / 1024.0;
+const NAVIGABLE_SLOPE: f64 = 0.9; // tan 42°: the party slides above this
+const DETAIL_WAVELENGTH: f64 = 48.0;
+
+/// One straight piece of a reach's centreline.
+#[derive(Clone, Copy, Debug)]
+struct Segment {
+    a: (f64, f64),
+    b: (f64, f64),
+    bed: (f64, f64),
+    half_width: (f64, f64),
+}
+
+impl Segment {
+    fn reach(&self) -> f64 {
+        let hw = self.half_width.0.max(self.half_width.1);
+        hw + bank(hw)
+    }
+}
+
+fn bank(half_width: f64) -> f64 {
+    (2.0 * half_width).max(4.0)
+}
+
+/// Coarse fields shared by every region.
+pub struct Surface {
+    pub grid: Grid,
+    pub height: Vec<f64>,
+    pub lake: Vec<u16>,
+    pub lake_levels: Vec<f64>,
+    pub precip: Vec<f64>,
+    pub tan_repose: Vec<f64>,
+    pub wetness: Vec<f64>,
+    pub roughness: Vec<f64>,
+    pub climate: ClimateSetup,
+    pub sea_level: f64,
+    pub region_size: u32,
+    pub spacing: f64,
+    detail: Noise,
+    seed: u64,
+    segments: Vec<Segment>,
+    by_region: HashMap<RegionLocation, Vec<u32>>,
+}
+
+/// What a region contributed to the world's census.
+#[derive(Clone, Debug, Default)]
+pub struct RegionCensus {
+    pub min_height: f32,
+    pub max_height: f32,
+    pub ocean: u64,
+    pub lake: u64,
+    pub biomes: [u64; BiomeId::COUNT],
+}
+
+impl Surface {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        seed: u64,
+        grid: Grid,
+        hydro: &Hydrology,
+        precip: Vec<f64>,
+        tan_repose: Vec<f64>,
+        ocean: &[bool],
+        climate: ClimateSetup,
+        sea_level: f64,
+        region_size: u32,
+        spacing: f64,
+    ) -> Surface {
+        let n = grid.len();
+        let h = &hydro.height;
+        let slope: Vec<f64> = (0..n)
+            .map(|k| {
+                let r = hydro.routing.recv[k] as usize;
+                if r == k {
+                    0.0
+                } else {
+                    ((h[k] - h[r]) / hydro.routing.dist[k]).max(0.0)
+                }
+            })
+            .collect();
+        let smooth = |x: f64, lo: f64, hi: f64| {
+            let t = ((x - lo) / (hi - lo)).clamp(0.0, 1.0);
+            t * t * (3.0 - 2.0 * t)
+        };
+        let wetness: Vec<f64> = (0..n)
+            .map(|k| {
+                if ocean[k] || hydro.lake[k] != 0 {
+                    return 0.0;
+                }
+                let gathers = smooth(libm::log10(hydro.area[k] / 1e4), 0.5, 2.0);
+                gathers * (1.0 - smooth(slope[k], 0.004, 0.02))
+            })
+            .collect();
+        let roughness: Vec<f64> = (0..n)
+            .map(|k| {
+                let steep = smooth(slope[k], 0.05, 0.7);
+                let low = smooth(h[k] - sea_level, 0.0, 6.0);
+                let dry = if hydro.lake[k] != 0 { 0.3 } else { 1.0 };
+                (0.25 + 2.4 * steep) * (0.15 + 0.85 * low) * dry
+            })
+            .collect();
+        let mut lake_levels = vec![0.0];
+        lake_levels.extend(hydro.lakes.iter().map(|l| l.level_m as f64));
+
+        let mut segments = Vec::new();
+        for reach in &hydro.reaches {
+            let total = reach.length_m.max(1e-3) as f64;
+            let mut walked = 0.0;
+            for w in reach.points.windows(2) {
+                let (a, b) = (
+                    (w[0][0] as f64, w[0][1] as f64),
+                    (w[1][0] as f64, w[1][1] as f64),
+                );
+                let len = libm::hypot(b.0 - a.0, b.1 - a.1);
+                let width = |s: f64| {
+                    let t = (s / total).clamp(0.0, 1.0);
+                    0.5 * (reach.head_width_m as f64
+                        + (reach.width_m as f64 - reach.head_width_m as f64) * t)
+                };
+                segments.push(Segment {
+                    a,
+                    b,
+                    bed: (w[0][2] as f64, w[1][2] as f64),
+                    half_width: (width(walked), width(walked + len)),
+                });
+                walked += len;
+            }
+        }
+        let extent = spacing * region_size as f64;
+        let mut by_region: HashMap<RegionLocation, Vec<u32>> = HashMap::new();
+        for (i, s) in segments.iter().enumerate() {
+            let m = s.reach() + 2.0 * spacing;
+            let (x0, x1) = (s.a.0.min(s.b.0) - m, s.a.0.max(s.b.0) + m);
+            let (z0, z1) = (s.a.1.min(s.b.1) - m, s.a.1.max(s.b.1) + m);
+            for rz in (z0 / extent).floor() as i32..=(z1 / extent).floor() as i32 {
+                for rx in (x0 / extent).floor() as i32..=(x1 / extent).floor() as i32 {
+                    by_region
+                        .entry(RegionLocation::new(rx, rz))
+                        .or_default()
+                        .push(i as u32);
+                }
+            }
+        }
+        Surface {
+            grid,
+            height: h.clone(),
+            lake: hydro.lake.clone(),
+            lake_levels,
+            precip,
+            tan_repose,
+            wetness,
+            roughness,
+            climate,
+            sea_level,
+            region_size,
+            spacing,
+            detail: Noise::new(seed, 21),
+            seed,
+            segments,
+            by_region,
+        }
+    }
+
+    /// Catmull-Rom bicubic of the coarse heights: smooth, and exact at grid nodes.
+    pub fn coarse_height(&self, x: f64, z: f64) -> f64 {
+        let g = &self.grid;
+        let fx = ((x - g.x0) / g.dx).clamp(0.0, (g.nx - 1) as f64);
+        let fz = ((z - g.z0) / g.dx).clamp(0.0, (g.nz - 1) as f64);
+        let (i, j) = (fx.floor() as isize, fz.floor() as isize);
+        let (tx, tz) = (fx - i as f64, fz - j as f64);
+        let w = |t: f64| {
+            let (t2, t3) = (t * t, t * t * t);
+            [
+                0.5 * (-t3 + 2.0 * t2 - t),
+                0.5 * (3.0 * t3 - 5.0 * t2 + 2.0),
+                0.5 * (-3.0 * t3 + 4.0 * t2 + t),
+                0.5 * (t3 - t2),
+            ]
+        };
+        let (wx, wz) = (w(tx), w(tz));
+        let mut sum = 0.0;
+        for (b, wzb) in wz.iter().enumerate() {
+            let jj = (j + b as isize - 1).clamp(0, g.nz as isize - 1) as usize;
+            let mut row = 0.0;
+            for (a, wxa) in wx.iter().enumerate() {
+                let ii = (i + a as isize - 1).clamp(0, g.nx as isize - 1) as usize;
+                row += wxa * self.height[g.idx(ii, jj)];
+            }
+            sum += wzb * row;
+        }
+        sum
+    }
+
+    /// Generates one region's maps and its census.
+    pub fn region(&self, loc: RegionLocation) -> (Region, RegionCensus) {
+        let n = self.region_size as usize;
+        let a = n + 2; // one sample of apron on every side, for slopes at the edges
+        let (ox, oz) = loc.origin(self.spacing, self.region_size);
+        let s = self.spacing;
+        let pos = |i: usize, j: usize| (ox + (i as f64 - 1.0) * s, oz + (j as f64 - 1.0) * s);
+
+        let mut h = vec![0.0f64; a * a];
+        for j in 0..a {
+            for i in 0..a {
+                let (x, z) = pos(i, j);
+                let amp = self.grid.sample(&self.roughness, x, z);
+                h[j * a + i] = self.coarse_height(x, z)
+                    + amp * self.detail.fbm(x, z, DETAIL_WAVELENGTH, 5, 0.5);
+            }
+        }
+
+        // Channels: inside a channel the surface is the bed's profile (so the centreline is
+        // exactly the monotone bed); on the banks it blends back to the ground.
+        let mut channel = vec![f64::INFINITY; a * a];
+        let mut banks = vec![f64::INFINITY; a * a];
+        for &si in self
+            .by_region
+            .get(&loc)
+            .map(|v| v.as_slice())
+            .unwrap_or(&[])
+        {
+            let seg = &self.segments[si as usize];
+            let m = seg.reach();
+            let to_i = |x: f64| ((x - ox) / s + 1.0).clamp(0.0, (a - 1) as f64);
+            let to_j = |z: f64| ((z - oz) / s + 1.0).clamp(0.0, (a - 1) as f64);
+            let (i0, i1) = (
+                to_i(seg.a.0.min(seg.b.0) - m).floor() as usize,
+                to_i(seg.a.0.max(seg.b.0) + m).ceil() as usize,
+            );
+            let (j0, j1) = (
+                to_j(seg.a.1.min(seg.b.1) - m).floor() as usize,
+                to_j(seg.a.1.max(seg.b.1) + m).ceil() as usize,
+            );
+            let (vx, vz) = (seg.b.0 - seg.a.0, seg.b.1 - seg.a.1);
+            let len2 = (vx * vx + vz * vz).max(1e-12);
+            for j in j0..=j1 {
+                for i in i0..=i1 {
+                    let (x, z) = pos(i, j);
+                    let t = (((x - seg.a.0) * vx + (z - seg.a.1) * vz) / len2).clamp(0.0, 1.0);
+                    let d = libm::hypot(x - (seg.a.0 + t * vx), z - (seg.a.1 + t * vz));
+                    let hw = seg.half_width.0 + (seg.half_width.1 - seg.half_width.0) * t;
+                    let bed = seg.bed.0 + (seg.bed.1 - seg.bed.0) * t;
+                    let rim = bed + 0.5 * channel_depth(2.0 * hw);
+                    let k = j * a + i;
+                    if d <= hw {
+                        let u = d / hw;
+                        channel[k] = channel[k].min(bed + (rim - bed) * u * u);
+                    } else if d < hw + bank(hw) {
+                        let u = (d - hw) / bank(hw);
+                        let blend = u * u * (3.0 - 2.0 * u);
+                        banks[k] = banks[k].min(rim + (h[k] - rim).max(0.0) * blend);
+                    }
+                }
+            }
+        }
+        for k in 0..a * a {
+            h[k] = if channel[k].is_finite() {
+                channel[k]
+            } else {
+                h[k].min(banks[k])
+            };
+            h[k] = (h[k] / HEIGHT_QUANTUM).round() * HEIGHT_QUANTUM;
+        }
+
+        let mut region = Region {
+            location: loc,
+            size: self.region_size,
+            height: vec![0.0; n * n],
+            control: Some(vec![0; n * n]),
+            color: Some(vec![[0; 4]; n * n]),
+            biome: Some(vec![0; n * n]),
+            lake: Some(vec![0; n * n]),
+        };
+        let mut census = RegionCensus {
+            min_height: f32::INFINITY,
+            max_height: f32::NEG_INFINITY,
+            ..Default::default()
+        };
+        let (control, color) = (
+            region.control.as_mut().unwrap(),
+            region.color.as_mut().unwrap(),
+        );
+        let (biome, lake) = (
+            region.biome.as_mut().unwrap(),
+            region.lake.as_mut().unwrap(),
+        );
+        for y in 0..n {
+            for x in 0..n {
+                let (i, j) = (x + 1, y + 1);
+                let k = j * a + i;
+                let (px, pz) = pos(i, j);
+                let hh = h[k];
+                let gx = (h[k + 1] - h[k - 1]) / (2.0 * s);
+                let gz = (h[k + a] - h[k - a]) / (2.0 * s);
+                let slope = libm::sqrt(gx * gx + gz * gz);
+                let node = self.grid.nearest(px, pz);
+                let lake_id = self.lake[node];
+                let in_lake = lake_id != 0 && hh < self.lake_levels[lake_id as usize];
+                let site = Site {
+                    height: hh,
+                    sea_level: self.sea_level,
+                    temperature: self.climate.temperature(pz, hh),
+                    precipitation: self.grid.sample(&self.precip, px, pz),
+                    slope,
+                    tan_repose: self.tan_repose[node],
+                    in_lake,
+                    wetness: self.grid.sample(&self.wetness, px, pz),
+                };
+                let b = biomes::classify(&site);
+                let o = y * n + x;
+                region.height[o] = hh as f32;
+                biome[o] = b as u8;
+                lake[o] = if in_lake { lake_id } else { 0 };
+                let in_channel = channel[k].is_finite();
+                control[o] = paint(b, slope / site.tan_repose, in_channel, slope);
+                color[o] = tint(
+                    b,
+                    mix(self.seed ^ (px.to_bits().rotate_left(17)) ^ pz.to_bits()),
+                );
+
+                census.min_height = census.min_height.min(hh as f32);
+                census.max_height = census.max_height.max(hh as f32);
+                census.biomes[b as usize] += 1;
+                census.ocean += (hh < self.sea_level && !in_lake) as u64;
+                census.lake += in_lake as u64;
+            }
+        }
+        (region, census)
+    }
+}
+
+/// The control word: the biome's ground as base, rock (or gravel in channels) as overlay,
+/// blended by how close the slope is to the rock's angle of repose.
+fn paint(b: BiomeId, steepness: f64, in_channel: bool, slope: f64) -> u32 {
+    let (overlay, blend) = if in_channel {
+        (texture::GRAVEL, 0.8)
+    } else if b == BiomeId::BareRock {
+        (texture::DIRT, 0.15)
+    } else {
+        let t = ((steepness - 0.45) / 0.5).clamp(0.0, 1.0);
+        (texture::ROCK, t * t * (3.0 - 2.0 * t))
+    };
+    Control {
+        base: b.texture(),
+        overlay,
+        blend: (blend * 255.0).round() as u8,
+        navigation: slope < NAVIGABLE_SLOPE && !b.is_water() && !in_channel,
+        ..Default::default()
+    }
+    .encode()
+}
+
+/// The color map multiplies pale textures: the biome's color pulled toward white, with a
+/// little per-sample variation; alpha 128 is Terrain3D's neutral roughness.
+fn tint(b: BiomeId, hash: u64) -> [u8; 4] {
+    let c = b.color();
+    let jitter = 0.94 + 0.12 * ((hash >> 40) as f64 / (1u64 << 24) as f64);
+    let ch = |v: u8| {
+        ((0.55 * 255.0 + 0.45 * v as f64) * jitter)
+            .round()
+            .clamp(0.0, 255.0) as u8
+    };
+    [ch(c[0]), ch(c[1]), ch(c[2]), 128]
+}

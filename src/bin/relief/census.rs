@@ -1,0 +1,92 @@
+//! `relief info`: a census a person can read.
+
+use std::fmt::Write;
+
+use relief::world::{ReachKind, World};
+
+pub fn describe(w: &World) -> String {
+    let m = w.manifest();
+    let c = &m.census;
+    let side = (m.region_bounds.max[0] - m.region_bounds.min[0] + 1) as f64 * w.region_extent();
+    let depth = (m.region_bounds.max[1] - m.region_bounds.min[1] + 1) as f64 * w.region_extent();
+    let bytes: u64 = m.files.values().map(|f| f.bytes).sum();
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "world    {}  (seed \"{}\", fnv1a {}, format v{}, bake v{})",
+        w.dir().display(),
+        m.seed,
+        m.seed_hash,
+        m.format_version,
+        m.bake_version
+    );
+    let _ = writeln!(
+        s,
+        "size     {:.2} km × {:.2} km: {} regions of {}² at {} m ({:.1} M samples), {:.1} MB on disk",
+        side / 1000.0,
+        depth / 1000.0,
+        m.region_bounds.count(),
+        m.region_size,
+        m.vertex_spacing,
+        c.samples as f64 / 1e6,
+        bytes as f64 / 1e6
+    );
+    let _ = writeln!(
+        s,
+        "height   {:.1} m … {:.1} m, sea level {} m",
+        m.height_range[0], m.height_range[1], m.sea_level
+    );
+    let _ = writeln!(
+        s,
+        "water    ocean {:.1} %, lakes {:.2} %",
+        100.0 * c.ocean_share,
+        100.0 * c.lake_share
+    );
+    let km = |kind: ReachKind| {
+        w.reaches()
+            .iter()
+            .filter(|r| r.kind == kind)
+            .map(|r| r.length_m as f64)
+            .sum::<f64>()
+            / 1000.0
+    };
+    let top_order = w.reaches().iter().map(|r| r.order).max().unwrap_or(0);
+    let widest = w.reaches().iter().map(|r| r.width_m).fold(0.0f32, f32::max);
+    let _ = writeln!(
+        s,
+        "rivers   {:.1} km of river and {:.1} km of creek in {} reaches; Strahler order up to {}, widest {:.1} m",
+        km(ReachKind::River),
+        km(ReachKind::Creek),
+        w.reaches().len(),
+        top_order,
+        widest
+    );
+    match w
+        .lakes()
+        .iter()
+        .max_by(|a, b| a.area_m2.total_cmp(&b.area_m2))
+    {
+        Some(big) => {
+            let _ = writeln!(
+                s,
+                "lakes    {}; largest is lake {}, {:.0} m² at level {:.2} m, {:.1} m deep",
+                w.lakes().len(),
+                big.id,
+                big.area_m2,
+                big.level_m,
+                big.depth_m
+            );
+        }
+        None => {
+            let _ = writeln!(s, "lakes    none");
+        }
+    }
+    let mut shares: Vec<(&String, &f64)> = c.biome_shares.iter().collect();
+    shares.sort_by(|a, b| b.1.total_cmp(a.1).then(a.0.cmp(b.0)));
+    let list: Vec<String> = shares
+        .iter()
+        .map(|(n, v)| format!("{n} {:.1} %", 100.0 * **v))
+        .collect();
+    let _ = writeln!(s, "biomes   {}", list.join(", "));
+    s
+}

@@ -1,0 +1,128 @@
+//! `relief preview`: the world as a picture — hillshade under a biome tint, lakes, and rivers
+//! drawn at their width.
+
+use std::path::Path;
+
+use relief::world::{FormatError, World};
+
+pub fn draw(w: &World, px: u32, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
+    let m = w.manifest();
+    let b = m.region_bounds;
+    let extent = w.region_extent();
+    let (x0, z0) = (b.min[0] as f64 * extent, b.min[1] as f64 * extent);
+    let side =
+        ((b.max[0] - b.min[0] + 1) as f64 * extent).max((b.max[1] - b.min[1] + 1) as f64 * extent);
+    let mpp = side / px as f64;
+    let n = (px * px) as usize;
+    // Box-filtered heights per pixel; biome and lake from the sample nearest the centre.
+    let mut sum = vec![0.0f64; n];
+    let mut cnt = vec![0u32; n];
+    let mut biome = vec![0u8; n];
+    let mut lake = vec![0u16; n];
+    let rs = m.region_size as usize;
+    for loc in w.region_locations() {
+        let region = match w.read_region(loc) {
+            Ok(r) => r,
+            Err(FormatError::NoSuchRegion { .. }) => continue,
+            Err(e) => return Err(e.into()),
+        };
+        let (ox, oz) = loc.origin(m.vertex_spacing, m.region_size);
+        for y in 0..rs {
+            let pz = ((oz + y as f64 * m.vertex_spacing - z0) / mpp) as usize;
+            for x in 0..rs {
+                let pxl = ((ox + x as f64 * m.vertex_spacing - x0) / mpp) as usize;
+                if pxl >= px as usize || pz >= px as usize {
+                    continue;
+                }
+                let p = pz * px as usize + pxl;
+                let o = y * rs + x;
+                sum[p] += region.height[o] as f64;
+                cnt[p] += 1;
+                if let Some(bm) = &region.biome {
+                    biome[p] = bm[o];
+                }
+                if let Some(lk) = &region.lake {
+                    lake[p] = lake[p].max(lk[o]);
+                }
+            }
+        }
+    }
+    let height: Vec<f64> = sum
+        .iter()
+        .zip(&cnt)
+        .map(|(s, c)| if *c > 0 { s / *c as f64 } else { 0.0 })
+        .collect();
+    let colors: Vec<[u8; 3]> = w.biomes().iter().map(|b| b.color).collect();
+    let mut rgb = vec![0u8; n * 3];
+    let p = px as usize;
+    for y in 0..p {
+        for x in 0..p {
+            let i = y * p + x;
+            let hx = height[y * p + (x + 1).min(p - 1)] - height[y * p + x.saturating_sub(1)];
+            let hz = height[(y + 1).min(p - 1) * p + x] - height[y.saturating_sub(1) * p + x];
+            let (gx, gz) = (hx / (2.0 * mpp), hz / (2.0 * mpp));
+            // Light from the north-west, 45° up.
+            let (lx, ly, lz) = (-0.5f64, 0.7071, -0.5);
+            let norm = (gx * gx + 1.0 + gz * gz).sqrt();
+            let shade = ((-gx * lx + ly - gz * lz) / norm).clamp(0.0, 1.0);
+            let base = if lake[i] != 0 {
+                [60.0, 120.0, 200.0]
+            } else if height[i] < m.sea_level as f64 {
+                let d = ((m.sea_level as f64 - height[i]) / 60.0).clamp(0.0, 1.0);
+                [40.0 - 20.0 * d, 110.0 - 50.0 * d, 190.0 - 60.0 * d]
+            } else {
+                let c = colors
+                    .get(biome[i] as usize)
+                    .copied()
+                    .unwrap_or([128, 128, 128]);
+                [c[0] as f64, c[1] as f64, c[2] as f64]
+            };
+            let lit = if lake[i] != 0 || height[i] < m.sea_level as f64 {
+                0.85 + 0.15 * shade
+            } else {
+                0.35 + 0.9 * shade
+            };
+            for c in 0..3 {
+                rgb[i * 3 + c] = (base[c] * lit).clamp(0.0, 255.0) as u8;
+            }
+        }
+    }
+    for r in w.reaches() {
+        let radius = (0.5 * r.width_m as f64 / mpp).max(0.5);
+        let col = if r.kind == relief::world::ReachKind::River {
+            [30u8, 80, 200]
+        } else {
+            [70u8, 130, 215]
+        };
+        for seg in r.points.windows(2) {
+            let (ax, az) = ((seg[0][0] as f64 - x0) / mpp, (seg[0][1] as f64 - z0) / mpp);
+            let (bx, bz) = ((seg[1][0] as f64 - x0) / mpp, (seg[1][1] as f64 - z0) / mpp);
+            let steps = ((bx - ax).hypot(bz - az) * 2.0).ceil().max(1.0) as usize;
+            for s in 0..=steps {
+                let t = s as f64 / steps as f64;
+                let (cx, cz) = (ax + (bx - ax) * t, az + (bz - az) * t);
+                let rr = radius.ceil() as i64;
+                for dz in -rr..=rr {
+                    for dx in -rr..=rr {
+                        let (ix, iz) = (cx as i64 + dx, cz as i64 + dz);
+                        if ix < 0 || iz < 0 || ix >= p as i64 || iz >= p as i64 {
+                            continue;
+                        }
+                        if ((ix as f64 + 0.5 - cx).powi(2) + (iz as f64 + 0.5 - cz).powi(2)).sqrt()
+                            <= radius.max(0.71)
+                        {
+                            let i = (iz as usize * p + ix as usize) * 3;
+                            rgb[i..i + 3].copy_from_slice(&col);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let file = std::fs::File::create(out)?;
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), px, px);
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.write_header()?.write_image_data(&rgb)?;
+    Ok(())
+}

@@ -1,0 +1,59 @@
+//! Small baked worlds shared by the integration tests (baked once per test binary).
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use relief::bake::{self, BakeConfig, Silent};
+
+/// The default 4 km island at 2 m spacing: 64 regions of 256², the default erosion grid,
+/// so the hydrology is the default world's at a quarter of the samples.
+pub fn small_config(seed: &str) -> BakeConfig {
+    let mut cfg = BakeConfig::new(seed);
+    cfg.region_size = 256;
+    cfg.spacing = 2.0;
+    cfg
+}
+
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The shared test world (the default seed, "relief"), baked on first use.
+pub fn world_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = scratch(&format!("world-{}", env!("CARGO_CRATE_NAME")));
+        bake::bake(&small_config("relief"), &dir, &Silent).expect("bake the test world");
+        dir
+    })
+}
+
+/// Copies a baked world so a test can damage it.
+pub fn copy_world(name: &str) -> PathBuf {
+    let src = world_dir();
+    let dst = scratch(name);
+    std::fs::create_dir_all(dst.join("regions")).unwrap();
+    for entry in walk(src) {
+        let rel = entry.strip_prefix(src).unwrap();
+        std::fs::copy(&entry, dst.join(rel)).unwrap();
+    }
+    dst
+}
+
+pub fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
