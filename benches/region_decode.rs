@@ -1,1 +1,120 @@
-fn main() {}
+//! Region decode speed, per codec, against a plain copy of the same bytes.
+//!
+//! `cargo bench --bench region_decode` bakes a small world once (target/bench-world) and
+//! decodes one of its 512² land regions. It also prints each codec's compression ratio on
+//! the real height layer, which is how the default codecs were chosen.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use relief::bake::{self, BakeConfig, Silent};
+use relief::world::codec::{self, Codec};
+use relief::world::region::{decode_region, encode_region, LayerKind, Region};
+use relief::World;
+
+fn land_region() -> Region {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-world");
+    let world = World::open(&dir).or_else(|_| {
+        let mut cfg = BakeConfig::new("relief");
+        cfg.size = 2048.0;
+        bake::bake(&cfg, &dir, &Silent).expect("bake the bench world");
+        World::open(&dir)
+    });
+    let world = world.expect("open the bench world");
+    // The region with the most relief: the hardest case for the height codec.
+    world
+        .region_locations()
+        .map(|loc| world.read_region(loc).unwrap())
+        .max_by(|a, b| {
+            let spread = |r: &Region| {
+                r.height.iter().cloned().fold(f32::MIN, f32::max)
+                    - r.height.iter().cloned().fold(f32::MAX, f32::min)
+            };
+            spread(a).total_cmp(&spread(b))
+        })
+        .unwrap()
+}
+
+fn bytes_of(r: &Region, kind: LayerKind) -> Vec<u8> {
+    match kind {
+        LayerKind::Height => r.height.iter().flat_map(|v| v.to_le_bytes()).collect(),
+        LayerKind::Control => r
+            .control
+            .as_ref()
+            .unwrap()
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect(),
+        LayerKind::Color => r
+            .color
+            .as_ref()
+            .unwrap()
+            .iter()
+            .flatten()
+            .copied()
+            .collect(),
+        LayerKind::Biome => r.biome.clone().unwrap(),
+        LayerKind::Lake => r
+            .lake
+            .as_ref()
+            .unwrap()
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect(),
+    }
+}
+
+fn benches(c: &mut Criterion) {
+    let region = land_region();
+    println!("\ncompression ratio (raw ÷ stored) on a real 512² region:");
+    for kind in LayerKind::ALL {
+        let raw = bytes_of(&region, kind);
+        let row: Vec<String> = Codec::ALL
+            .iter()
+            .filter(|&&c| {
+                c.supports(kind.elem_size())
+                    && (c != Codec::Fixed1024DeltaLz4
+                        || (kind == LayerKind::Height && codec::fits_fixed1024(&raw)))
+            })
+            .map(|&c| {
+                format!(
+                    "{} {:.2}×",
+                    c.name(),
+                    raw.len() as f64 / codec::encode(c, kind.elem_size(), &raw).len() as f64
+                )
+            })
+            .collect();
+        println!("  {:<8} {}", kind.name(), row.join(", "));
+    }
+
+    let raw = bytes_of(&region, LayerKind::Height);
+    let mut g = c.benchmark_group("height_layer_512");
+    g.throughput(Throughput::Bytes(raw.len() as u64));
+    let mut out = vec![0u8; raw.len()];
+    g.bench_function("baseline_copy", |b| {
+        b.iter(|| out.copy_from_slice(black_box(&raw)))
+    });
+    for codec in Codec::ALL {
+        let stored = codec::encode(codec, 4, &raw);
+        g.bench_function(codec.name(), |b| {
+            b.iter(|| codec::decode(codec, 4, black_box(&stored), &mut out).unwrap())
+        });
+    }
+    g.finish();
+
+    let file = encode_region(&region);
+    let mut g = c.benchmark_group("region_512");
+    g.throughput(Throughput::Bytes(region.resident_bytes() as u64));
+    g.bench_function("decode_all_layers", |b| {
+        b.iter(|| decode_region(black_box(&file), None).unwrap())
+    });
+    g.finish();
+}
+
+criterion_group! {
+    name = decode;
+    config = Criterion::default().sample_size(30).measurement_time(std::time::Duration::from_secs(3));
+    targets = benches
+}
+criterion_main!(decode);

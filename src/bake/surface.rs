@@ -278,7 +278,8 @@ impl Surface {
             } else {
                 h[k].min(banks[k])
             };
-            h[k] = (h[k] / HEIGHT_QUANTUM).round() * HEIGHT_QUANTUM;
+            // + 0.0 turns −0.0 into 0.0, which the fixed-point height codec stores exactly.
+            h[k] = (h[k] / HEIGHT_QUANTUM).round() * HEIGHT_QUANTUM + 0.0;
         }
 
         let mut region = Region {

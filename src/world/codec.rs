@@ -20,14 +20,18 @@ pub enum Codec {
     ShuffleLz4 = 2,
     /// 32-bit words only: order-preserving map, delta from the previous word, byte shuffle, LZ4.
     DeltaShuffleLz4 = 3,
+    /// f32 heights that are all whole multiples of 1/1024 m (what the baker writes): the
+    /// integer k = h·1024, zigzag delta from the previous sample, byte shuffle, LZ4.
+    Fixed1024DeltaLz4 = 4,
 }
 
 impl Codec {
-    pub const ALL: [Codec; 4] = [
+    pub const ALL: [Codec; 5] = [
         Codec::Raw,
         Codec::Lz4,
         Codec::ShuffleLz4,
         Codec::DeltaShuffleLz4,
+        Codec::Fixed1024DeltaLz4,
     ];
 
     pub fn from_code(code: u8) -> Result<Codec, FormatError> {
@@ -43,19 +47,37 @@ impl Codec {
             Codec::Lz4 => "lz4",
             Codec::ShuffleLz4 => "shuffle-lz4",
             Codec::DeltaShuffleLz4 => "delta-shuffle-lz4",
+            Codec::Fixed1024DeltaLz4 => "fixed1024-delta-lz4",
         }
     }
 
     /// Whether this codec can store elements of `elem_size` bytes.
     pub fn supports(self, elem_size: usize) -> bool {
         match self {
-            Codec::DeltaShuffleLz4 => elem_size == 4,
+            Codec::DeltaShuffleLz4 | Codec::Fixed1024DeltaLz4 => elem_size == 4,
             _ => elem_size >= 1,
         }
     }
 }
 
+/// Whether `raw` (little-endian f32s) can be stored losslessly with
+/// [`Codec::Fixed1024DeltaLz4`]: every value finite and a whole number of 1/1024 m within
+/// ±8192 m (so k fits 24 bits and k / 1024 is exact in f32).
+pub fn fits_fixed1024(raw: &[u8]) -> bool {
+    raw.chunks_exact(4).all(|w| {
+        let h = f32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+        let k = h * 1024.0;
+        h.is_finite()
+            && k.abs() < (1 << 23) as f32
+            && k == k.round()
+            && (h.to_bits() != 0x8000_0000)
+    })
+}
+
 /// Encodes `raw` (a whole number of `elem_size`-byte elements) with `codec`.
+///
+/// Panics if the codec cannot hold the data (wrong element size, or heights that
+/// [`fits_fixed1024`] rejects): choosing the codec is the writer's job.
 pub fn encode(codec: Codec, elem_size: usize, raw: &[u8]) -> Vec<u8> {
     assert!(
         codec.supports(elem_size),
@@ -79,6 +101,23 @@ pub fn encode(codec: Codec, elem_size: usize, raw: &[u8]) -> Vec<u8> {
                     let v = ordered(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
                     let d = v.wrapping_sub(prev);
                     prev = v;
+                    d.to_le_bytes()
+                })
+                .collect();
+            lz4_flex::block::compress(&shuffle(&deltas, 4))
+        }
+        Codec::Fixed1024DeltaLz4 => {
+            assert!(
+                fits_fixed1024(raw),
+                "heights are not whole multiples of 1/1024 m"
+            );
+            let mut prev = 0i32;
+            let deltas: Vec<u8> = raw
+                .chunks_exact(4)
+                .flat_map(|w| {
+                    let k = (f32::from_le_bytes([w[0], w[1], w[2], w[3]]) * 1024.0) as i32;
+                    let d = zigzag(k.wrapping_sub(prev));
+                    prev = k;
                     d.to_le_bytes()
                 })
                 .collect();
@@ -115,18 +154,79 @@ pub fn decode(
             out.copy_from_slice(stored);
         }
         Codec::Lz4 => lz4_exact(stored, out)?,
-        Codec::ShuffleLz4 => {
-            let mut planes = vec![0u8; out.len()];
-            lz4_exact(stored, &mut planes)?;
-            unshuffle(&planes, elem_size, out);
-        }
-        Codec::DeltaShuffleLz4 => {
-            let mut planes = vec![0u8; out.len()];
-            lz4_exact(stored, &mut planes)?;
-            undelta_unshuffle(&planes, out);
-        }
+        Codec::ShuffleLz4 => with_scratch(out.len(), |planes| {
+            lz4_exact(stored, planes)?;
+            unshuffle(planes, elem_size, out);
+            Ok(())
+        })?,
+        Codec::DeltaShuffleLz4 => with_scratch(out.len(), |planes| {
+            lz4_exact(stored, planes)?;
+            unshuffle(planes, 4, out);
+            let mut acc = 0u32;
+            for_each_word(out, |w| {
+                acc = acc.wrapping_add(w);
+                unordered(acc)
+            });
+            Ok(())
+        })?,
+        Codec::Fixed1024DeltaLz4 => with_scratch(out.len(), |planes| {
+            lz4_exact(stored, planes)?;
+            unshuffle(planes, 4, out);
+            let mut acc = 0i32;
+            for_each_word(out, |w| {
+                acc = acc.wrapping_add(unzigzag(w));
+                (acc as f32 * (1.0 / 1024.0)).to_bits()
+            });
+            Ok(())
+        })?,
     }
     Ok(())
+}
+
+/// Lends `f` a per-thread buffer of `len` bytes. Loader threads decode region after region;
+/// reusing one buffer spares a fresh zeroed megabyte (and its page faults) per layer.
+fn with_scratch<R>(len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut buf) => {
+            if buf.len() < len {
+                buf.resize(len, 0);
+            }
+            f(&mut buf[..len])
+        }
+        // Re-entered on this thread (never in practice): fall back to a fresh buffer.
+        Err(_) => f(&mut vec![0u8; len]),
+    })
+}
+
+/// Rewrites every little-endian u32 of `out` in order, through an aligned u32 view when the
+/// buffer allows (it does for every decoded map: they are Vec<f32>/Vec<u32>).
+fn for_each_word(out: &mut [u8], mut f: impl FnMut(u32) -> u32) {
+    // SAFETY: every bit pattern is a valid u32; align_to_mut only reinterprets the aligned
+    // middle and hands back the unaligned ends as bytes.
+    let (head, words, tail) = unsafe { out.align_to_mut::<u32>() };
+    if head.is_empty() && tail.is_empty() {
+        for w in words.iter_mut() {
+            *w = f(u32::from_le(*w)).to_le();
+        }
+    } else {
+        for word in out.chunks_exact_mut(4) {
+            let v = f(u32::from_le_bytes([word[0], word[1], word[2], word[3]]));
+            word.copy_from_slice(&v.to_le_bytes());
+        }
+    }
+}
+
+#[inline]
+fn zigzag(d: i32) -> u32 {
+    ((d << 1) ^ (d >> 31)) as u32
+}
+
+#[inline]
+fn unzigzag(z: u32) -> i32 {
+    ((z >> 1) as i32) ^ -((z & 1) as i32)
 }
 
 fn lz4_exact(stored: &[u8], out: &mut [u8]) -> Result<(), FormatError> {
@@ -151,13 +251,12 @@ fn ordered(bits: u32) -> u32 {
     }
 }
 
+/// Inverse of [`ordered`], branch-free: ocean and land heights mix within a coastal region,
+/// and a mispredicted branch per sample would cost more than the rest of the loop.
 #[inline]
 fn unordered(v: u32) -> u32 {
-    if v & 0x8000_0000 != 0 {
-        v & 0x7fff_ffff
-    } else {
-        !v
-    }
+    let t = (v >> 31).wrapping_sub(1); // 0 if the top bit is set, all ones if not
+    (v ^ t) & (0x7fff_ffff | t)
 }
 
 fn shuffle(raw: &[u8], elem_size: usize) -> Vec<u8> {
@@ -173,23 +272,28 @@ fn shuffle(raw: &[u8], elem_size: usize) -> Vec<u8> {
 
 fn unshuffle(planes: &[u8], elem_size: usize, out: &mut [u8]) {
     let n = planes.len() / elem_size;
-    for (b, plane) in planes.chunks_exact(n.max(1)).enumerate().take(elem_size) {
-        for (i, byte) in plane.iter().enumerate() {
-            out[i * elem_size + b] = *byte;
+    match elem_size {
+        2 => {
+            let (p0, p1) = planes.split_at(n);
+            for ((e, a), b) in out.chunks_exact_mut(2).zip(p0).zip(p1) {
+                e.copy_from_slice(&[*a, *b]);
+            }
         }
-    }
-}
-
-fn undelta_unshuffle(planes: &[u8], out: &mut [u8]) {
-    let n = planes.len() / 4;
-    let (p0, rest) = planes.split_at(n);
-    let (p1, rest) = rest.split_at(n);
-    let (p2, p3) = rest.split_at(n);
-    let mut acc = 0u32;
-    for (i, word) in out.chunks_exact_mut(4).enumerate() {
-        let d = u32::from_le_bytes([p0[i], p1[i], p2[i], p3[i]]);
-        acc = acc.wrapping_add(d);
-        word.copy_from_slice(&unordered(acc).to_le_bytes());
+        4 => {
+            let (p0, rest) = planes.split_at(n);
+            let (p1, rest) = rest.split_at(n);
+            let (p2, p3) = rest.split_at(n);
+            for ((((e, a), b), c), d) in out.chunks_exact_mut(4).zip(p0).zip(p1).zip(p2).zip(p3) {
+                e.copy_from_slice(&[*a, *b, *c, *d]);
+            }
+        }
+        _ => {
+            for (i, e) in out.chunks_exact_mut(elem_size).enumerate() {
+                for (b, byte) in e.iter_mut().enumerate() {
+                    *byte = planes[b * n + i];
+                }
+            }
+        }
     }
 }
 
@@ -219,7 +323,7 @@ mod tests {
         fn every_codec_roundtrips(words in proptest::collection::vec(any::<u32>(), 0..600), elem in prop::sample::select(vec![1usize, 2, 4])) {
             let raw: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
             for codec in Codec::ALL {
-                if !codec.supports(elem) { continue; }
+                if !codec.supports(elem) || (codec == Codec::Fixed1024DeltaLz4 && !fits_fixed1024(&raw)) { continue; }
                 let stored = encode(codec, elem, &raw);
                 let mut out = vec![0u8; raw.len()];
                 decode(codec, elem, &stored, &mut out).unwrap();
@@ -239,6 +343,18 @@ mod tests {
         }
 
         #[test]
+        fn quantised_heights_roundtrip_through_fixed1024(start in -8000i32..8000, steps in proptest::collection::vec(-3000i32..3000, 1..800)) {
+            let mut k = start * 1024;
+            let heights: Vec<f32> = steps.iter().map(|d| { k = (k + d).clamp(-8_000_000, 8_000_000); k as f32 / 1024.0 }).collect();
+            let raw: Vec<u8> = heights.iter().flat_map(|v| v.to_le_bytes()).collect();
+            prop_assert!(fits_fixed1024(&raw));
+            let stored = encode(Codec::Fixed1024DeltaLz4, 4, &raw);
+            let mut out = vec![0u8; raw.len()];
+            decode(Codec::Fixed1024DeltaLz4, 4, &stored, &mut out).unwrap();
+            prop_assert_eq!(out, raw);
+        }
+
+        #[test]
         fn garbage_never_panics(stored in proptest::collection::vec(any::<u8>(), 0..300), len in 0usize..300) {
             for codec in Codec::ALL {
                 let mut out = vec![0u8; len * 4];
@@ -248,8 +364,21 @@ mod tests {
     }
 
     #[test]
+    fn fixed1024_only_takes_what_it_can_store_exactly() {
+        let bytes = |v: &[f32]| v.iter().flat_map(|h| h.to_le_bytes()).collect::<Vec<u8>>();
+        assert!(fits_fixed1024(&bytes(&[0.0, 1.5, -73.25, 8191.999])));
+        for bad in [0.1f32, f32::NAN, f32::INFINITY, 9000.0, -0.0, 1e-4] {
+            assert!(!fits_fixed1024(&bytes(&[bad])), "{bad}");
+        }
+        assert_eq!(zigzag(-1), 1);
+        assert_eq!(unzigzag(zigzag(i32::MIN)), i32::MIN);
+    }
+
+    #[test]
     fn wrong_output_size_is_an_error() {
-        let raw = vec![7u8; 64];
+        let raw: Vec<u8> = (0..16)
+            .flat_map(|i| (i as f32 * 0.5).to_le_bytes())
+            .collect();
         for codec in Codec::ALL {
             let stored = encode(codec, 4, &raw);
             let mut short = vec![0u8; 60];
