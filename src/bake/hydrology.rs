@@ -346,8 +346,8 @@ fn outline(grid: &Grid, lake: &[u16], id: u16) -> Vec<[f32; 2]> {
     };
     // Corners in doubled integer coordinates; edges directed with the lake on their left.
     let mut edges: BTreeMap<(isize, isize), Vec<(isize, isize)>> = BTreeMap::new();
-    for k in 0..grid.len() {
-        if lake[k] != id {
+    for (k, &l) in lake.iter().enumerate() {
+        if l != id {
             continue;
         }
         let (i, j) = grid.ij(k);
@@ -371,11 +371,7 @@ fn outline(grid: &Grid, lake: &[u16], id: u16) -> Vec<[f32; 2]> {
     while let Some((&start, _)) = edges.iter().find(|(_, v)| !v.is_empty()) {
         let mut ring = vec![start];
         let mut cur = start;
-        loop {
-            let next = match edges.get_mut(&cur).and_then(|v| v.pop()) {
-                Some(n) => n,
-                None => break,
-            };
+        while let Some(next) = edges.get_mut(&cur).and_then(|v| v.pop()) {
             if next == start {
                 break;
             }

@@ -119,7 +119,7 @@ impl BakeConfig {
                 self.size
             ));
         }
-        if !(self.erosion.top_height > 10.0) {
+        if self.erosion.top_height.is_nan() || self.erosion.top_height <= 10.0 {
             return bad(format!(
                 "top height {} m must be above 10 m",
                 self.erosion.top_height
@@ -228,7 +228,8 @@ pub fn bake(
         max: [loc_min + count - 1, loc_min + count - 1],
     };
     let locations: Vec<RegionLocation> = bounds.locations().collect();
-    let results: Mutex<Vec<Option<Result<(FileEntry, surface::RegionCensus), BakeError>>>> =
+    type Written = Result<(FileEntry, surface::RegionCensus), BakeError>;
+    let results: Mutex<Vec<Option<Written>>> =
         Mutex::new((0..locations.len()).map(|_| None).collect());
     let next = AtomicUsize::new(0);
     let threads = if cfg.threads == 0 {

@@ -152,7 +152,7 @@ mod tests {
             rt.filled[grid.idx(2, 2)] > 5.0,
             "the pit is filled to the bowl's spill level"
         );
-        let area = rt.accumulate(&vec![1.0; 25]);
+        let area = rt.accumulate(&[1.0; 25]);
         assert_eq!(
             area[grid.idx(4, 2)],
             25.0,

@@ -108,7 +108,8 @@ impl Overview {
         let (spacing, origin_x, origin_z) = (f64_at(16), f64_at(24), f64_at(32));
         if !(2..=65536).contains(&width)
             || !(2..=65536).contains(&depth)
-            || !(spacing > 0.0)
+            || spacing.is_nan()
+            || spacing <= 0.0
             || !spacing.is_finite()
         {
             return Err(FormatError::Corrupt(format!(

@@ -393,6 +393,10 @@ pub(crate) mod plain {
     compile_error!("relief's file formats are read by reinterpreting little-endian bytes");
 
     /// Types with no padding and no invalid bit patterns.
+    ///
+    /// # Safety
+    /// Implement only for types where every byte is initialised and every bit pattern is a
+    /// valid value.
     pub unsafe trait Plain: Copy {}
     unsafe impl Plain for u8 {}
     unsafe impl Plain for u16 {}

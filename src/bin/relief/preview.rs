@@ -62,7 +62,7 @@ pub fn draw(w: &World, px: u32, out: &Path) -> Result<(), Box<dyn std::error::Er
             let hz = height[(y + 1).min(p - 1) * p + x] - height[y.saturating_sub(1) * p + x];
             let (gx, gz) = (hx / (2.0 * mpp), hz / (2.0 * mpp));
             // Light from the north-west, 45° up.
-            let (lx, ly, lz) = (-0.5f64, 0.7071, -0.5);
+            let (lx, ly, lz) = (-0.5f64, std::f64::consts::FRAC_1_SQRT_2, -0.5);
             let norm = (gx * gx + 1.0 + gz * gz).sqrt();
             let shade = ((-gx * lx + ly - gz * lz) / norm).clamp(0.0, 1.0);
             let base = if lake[i] != 0 {

@@ -1,0 +1,67 @@
+//! The `relief` command on a baked world: what a person runs and reads.
+
+mod common;
+
+use std::process::Command;
+
+fn relief(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_relief"))
+        .args(args)
+        .output()
+        .expect("run relief");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn info_prints_a_census() {
+    let dir = common::world_dir().to_str().unwrap().to_string();
+    let (ok, out, err) = relief(&["info", &dir, "--verify"]);
+    assert!(ok, "{err}");
+    for word in [
+        "64 regions of 256²",
+        "ocean",
+        "km of river",
+        "km of creek",
+        "reaches",
+        "lakes",
+        "biomes",
+        "verified 64 regions",
+    ] {
+        assert!(out.contains(word), "`{word}` missing from:\n{out}");
+    }
+}
+
+#[test]
+fn preview_writes_a_png_of_the_requested_size() {
+    let png = common::scratch("preview").with_extension("png");
+    let dir = common::world_dir().to_str().unwrap().to_string();
+    let (ok, _, err) = relief(&[
+        "preview",
+        &dir,
+        "--out",
+        png.to_str().unwrap(),
+        "--pixels",
+        "300",
+    ]);
+    assert!(ok, "{err}");
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG");
+    // IHDR: width and height, big-endian, at bytes 16..24.
+    assert_eq!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()), 300);
+    assert_eq!(u32::from_be_bytes(bytes[20..24].try_into().unwrap()), 300);
+}
+
+#[test]
+fn bad_arguments_and_bad_worlds_fail_with_a_message() {
+    let (ok, _, err) = relief(&["bake", "--out", "/nonexistent-dir/x", "--size", "1000"]);
+    assert!(
+        !ok && err.contains("whole number of 512 m regions"),
+        "{err}"
+    );
+    let (ok, _, err) = relief(&["info", "/nonexistent-world"]);
+    assert!(!ok && err.contains("missing"), "{err}");
+}
