@@ -97,23 +97,19 @@ impl Surface {
                 }
             })
             .collect();
-        let smooth = |x: f64, lo: f64, hi: f64| {
-            let t = ((x - lo) / (hi - lo)).clamp(0.0, 1.0);
-            t * t * (3.0 - 2.0 * t)
-        };
         let wetness: Vec<f64> = (0..n)
             .map(|k| {
                 if ocean[k] || hydro.lake[k] != 0 {
                     return 0.0;
                 }
-                let gathers = smooth(libm::log10(hydro.area[k] / 1e4), 0.5, 2.0);
-                gathers * (1.0 - smooth(slope[k], 0.004, 0.02))
+                let gathers = smoothstep(libm::log10(hydro.area[k] / 1e4), 0.5, 2.0);
+                gathers * (1.0 - smoothstep(slope[k], 0.004, 0.02))
             })
             .collect();
         let roughness: Vec<f64> = (0..n)
             .map(|k| {
-                let steep = smooth(slope[k], 0.05, 0.7);
-                let low = smooth(h[k] - sea_level, 0.0, 6.0);
+                let steep = smoothstep(slope[k], 0.05, 0.7);
+                let low = smoothstep(h[k] - sea_level, 0.0, 6.0);
                 let dry = if hydro.lake[k] != 0 { 0.3 } else { 1.0 };
                 (0.25 + 2.4 * steep) * (0.15 + 0.85 * low) * dry
             })
@@ -347,6 +343,12 @@ impl Surface {
         }
         (region, census)
     }
+}
+
+/// 0 below `lo`, 1 above `hi`, a smooth cubic between.
+fn smoothstep(x: f64, lo: f64, hi: f64) -> f64 {
+    let t = ((x - lo) / (hi - lo)).clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
 }
 
 /// The control word: the biome's ground as base, rock (or gravel in channels) as overlay,

@@ -98,22 +98,16 @@ impl World {
             })
         };
         let overview = Overview::decode(&read_checked(&manifest.overview.file)?)?;
-        let typed = |name: &str| json(name);
-        let rivers: tables::RiversFile = from_value(&dir, RIVERS_FILE, typed(RIVERS_FILE)?)?;
-        let lakes: tables::LakesFile = from_value(&dir, LAKES_FILE, typed(LAKES_FILE)?)?;
-        let biomes: tables::BiomesFile = from_value(&dir, BIOMES_FILE, typed(BIOMES_FILE)?)?;
-        for (name, v) in [
-            (RIVERS_FILE, rivers.version),
-            (LAKES_FILE, lakes.version),
-            (BIOMES_FILE, biomes.version),
-        ] {
-            if v != tables::TABLES_VERSION {
+        let rivers: tables::RiversFile = from_value(&dir, RIVERS_FILE, json(RIVERS_FILE)?)?;
+        let lakes: tables::LakesFile = from_value(&dir, LAKES_FILE, json(LAKES_FILE)?)?;
+        let biomes: tables::BiomesFile = from_value(&dir, BIOMES_FILE, json(BIOMES_FILE)?)?;
+        for found in [rivers.version, lakes.version, biomes.version] {
+            if found != tables::TABLES_VERSION {
                 return Err(FormatError::UnsupportedVersion {
                     what: "table",
-                    found: v,
+                    found,
                     supported: tables::TABLES_VERSION,
-                })
-                .map_err(|e| FormatError::Manifest(format!("{name}: {e}")));
+                });
             }
         }
         Ok(World {
