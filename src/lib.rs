@@ -4,6 +4,8 @@
 //! - [`bake`]: the world generator behind `relief bake`.
 
 pub mod bake;
+pub mod query;
+pub mod stream;
 pub mod world;
 
 pub use world::{FormatError, Region, RegionLocation, World};

@@ -1,0 +1,466 @@
+//! The streamer: call [`Streamer::update`] once a frame with the focus point; pieces near it
+//! load on worker threads, pieces behind it drop, and any thread can read what is resident.
+//!
+//! Lifecycle of a key:
+//! - **wanted** while its distance is within `load_radius` (to start loading) or within
+//!   `drop_radius` (to stay) — the gap is hysteresis, so walking along a border doesn't thrash;
+//! - **queued** while a load is pending; the queue is re-sorted nearest-first every update and
+//!   a job whose key stops being wanted is withdrawn before any worker reads it;
+//! - **ready** once loaded: an [`Event::Loaded`], and visible to queries through
+//!   [`Streamer::resident`];
+//! - **cached** after it leaves the drop radius: an [`Event::Unloaded`] (the engine should drop
+//!   it), but the data stays in memory, least recently used first out, until the budget needs
+//!   the room; coming back within reach makes it ready again without I/O.
+//!
+//! One memory budget covers ready, cached and in-flight bytes. Wanted pieces are never
+//! evicted; when the wanted set alone would exceed the budget, the farthest wanted keys are
+//! not loaded and [`Stats::trimmed`] says how many.
+//!
+//! Retry policy: a failed load is retried after `retry_delay`, doubling each time, up to
+//! `max_attempts` attempts in all; then the key is left alone until it leaves the drop radius
+//! and comes back. A failure never touches any other key or anything already resident.
+
+pub mod latency;
+pub mod regions;
+pub mod source;
+mod workers;
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use parking_lot::RwLock;
+
+pub use regions::RegionSource;
+pub use source::Source;
+
+use latency::Ring;
+use workers::{Done, Job, Pool};
+
+/// What is resident, shared with query threads: key → loaded item.
+pub type Resident<K, I> = Arc<RwLock<HashMap<K, Arc<I>>>>;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamConfig {
+    /// A key starts loading when its distance from the focus is within this, metres.
+    pub load_radius: f64,
+    /// A loaded key stays until its distance exceeds this, metres (≥ `load_radius`).
+    pub drop_radius: f64,
+    /// Loader threads; 0 = one fewer than the cores, at least one.
+    pub workers: usize,
+    /// Bytes of ready, cached and in-flight data together.
+    pub budget_bytes: usize,
+    /// Most time one update spends applying finished loads before returning.
+    pub update_budget: Duration,
+    /// Attempts per key before giving up (until it leaves and comes back).
+    pub max_attempts: u32,
+    /// Delay before the first retry; doubles with each attempt.
+    pub retry_delay: Duration,
+}
+
+impl Default for StreamConfig {
+    fn default() -> Self {
+        StreamConfig {
+            load_radius: 512.0,
+            drop_radius: 704.0,
+            workers: 0,
+            budget_bytes: 256 << 20,
+            update_budget: Duration::from_micros(500),
+            max_attempts: 4,
+            retry_delay: Duration::from_millis(250),
+        }
+    }
+}
+
+/// Something that happened, in order. Poll with [`Streamer::poll_event`].
+#[derive(Debug)]
+pub enum Event<K, E> {
+    /// The key's data is ready (read, or revived from the cache).
+    Loaded { key: K, bytes: usize },
+    /// The key left the drop radius; its data may stay cached.
+    Unloaded { key: K },
+    /// A load failed. `retry_in` is when it will be tried again, if it will.
+    Failed {
+        key: K,
+        error: E,
+        attempt: u32,
+        retry_in: Option<Duration>,
+    },
+}
+
+/// A snapshot of the streamer, cheap enough to take every frame.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stats {
+    /// Ready keys (wanted and loaded) and their bytes.
+    pub ready: usize,
+    pub ready_bytes: usize,
+    /// Loaded keys beyond the drop radius, kept until the budget needs room.
+    pub cached: usize,
+    pub cached_bytes: usize,
+    /// Keys queued or being read, and their estimated bytes.
+    pub in_flight: usize,
+    pub in_flight_bytes: usize,
+    /// Jobs waiting for a worker.
+    pub queue_depth: usize,
+    /// Keys wanted after budget trimming, and how many were trimmed.
+    pub wanted: usize,
+    pub trimmed: usize,
+    pub budget_bytes: usize,
+    pub loads: u64,
+    pub failures: u64,
+    pub evictions: u64,
+    /// Queue-to-ready time of recent loads.
+    pub latency_p50: Duration,
+    pub latency_p99: Duration,
+    /// Time spent in recent updates.
+    pub update_last: Duration,
+    pub update_p50: Duration,
+    pub update_p99: Duration,
+    pub update_max: Duration,
+}
+
+enum State {
+    Queued { bytes: usize },
+    Ready { bytes: usize },
+    Failed { attempts: u32, retry_at: Instant },
+    GaveUp,
+}
+
+struct Slot {
+    state: State,
+    wanted: bool,
+    seen: u64,
+    attempts: u32,
+}
+
+pub struct Streamer<S: Source> {
+    source: Arc<S>,
+    config: StreamConfig,
+    pool: Pool<S>,
+    slots: HashMap<S::Key, Slot>,
+    resident: Resident<S::Key, S::Item>,
+    cache: lru::LruCache<S::Key, ()>,
+    events: VecDeque<Event<S::Key, S::Error>>,
+    near: Vec<(S::Key, f64)>,
+    frame: u64,
+    trimmed: usize,
+    wanted: usize,
+    loads: u64,
+    failures: u64,
+    evictions: u64,
+    latency: Ring,
+    update_time: Ring,
+    last_update: Duration,
+}
+
+const CAPACITY: usize = 1024;
+
+impl<S: Source> Streamer<S> {
+    pub fn new(source: Arc<S>, mut config: StreamConfig) -> Streamer<S> {
+        config.drop_radius = config.drop_radius.max(config.load_radius);
+        let workers = if config.workers == 0 {
+            std::thread::available_parallelism()
+                .map_or(1, |n| n.get().saturating_sub(1))
+                .max(1)
+        } else {
+            config.workers
+        };
+        Streamer {
+            pool: Pool::new(source.clone(), workers, CAPACITY),
+            source,
+            config,
+            slots: HashMap::with_capacity(CAPACITY),
+            resident: Arc::new(RwLock::new(HashMap::with_capacity(CAPACITY))),
+            cache: lru::LruCache::unbounded(),
+            events: VecDeque::with_capacity(CAPACITY),
+            near: Vec::with_capacity(CAPACITY),
+            frame: 0,
+            trimmed: 0,
+            wanted: 0,
+            loads: 0,
+            failures: 0,
+            evictions: 0,
+            latency: Ring::default(),
+            update_time: Ring::default(),
+            last_update: Duration::ZERO,
+        }
+    }
+
+    pub fn config(&self) -> &StreamConfig {
+        &self.config
+    }
+
+    pub fn source(&self) -> &Arc<S> {
+        &self.source
+    }
+
+    /// The resident map, for query threads. Holds ready and cached items.
+    pub fn resident(&self) -> Resident<S::Key, S::Item> {
+        self.resident.clone()
+    }
+
+    /// Advances one frame around `focus`. Call from one thread only (the one polling events).
+    /// Does no I/O and no decoding; in steady state it allocates nothing. Applying finished
+    /// loads stops once `update_budget` is spent; the rest wait for the next frame.
+    pub fn update(&mut self, focus: [f64; 3]) {
+        let start = Instant::now();
+        self.frame += 1;
+        while start.elapsed() < self.config.update_budget {
+            match self.pool.done.try_recv() {
+                Ok(done) => self.apply(done, start),
+                Err(_) => break,
+            }
+        }
+        self.choose(focus, start);
+        self.last_update = start.elapsed();
+        self.update_time.push(self.last_update);
+    }
+
+    /// Takes the oldest event, if any.
+    pub fn poll_event(&mut self) -> Option<Event<S::Key, S::Error>> {
+        self.events.pop_front()
+    }
+
+    /// Whether nothing is queued or loading.
+    pub fn is_idle(&self) -> bool {
+        !self
+            .slots
+            .values()
+            .any(|s| matches!(s.state, State::Queued { .. }))
+    }
+
+    /// Updates every millisecond until nothing is in flight or `timeout` passes; returns
+    /// whether it settled. For tools and tests, not for a game loop.
+    pub fn settle(&mut self, focus: [f64; 3], timeout: Duration) -> bool {
+        let start = Instant::now();
+        loop {
+            self.update(focus);
+            if self.is_idle() {
+                return true;
+            }
+            if start.elapsed() > timeout {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    pub fn stats(&self) -> Stats {
+        let mut s = Stats {
+            wanted: self.wanted,
+            trimmed: self.trimmed,
+            budget_bytes: self.config.budget_bytes,
+            loads: self.loads,
+            failures: self.failures,
+            evictions: self.evictions,
+            latency_p50: self.latency.percentile(50.0),
+            latency_p99: self.latency.percentile(99.0),
+            update_last: self.last_update,
+            update_p50: self.update_time.percentile(50.0),
+            update_p99: self.update_time.percentile(99.0),
+            update_max: self.update_time.max(),
+            queue_depth: self.pool.queue.0.lock().jobs.len(),
+            ..Default::default()
+        };
+        for slot in self.slots.values() {
+            match &slot.state {
+                State::Queued { bytes } => {
+                    s.in_flight += 1;
+                    s.in_flight_bytes += bytes;
+                }
+                State::Ready { bytes, .. } if slot.wanted => {
+                    s.ready += 1;
+                    s.ready_bytes += bytes;
+                }
+                State::Ready { bytes, .. } => {
+                    s.cached += 1;
+                    s.cached_bytes += bytes;
+                }
+                _ => {}
+            }
+        }
+        s
+    }
+
+    /// Ready + cached + in-flight bytes.
+    fn used_bytes(&self) -> usize {
+        self.slots
+            .values()
+            .map(|s| match s.state {
+                State::Queued { bytes } | State::Ready { bytes, .. } => bytes,
+                _ => 0,
+            })
+            .sum()
+    }
+
+    fn apply(&mut self, done: Done<S>, now: Instant) {
+        let Some(slot) = self.slots.get_mut(&done.key) else {
+            return; // withdrawn while a worker was reading it
+        };
+        if !matches!(slot.state, State::Queued { .. }) {
+            return; // a stale duplicate
+        }
+        match done.outcome {
+            Ok(item) => {
+                let bytes = S::item_bytes(&item);
+                self.resident.write().insert(done.key, Arc::new(item));
+                slot.state = State::Ready { bytes };
+                slot.attempts = 0;
+                self.loads += 1;
+                self.latency
+                    .push(now.saturating_duration_since(done.queued));
+                if slot.wanted {
+                    self.events.push_back(Event::Loaded {
+                        key: done.key,
+                        bytes,
+                    });
+                } else {
+                    self.cache.put(done.key, ());
+                }
+            }
+            Err(error) => {
+                self.failures += 1;
+                slot.attempts += 1;
+                let attempt = slot.attempts;
+                let retry_in = (attempt < self.config.max_attempts)
+                    .then(|| self.config.retry_delay * (1 << (attempt - 1).min(16)));
+                slot.state = match retry_in {
+                    Some(d) => State::Failed {
+                        attempts: attempt,
+                        retry_at: now + d,
+                    },
+                    None => State::GaveUp,
+                };
+                self.events.push_back(Event::Failed {
+                    key: done.key,
+                    error,
+                    attempt,
+                    retry_in,
+                });
+            }
+        }
+    }
+
+    /// Recomputes the wanted set, withdraws what is no longer wanted, queues what is missing.
+    fn choose(&mut self, focus: [f64; 3], now: Instant) {
+        let frame = self.frame;
+        self.near.clear();
+        self.source
+            .keys_within(focus, self.config.drop_radius, &mut self.near);
+        self.near.sort_unstable_by(|a, b| a.1.total_cmp(&b.1));
+
+        // The wanted set, nearest first, trimmed to the budget.
+        let mut committed = 0usize;
+        self.trimmed = 0;
+        self.wanted = 0;
+        let mut queue = self.pool.queue.0.lock();
+        for i in 0..self.near.len() {
+            let (key, distance) = self.near[i];
+            let present = self.slots.get(&key).map(|s| match s.state {
+                State::Queued { bytes } | State::Ready { bytes, .. } => Some(bytes),
+                _ => None,
+            });
+            if present.is_none() && distance > self.config.load_radius {
+                continue; // not loaded, and only close enough to be kept
+            }
+            let bytes = present
+                .flatten()
+                .unwrap_or_else(|| self.source.estimate_bytes(key));
+            if committed + bytes > self.config.budget_bytes {
+                self.trimmed += 1;
+                continue;
+            }
+            committed += bytes;
+            self.wanted += 1;
+            match self.slots.get_mut(&key) {
+                Some(slot) => {
+                    slot.seen = frame;
+                    if !slot.wanted {
+                        slot.wanted = true;
+                        if let State::Ready { bytes, .. } = slot.state {
+                            self.cache.pop(&key);
+                            self.events.push_back(Event::Loaded { key, bytes });
+                        }
+                    }
+                    if let State::Failed { attempts, retry_at } = slot.state {
+                        if now >= retry_at && distance <= self.config.load_radius {
+                            slot.attempts = attempts;
+                            slot.state = State::Queued { bytes };
+                            queue.jobs.push(Job {
+                                key,
+                                distance,
+                                queued: now,
+                            });
+                        }
+                    }
+                }
+                None => {
+                    self.slots.insert(
+                        key,
+                        Slot {
+                            state: State::Queued { bytes },
+                            wanted: true,
+                            seen: frame,
+                            attempts: 0,
+                        },
+                    );
+                    queue.jobs.push(Job {
+                        key,
+                        distance,
+                        queued: now,
+                    });
+                }
+            }
+        }
+
+        // Everything not seen this frame is no longer wanted.
+        let (cache, events) = (&mut self.cache, &mut self.events);
+        self.slots.retain(|key, slot| {
+            if slot.seen == frame {
+                return true;
+            }
+            match slot.state {
+                State::Ready { .. } => {
+                    if slot.wanted {
+                        slot.wanted = false;
+                        events.push_back(Event::Unloaded { key: *key });
+                        cache.put(*key, ());
+                    }
+                    true
+                }
+                State::Queued { .. } => {
+                    // Withdraw it if no worker has taken it yet; a late result is ignored.
+                    queue.jobs.retain(|j| j.key != *key);
+                    false
+                }
+                State::Failed { .. } | State::GaveUp => false,
+            }
+        });
+        // Re-prioritise what is still waiting.
+        for job in queue.jobs.iter_mut() {
+            job.distance = self.source.distance(job.key, focus);
+        }
+        let waiting = !queue.jobs.is_empty();
+        drop(queue);
+        if waiting {
+            self.pool.queue.1.notify_all();
+        }
+
+        // Make room: cached pieces go, least recently used first.
+        let mut used = self.used_bytes();
+        while used > self.config.budget_bytes {
+            let Some((key, ())) = self.cache.pop_lru() else {
+                break;
+            };
+            if let Some(Slot {
+                state: State::Ready { bytes, .. },
+                ..
+            }) = self.slots.remove(&key)
+            {
+                used -= bytes;
+            }
+            self.resident.write().remove(&key);
+            self.evictions += 1;
+        }
+    }
+}

@@ -1,0 +1,30 @@
+//! What a streamer streams. The streamer knows nothing of grids, regions or planets: it asks
+//! the source which keys lie near the focus, how far each is, and how to load one.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+pub trait Source: Send + Sync + 'static {
+    /// Names one loadable piece (a region location, a planet tile).
+    type Key: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+    /// The loaded piece; shared read-only with query threads.
+    type Item: Send + Sync + 'static;
+    type Error: std::error::Error + Send + Sync + 'static;
+
+    /// Appends to `out` every key whose distance from `focus` is at most `radius`, with that
+    /// distance. Called on the main thread: must not do I/O, and should not allocate beyond
+    /// `out`'s capacity.
+    fn keys_within(&self, focus: [f64; 3], radius: f64, out: &mut Vec<(Self::Key, f64)>);
+
+    /// Distance from `focus` to the nearest point of `key`'s piece (0 inside it), metres.
+    fn distance(&self, key: Self::Key, focus: [f64; 3]) -> f64;
+
+    /// Bytes the item will occupy once loaded, known before it is read (for the budget).
+    fn estimate_bytes(&self, key: Self::Key) -> usize;
+
+    /// Bytes a loaded item occupies.
+    fn item_bytes(item: &Self::Item) -> usize;
+
+    /// Reads and decodes one piece. Runs on a worker thread.
+    fn load(&self, key: Self::Key) -> Result<Self::Item, Self::Error>;
+}

@@ -1,0 +1,113 @@
+//! The loader pool. Jobs wait in one shared queue that the main thread re-prioritises every
+//! update (nearest first) and can withdraw from before a worker takes them; results come back
+//! over a bounded crossbeam channel, which never allocates per message.
+
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use crossbeam_channel::{Receiver, Sender};
+use parking_lot::{Condvar, Mutex};
+
+use crate::stream::source::Source;
+
+pub struct Job<K> {
+    pub key: K,
+    pub distance: f64,
+    pub queued: Instant,
+}
+
+pub struct Done<S: Source> {
+    pub key: S::Key,
+    pub queued: Instant,
+    pub outcome: Result<S::Item, S::Error>,
+}
+
+pub struct Queue<K> {
+    pub jobs: Vec<Job<K>>,
+    shutdown: bool,
+}
+
+pub struct Pool<S: Source> {
+    pub queue: Arc<(Mutex<Queue<S::Key>>, Condvar)>,
+    pub done: Receiver<Done<S>>,
+    threads: Vec<JoinHandle<()>>,
+}
+
+impl<S: Source> Pool<S> {
+    pub fn new(source: Arc<S>, workers: usize, capacity: usize) -> Pool<S> {
+        let queue = Arc::new((
+            Mutex::new(Queue {
+                jobs: Vec::with_capacity(capacity),
+                shutdown: false,
+            }),
+            Condvar::new(),
+        ));
+        let (tx, done) = crossbeam_channel::bounded(capacity.max(1));
+        let threads = (0..workers.max(1))
+            .map(|i| {
+                let (queue, source, tx): (_, _, Sender<Done<S>>) =
+                    (queue.clone(), source.clone(), tx.clone());
+                std::thread::Builder::new()
+                    .name(format!("relief-loader-{i}"))
+                    .spawn(move || work(&queue, &*source, &tx))
+                    .expect("spawn a loader thread")
+            })
+            .collect();
+        Pool {
+            queue,
+            done,
+            threads,
+        }
+    }
+}
+
+fn work<S: Source>(queue: &(Mutex<Queue<S::Key>>, Condvar), source: &S, tx: &Sender<Done<S>>) {
+    loop {
+        let job = {
+            let mut q = queue.0.lock();
+            loop {
+                if q.shutdown {
+                    return;
+                }
+                if let Some(best) = q
+                    .jobs
+                    .iter()
+                    .enumerate()
+                    .min_by(|a, b| a.1.distance.total_cmp(&b.1.distance))
+                    .map(|(i, _)| i)
+                {
+                    break q.jobs.swap_remove(best);
+                }
+                queue.1.wait(&mut q);
+            }
+        };
+        let outcome = source.load(job.key);
+        if tx
+            .send(Done {
+                key: job.key,
+                queued: job.queued,
+                outcome,
+            })
+            .is_err()
+        {
+            return; // the streamer is gone
+        }
+    }
+}
+
+impl<S: Source> Drop for Pool<S> {
+    fn drop(&mut self) {
+        self.queue.0.lock().shutdown = true;
+        self.queue.1.notify_all();
+        // Unblock any worker waiting to send by draining what is left.
+        while self.done.try_recv().is_ok() {}
+        for t in self.threads.drain(..) {
+            while !t.is_finished() {
+                while self.done.try_recv().is_ok() {}
+                std::thread::yield_now();
+            }
+            let _ = t.join();
+        }
+    }
+}

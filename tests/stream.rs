@@ -1,0 +1,303 @@
+//! The streamer, end to end: on a baked world, and on a mock source that is not a grid.
+
+mod common;
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use relief::stream::{Event, RegionSource, Source, StreamConfig, Streamer};
+use relief::world::{FormatError, Manifest, RegionLocation, World};
+
+fn drain<S: Source>(s: &mut Streamer<S>) -> Vec<Event<S::Key, S::Error>> {
+    std::iter::from_fn(|| s.poll_event()).collect()
+}
+
+fn region_streamer(dir: &std::path::Path, config: StreamConfig) -> Streamer<RegionSource> {
+    Streamer::new(
+        Arc::new(RegionSource::new(Arc::new(World::open(dir).unwrap()))),
+        config,
+    )
+}
+
+#[test]
+fn regions_load_within_reach_and_drop_behind() {
+    let mut s = region_streamer(common::world_dir(), StreamConfig::default());
+    let src = s.source().clone();
+    let a = [100.0, 0.0, 100.0];
+    assert!(s.settle(a, Duration::from_secs(30)));
+    let loaded: HashSet<RegionLocation> = drain(&mut s)
+        .into_iter()
+        .map(|e| match e {
+            Event::Loaded { key, .. } => key,
+            other => panic!("unexpected {other:?}"),
+        })
+        .collect();
+    let world = src.world().clone();
+    let expect: HashSet<RegionLocation> = world
+        .region_locations()
+        .filter(|&l| src.edge_distance(l, a[0], a[2]) <= 512.0)
+        .collect();
+    assert_eq!(loaded, expect);
+    assert_eq!(s.resident().read().len(), expect.len());
+
+    // Walk 3 km east: everything behind beyond 704 m is unloaded (but may stay cached).
+    let b = [1900.0, 0.0, 100.0];
+    assert!(s.settle(b, Duration::from_secs(30)));
+    let events = drain(&mut s);
+    let unloaded: HashSet<RegionLocation> = events
+        .iter()
+        .filter_map(|e| {
+            if let Event::Unloaded { key } = e {
+                Some(*key)
+            } else {
+                None
+            }
+        })
+        .collect();
+    for l in &loaded {
+        let d = src.edge_distance(*l, b[0], b[2]);
+        assert_eq!(unloaded.contains(l), d > 704.0, "region {l:?} at {d:.0} m");
+    }
+    let st = s.stats();
+    assert_eq!(
+        st.ready,
+        world
+            .region_locations()
+            .filter(|&l| src.edge_distance(l, b[0], b[2]) <= 512.0)
+            .count()
+    );
+    assert!(st.cached > 0 && st.in_flight == 0 && st.failures == 0);
+    assert!(st.latency_p99 >= st.latency_p50 && st.latency_p50 > Duration::ZERO);
+}
+
+#[test]
+fn hysteresis_keeps_regions_between_the_radii() {
+    let mut s = region_streamer(common::world_dir(), StreamConfig::default());
+    let src = s.source().clone();
+    assert!(s.settle([0.0, 0.0, 0.0], Duration::from_secs(30)));
+    drain(&mut s);
+    // 600 m west: regions 513–704 m away stay, nothing is unloaded or loaded for them.
+    let p = [-600.0, 0.0, 0.0];
+    assert!(s.settle(p, Duration::from_secs(30)));
+    for e in drain(&mut s) {
+        if let Event::Unloaded { key } = e {
+            assert!(src.edge_distance(key, p[0], p[2]) > 704.0);
+        }
+    }
+    let kept = src.world().region_locations().filter(|&l| {
+        let d = src.edge_distance(l, p[0], p[2]);
+        d > 512.0 && d <= 704.0 && src.edge_distance(l, 0.0, 0.0) <= 512.0
+    });
+    let resident = s.resident();
+    for l in kept {
+        assert!(
+            resident.read().contains_key(&l),
+            "{l:?} dropped inside the drop radius"
+        );
+    }
+}
+
+#[test]
+fn the_budget_trims_the_wanted_set_and_bounds_memory() {
+    let world = Arc::new(World::open(common::world_dir()).unwrap());
+    let per_region = RegionSource::new(world.clone()).estimate_bytes(RegionLocation::new(0, 0));
+    let budget = per_region * 5 + per_region / 2;
+    let cfg = StreamConfig {
+        budget_bytes: budget,
+        ..StreamConfig::default()
+    };
+    let mut s = Streamer::new(Arc::new(RegionSource::new(world)), cfg);
+    for step in 0..40 {
+        let p = [-1500.0 + step as f64 * 75.0, 0.0, 300.0];
+        s.settle(p, Duration::from_secs(30));
+        let st = s.stats();
+        assert!(
+            st.ready_bytes + st.cached_bytes + st.in_flight_bytes <= budget,
+            "{st:?}"
+        );
+        assert_eq!(st.ready, 5, "the five nearest fit");
+        assert!(st.trimmed > 0);
+    }
+}
+
+/// A line of keys 0..n at x = 100·k, each loading after a delay: nothing planar about it.
+struct Beads {
+    n: i64,
+    delay: Duration,
+    loads: Mutex<Vec<i64>>,
+    reads: AtomicUsize,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("bead {0} is cursed")]
+struct Cursed(i64);
+
+impl Source for Beads {
+    type Key = i64;
+    type Item = Vec<u8>;
+    type Error = Cursed;
+    fn keys_within(&self, f: [f64; 3], r: f64, out: &mut Vec<(i64, f64)>) {
+        out.extend(
+            (0..self.n)
+                .map(|k| (k, (k as f64 * 100.0 - f[0]).abs()))
+                .filter(|(_, d)| *d <= r),
+        );
+    }
+    fn distance(&self, k: i64, f: [f64; 3]) -> f64 {
+        (k as f64 * 100.0 - f[0]).abs()
+    }
+    fn estimate_bytes(&self, _: i64) -> usize {
+        1000
+    }
+    fn item_bytes(i: &Vec<u8>) -> usize {
+        i.len()
+    }
+    fn load(&self, k: i64) -> Result<Vec<u8>, Cursed> {
+        self.reads.fetch_add(1, Ordering::SeqCst);
+        std::thread::sleep(self.delay);
+        self.loads.lock().unwrap().push(k);
+        if k == 13 {
+            return Err(Cursed(k));
+        }
+        Ok(vec![0; 1000])
+    }
+}
+
+#[test]
+fn loads_go_nearest_first_and_unwanted_jobs_are_withdrawn() {
+    let beads = Arc::new(Beads {
+        n: 100,
+        delay: Duration::from_millis(20),
+        loads: Mutex::new(vec![]),
+        reads: AtomicUsize::new(0),
+    });
+    let cfg = StreamConfig {
+        load_radius: 1000.0,
+        drop_radius: 1000.0,
+        workers: 1,
+        ..StreamConfig::default()
+    };
+    let mut s = Streamer::new(beads.clone(), cfg);
+    s.update([5000.0, 0.0, 0.0]); // wants beads 40..=60
+    std::thread::sleep(Duration::from_millis(50));
+    s.update([9000.0, 0.0, 0.0]); // now wants 80..=99: 40..60 must not all be read
+    assert!(s.settle([9000.0, 0.0, 0.0], Duration::from_secs(30)));
+    let loads = beads.loads.lock().unwrap().clone();
+    let early: Vec<i64> = loads.iter().copied().filter(|k| *k <= 60).collect();
+    assert!(early.len() <= 4, "withdrawn jobs were read: {early:?}");
+    assert_eq!(early.first(), Some(&50), "the nearest bead loads first");
+    let late: Vec<i64> = loads.iter().copied().filter(|k| *k >= 80).collect();
+    assert_eq!(late.len(), 20);
+    let mut sorted = late.clone();
+    sorted.sort_by_key(|k| (k - 90).abs());
+    assert_eq!(late[0], 90, "nearest first after the move: {late:?}");
+}
+
+#[test]
+fn a_failing_key_retries_then_gives_up_without_disturbing_others() {
+    let beads = Arc::new(Beads {
+        n: 30,
+        delay: Duration::ZERO,
+        loads: Mutex::new(vec![]),
+        reads: AtomicUsize::new(0),
+    });
+    let cfg = StreamConfig {
+        load_radius: 300.0,
+        drop_radius: 300.0,
+        retry_delay: Duration::from_millis(5),
+        max_attempts: 3,
+        ..StreamConfig::default()
+    };
+    let mut s = Streamer::new(beads.clone(), cfg);
+    let f = [1300.0, 0.0, 0.0]; // wants 10..=16, bead 13 always fails
+    let mut failures = vec![];
+    for _ in 0..400 {
+        s.update(f);
+        for e in drain(&mut s) {
+            if let Event::Failed {
+                key,
+                attempt,
+                retry_in,
+                ..
+            } = e
+            {
+                assert_eq!(key, 13);
+                failures.push((attempt, retry_in.is_some()));
+            }
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert_eq!(
+        failures,
+        vec![(1, true), (2, true), (3, false)],
+        "three attempts, then it gives up"
+    );
+    assert_eq!(s.stats().ready, 6, "every other bead is ready");
+    assert!(s.resident().read().len() == 6);
+}
+
+#[test]
+fn damaged_files_fail_alone_and_nothing_resident_is_lost() {
+    let dir = common::copy_world("stream-faults");
+    let cfg = StreamConfig {
+        retry_delay: Duration::from_millis(5),
+        ..StreamConfig::default()
+    };
+    let mut s = region_streamer(&dir, cfg);
+    let home = [-1500.0, 0.0, -1500.0];
+    assert!(s.settle(home, Duration::from_secs(30)));
+    let before: Vec<RegionLocation> = s.resident().read().keys().copied().collect();
+    drain(&mut s);
+    // Damage three regions far away, each a different way, then walk to them.
+    let (gone, cut, flipped) = (
+        RegionLocation::new(2, 0),
+        RegionLocation::new(3, 0),
+        RegionLocation::new(2, 1),
+    );
+    std::fs::remove_file(dir.join(Manifest::region_path(gone))).unwrap();
+    let p = dir.join(Manifest::region_path(cut));
+    let bytes = std::fs::read(&p).unwrap();
+    std::fs::write(&p, &bytes[..bytes.len() / 2]).unwrap();
+    let p = dir.join(Manifest::region_path(flipped));
+    let mut bytes = std::fs::read(&p).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x40;
+    std::fs::write(&p, &bytes).unwrap();
+
+    let there = [1200.0, 0.0, 300.0];
+    let mut failed = HashSet::new();
+    for _ in 0..3000 {
+        s.update(there);
+        for e in drain(&mut s) {
+            if let Event::Failed { key, error, .. } = e {
+                match key {
+                    k if k == gone => {
+                        assert!(matches!(error, FormatError::Missing { .. }), "{error}")
+                    }
+                    k if k == cut || k == flipped => assert!(
+                        matches!(error, FormatError::ManifestMismatch { .. }),
+                        "{error}"
+                    ),
+                    other => panic!("{other:?} failed: {error}"),
+                }
+                failed.insert(key);
+            }
+        }
+        if failed.len() == 3 && s.is_idle() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert_eq!(failed.len(), 3);
+    let st = s.stats();
+    assert!(
+        st.ready > 5,
+        "the healthy regions around the damage loaded: {st:?}"
+    );
+    let resident = s.resident();
+    for l in before {
+        assert!(resident.read().contains_key(&l), "{l:?} was lost");
+    }
+}
