@@ -111,7 +111,8 @@ impl Terrain {
 
     /// Height at (x, z): bilinear between the four surrounding samples, exact at samples and
     /// continuous across region edges (the world's outer edge clamps). Overview where any of
-    /// the four samples is not resident.
+    /// the four samples is not resident; the overview's nearest edge (origin `Outside`) beyond
+    /// the world; NaN (origin `Outside`) for a non-finite position.
     pub fn height(&self, x: f64, z: f64) -> HeightAt {
         let map = self.resident.read();
         let mut last = None;

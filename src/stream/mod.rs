@@ -303,7 +303,7 @@ impl<S: Source> Streamer<S> {
         match done.outcome {
             Ok(item) => {
                 let bytes = S::item_bytes(&item);
-                self.resident.write().insert(done.key, Arc::new(item));
+                self.resident.write().insert(done.key, item);
                 slot.state = State::Ready { bytes };
                 slot.attempts = 0;
                 self.loads += 1;

@@ -20,7 +20,8 @@ pub struct Job<K> {
 pub struct Done<S: Source> {
     pub key: S::Key,
     pub queued: Instant,
-    pub outcome: Result<S::Item, S::Error>,
+    /// Wrapped in its Arc here, so the main thread does not allocate to publish it.
+    pub outcome: Result<Arc<S::Item>, S::Error>,
 }
 
 pub struct Queue<K> {
@@ -82,7 +83,7 @@ fn work<S: Source>(queue: &(Mutex<Queue<S::Key>>, Condvar), source: &S, tx: &Sen
                 queue.1.wait(&mut q);
             }
         };
-        let outcome = source.load(job.key);
+        let outcome = source.load(job.key).map(Arc::new);
         if tx
             .send(Done {
                 key: job.key,

@@ -1,0 +1,76 @@
+//! The main thread's per-frame cost is the product: `update()` must not allocate, neither
+//! standing still nor while finished loads are being applied. A counting global allocator
+//! counts allocations made on the thread under test only (workers allocate freely).
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use relief::stream::{RegionSource, StreamConfig, Streamer};
+use relief::world::World;
+
+struct Counting;
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    static TRACKED: Cell<bool> = const { Cell::new(false) };
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if TRACKED.with(|t| t.get()) {
+            ALLOCS.fetch_add(1, Ordering::Relaxed);
+        }
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if TRACKED.with(|t| t.get()) {
+            ALLOCS.fetch_add(1, Ordering::Relaxed);
+        }
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn counted<R>(f: impl FnOnce() -> R) -> (R, usize) {
+    let before = ALLOCS.load(Ordering::Relaxed);
+    TRACKED.with(|t| t.set(true));
+    let r = f();
+    TRACKED.with(|t| t.set(false));
+    (r, ALLOCS.load(Ordering::Relaxed) - before)
+}
+
+#[test]
+fn update_allocates_nothing_while_loading_or_standing() {
+    let world = Arc::new(World::open(common::world_dir()).unwrap());
+    let mut s = Streamer::new(Arc::new(RegionSource::new(world)), StreamConfig::default());
+    // The counter must see allocations at all, or the test proves nothing.
+    let (_, probe) = counted(|| vec![0u8; 16]);
+    assert_eq!(probe, 1);
+
+    // From nothing to everything in reach: loads finish and are applied, events queue up.
+    let focus = [-300.0, 0.0, 200.0];
+    let (settled, n) = counted(|| s.settle(focus, Duration::from_secs(30)));
+    assert!(settled);
+    assert!(s.stats().ready > 5);
+    assert_eq!(n, 0, "{n} allocations on the main thread while loading");
+
+    // Standing (with a little sway), polling events and reading stats each frame.
+    let (_, n) = counted(|| {
+        for k in 0..2000 {
+            let sway = (k % 7) as f64 - 3.0;
+            s.update([focus[0] + sway, 0.0, focus[2] - sway]);
+            while s.poll_event().is_some() {}
+            std::hint::black_box(s.stats());
+        }
+    });
+    assert_eq!(n, 0, "{n} allocations in 2000 steady frames");
+}
