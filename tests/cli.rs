@@ -65,3 +65,40 @@ fn bad_arguments_and_bad_worlds_fail_with_a_message() {
     let (ok, _, err) = relief(&["info", "/nonexistent-world"]);
     assert!(!ok && err.contains("missing"), "{err}");
 }
+
+#[test]
+fn demo_streams_a_route_and_reports_it() {
+    let dir = common::world_dir().to_str().unwrap().to_string();
+    let (ok, out, err) = relief(&["demo", "--world", &dir, "--seconds", "2"]);
+    assert!(ok, "{err}");
+    for word in [
+        "down the longest river",
+        "flying across",
+        "regions loaded",
+        "update():",
+        "p99",
+        "reach",
+        "lake",
+        "memory: peak",
+    ] {
+        assert!(out.contains(word), "`{word}` missing from:\n{out}");
+    }
+}
+
+#[test]
+fn demo_bakes_the_default_world_when_it_is_missing() {
+    let cache = common::scratch("xdg-cache");
+    let out = Command::new(env!("CARGO_BIN_EXE_relief"))
+        .args(["demo", "--seconds", "1"])
+        .env("XDG_CACHE_HOME", &cache)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("baking it"), "{text}");
+    assert!(cache.join("relief/default/world.json").exists());
+}

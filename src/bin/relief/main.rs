@@ -1,7 +1,10 @@
 //! The `relief` command: bake, inspect and preview worlds.
 
+mod bench;
 mod census;
+mod demo;
 mod preview;
+mod route;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -57,6 +60,27 @@ enum Command {
         /// Also read every region and check every checksum.
         #[arg(long)]
         verify: bool,
+    },
+    /// Stream the default world along a scripted route and tell what happened (bakes the
+    /// world into the user cache first if it is missing).
+    Demo {
+        /// World directory [default: $XDG_CACHE_HOME/relief/default or ~/.cache/relief/default].
+        #[arg(long)]
+        world: Option<PathBuf>,
+        /// Wall-clock seconds the route is shown in (game time is sped up to fit).
+        #[arg(long, default_value_t = 12.0)]
+        seconds: f64,
+    },
+    /// Headless region-load benchmark: routes at walking, running, flying and stress speeds,
+    /// load throughput against raw reads, query speed.
+    Bench {
+        world: PathBuf,
+        /// Seconds per route (real time, 60 frames/s).
+        #[arg(long, default_value_t = 8.0)]
+        seconds: f64,
+        /// Memory budget in MiB [default: the streamer's, 256].
+        #[arg(long)]
+        budget_mb: Option<usize>,
     },
     /// Draw a world as a PNG: hillshade, biome tint, rivers by width, lakes.
     Preview {
@@ -141,6 +165,15 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             );
             Ok(())
         }
+        Command::Demo { world, seconds } => {
+            let dir = world.unwrap_or_else(demo::default_world_dir);
+            demo::run(&dir, seconds.max(1.0), &Bars(Mutex::new(None)))
+        }
+        Command::Bench {
+            world,
+            seconds,
+            budget_mb,
+        } => bench::run(&world, seconds.max(0.5), budget_mb),
         Command::Info { world, verify } => {
             let w = relief::World::open(&world)?;
             print!("{}", census::describe(&w));

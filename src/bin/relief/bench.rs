@@ -1,0 +1,203 @@
+//! `relief bench WORLD`: the headless region-load benchmark. Every figure is measured in this
+//! run; throughput is reported against a baseline taken in the same run.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use relief::query::Terrain;
+use relief::stream::{RegionSource, StreamConfig, Streamer};
+use relief::world::World;
+
+use crate::route::Route;
+
+const SPEEDS: [(&str, f64); 4] = [
+    ("walking", 5.0),
+    ("running", 10.0),
+    ("flying", 36.0),
+    ("stress", 300.0),
+];
+
+fn pct(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    sorted[((sorted.len() - 1) as f64 * p / 100.0).round() as usize]
+}
+
+fn us(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+pub fn run(
+    dir: &Path,
+    seconds: f64,
+    budget_mb: Option<usize>,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let world = Arc::new(World::open(dir)?);
+    let m = world.manifest();
+    let e = world.region_extent();
+    let b = m.region_bounds;
+    let (x0, z0) = (b.min[0] as f64 * e, b.min[1] as f64 * e);
+    let (x1, z1) = ((b.max[0] + 1) as f64 * e, (b.max[1] + 1) as f64 * e);
+    let mut config = StreamConfig::default();
+    if let Some(mb) = budget_mb {
+        config.budget_bytes = mb << 20;
+    }
+    let per_region = (m.region_size as usize).pow(2)
+        * m.layer_kinds()?
+            .iter()
+            .map(|k| k.elem_size())
+            .sum::<usize>();
+    println!(
+        "world {}: {} regions of {}² ({:.1} MB each in memory); budget {:.0} MB; {} s per route at 60 frames/s",
+        dir.display(),
+        world.region_locations().count(),
+        m.region_size,
+        per_region as f64 / 1e6,
+        config.budget_bytes as f64 / 1e6,
+        seconds
+    );
+    println!(
+        "\n{:<8} {:>6} {:>7} {:>9} {:>9} {:>9} {:>8} {:>9} {:>9} {:>11}",
+        "route",
+        "m/s",
+        "frames",
+        "upd p50",
+        "upd p99",
+        "upd max",
+        "loads",
+        "ready p50",
+        "ready p99",
+        "peak/budget"
+    );
+    // A diagonal through the world, trimmed a little inside its corners.
+    let route = Route::new(vec![
+        [x0 + 0.1 * (x1 - x0), z0 + 0.1 * (z1 - z0)],
+        [x1 - 0.1 * (x1 - x0), z1 - 0.1 * (z1 - z0)],
+    ]);
+    for (name, speed) in SPEEDS {
+        let mut s = Streamer::new(Arc::new(RegionSource::new(world.clone())), config.clone());
+        let frame = Duration::from_secs_f64(1.0 / 60.0);
+        let frames = (seconds * 60.0) as usize;
+        let mut costs = Vec::with_capacity(frames);
+        let mut peak = 0usize;
+        for f in 0..frames {
+            let tick = Instant::now();
+            // Back and forth along the diagonal, so long runs stay inside the world.
+            let travelled = speed * f as f64 / 60.0;
+            let lap = travelled % (2.0 * route.length());
+            let p = route.at(if lap > route.length() {
+                2.0 * route.length() - lap
+            } else {
+                lap
+            });
+            let t0 = Instant::now();
+            s.update([p[0], 0.0, p[1]]);
+            costs.push(t0.elapsed());
+            while s.poll_event().is_some() {}
+            let st = s.stats();
+            peak = peak.max(st.ready_bytes + st.cached_bytes + st.in_flight_bytes);
+            if let Some(rest) = frame.checked_sub(tick.elapsed()) {
+                std::thread::sleep(rest);
+            }
+        }
+        costs.sort();
+        let st = s.stats();
+        println!(
+            "{name:<8} {speed:>6} {:>7} {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>8} {:>7.1}ms {:>7.1}ms {:>5.0}/{:<5.0}MB",
+            costs.len(),
+            us(pct(&costs, 50.0)),
+            us(pct(&costs, 99.0)),
+            us(*costs.last().unwrap()),
+            st.loads,
+            st.latency_p50.as_secs_f64() * 1e3,
+            st.latency_p99.as_secs_f64() * 1e3,
+            peak as f64 / 1e6,
+            st.budget_bytes as f64 / 1e6
+        );
+        if peak > st.budget_bytes + per_region {
+            println!("  !! peak exceeded the budget by more than one region");
+        }
+    }
+
+    // Load throughput against a raw read of the same files, both on one thread, same run.
+    let locs: Vec<_> = world.region_locations().collect();
+    let paths: Vec<_> = locs.iter().map(|&l| world.region_path(l)).collect();
+    let bytes: u64 = paths
+        .iter()
+        .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
+        .sum();
+    for p in &paths {
+        std::hint::black_box(std::fs::read(p)?); // warm the page cache for both
+    }
+    let t = Instant::now();
+    for p in &paths {
+        std::hint::black_box(std::fs::read(p)?);
+    }
+    let raw = bytes as f64 / t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    for &l in &locs {
+        std::hint::black_box(world.read_region(l)?);
+    }
+    let load = bytes as f64 / t.elapsed().as_secs_f64();
+    println!(
+        "\nload throughput {:.0} MB/s of files (read + check + decode) vs raw read {:.0} MB/s of the same {} files: ratio {:.2}",
+        load / 1e6,
+        raw / 1e6,
+        paths.len(),
+        load / raw
+    );
+
+    // Queries on one thread over fully resident regions near the middle.
+    let mut s = Streamer::new(Arc::new(RegionSource::new(world.clone())), config.clone());
+    let mid = [(x0 + x1) / 2.0, 0.0, (z0 + z1) / 2.0];
+    s.settle(mid, Duration::from_secs(60));
+    let terrain = Terrain::new(world.clone(), s.resident());
+    let n = 1024usize;
+    let pts: Vec<[f64; 2]> = (0..n * n)
+        .map(|k| {
+            [
+                mid[0] - 200.0 + (k % n) as f64 * 0.37,
+                mid[2] - 200.0 + (k / n) as f64 * 0.37,
+            ]
+        })
+        .collect();
+    let mut out = vec![0f32; pts.len()];
+    let t = Instant::now();
+    let mut reps = 0;
+    while t.elapsed() < Duration::from_secs(1) {
+        terrain.heights(&pts, &mut out);
+        reps += 1;
+    }
+    let batch = (reps * pts.len()) as f64 / t.elapsed().as_secs_f64();
+    let timed = |f: &dyn Fn(f64, f64)| {
+        let t = Instant::now();
+        let k = 200_000;
+        for i in 0..k {
+            let a = i as f64 * 0.618_033_988_7;
+            f(
+                mid[0] - 1500.0 + (a % 1.0) * 3000.0,
+                mid[2] - 1500.0 + (i as f64 / k as f64) * 3000.0,
+            );
+        }
+        t.elapsed().as_secs_f64() / k as f64 * 1e6
+    };
+    let single = timed(&|x, z| {
+        std::hint::black_box(terrain.height(x, z));
+    });
+    let river = timed(&|x, z| {
+        std::hint::black_box(terrain.river(x, z, 100.0));
+    });
+    let lake = timed(&|x, z| {
+        std::hint::black_box(terrain.lake(x, z, 1000.0));
+    });
+    println!(
+        "queries (1 thread): batch height {:.1} M/s; single height {:.3} µs; river (nearest within 100 m) {:.3} µs; lake {:.3} µs",
+        batch / 1e6,
+        single,
+        river,
+        lake
+    );
+    Ok(())
+}

@@ -1,0 +1,226 @@
+//! `relief demo`: the default world streamed along a scripted route, told in plain words.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use relief::bake::{self, BakeConfig, BAKE_VERSION};
+use relief::query::{Origin, Terrain};
+use relief::stream::{Event, RegionSource, StreamConfig, Streamer};
+use relief::world::{ReachKind, World};
+
+use crate::route::{longest_river, Route};
+
+/// `$XDG_CACHE_HOME/relief/default`, else `~/.cache/relief/default`.
+pub fn default_world_dir() -> PathBuf {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(|| std::env::temp_dir());
+    base.join("relief").join("default")
+}
+
+/// Opens the default world, baking it first if it is missing, damaged or from another
+/// bake version.
+pub fn open_or_bake(
+    dir: &Path,
+    progress: &dyn bake::Progress,
+) -> Result<World, Box<dyn std::error::Error>> {
+    match World::open(dir) {
+        Ok(w) if w.manifest().bake_version == BAKE_VERSION => return Ok(w),
+        Ok(_) => println!(
+            "{} is from another bake version; baking it again",
+            dir.display()
+        ),
+        Err(e) => println!(
+            "no default world at {} ({e}); baking it (seed \"relief\", 4 km)",
+            dir.display()
+        ),
+    }
+    let report = bake::bake(&BakeConfig::new("relief"), dir, progress)?;
+    let secs: f64 = report.seconds.iter().map(|s| s.1).sum();
+    println!(
+        "baked {} regions, {:.1} MB in {secs:.1} s",
+        report.regions,
+        report.bytes as f64 / 1e6
+    );
+    Ok(World::open(dir)?)
+}
+
+struct Leg {
+    name: &'static str,
+    route: Route,
+    speed: f64,
+}
+
+pub fn run(
+    dir: &Path,
+    wall_seconds: f64,
+    progress: &dyn bake::Progress,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let world = Arc::new(open_or_bake(dir, progress)?);
+    let river = longest_river(&world).ok_or("the world has no river that reaches the sea")?;
+    let river = Route::new(river);
+    // Then across the island: from the river mouth through the middle to the far coast.
+    let m = world.manifest();
+    let e = world.region_extent();
+    let centre = [
+        (m.region_bounds.min[0] + m.region_bounds.max[0] + 1) as f64 * e / 2.0,
+        (m.region_bounds.min[1] + m.region_bounds.max[1] + 1) as f64 * e / 2.0,
+    ];
+    let mouth = river.end();
+    let across = Route::new(vec![
+        mouth,
+        [2.0 * centre[0] - mouth[0], 2.0 * centre[1] - mouth[1]],
+    ]);
+    let legs = [
+        Leg {
+            name: "down the longest river to the sea, running",
+            route: river,
+            speed: 10.0,
+        },
+        Leg {
+            name: "flying across the island",
+            route: across,
+            speed: 36.0,
+        },
+    ];
+    let sim_seconds: f64 = legs.iter().map(|l| l.route.length() / l.speed).sum();
+    let lapse = (sim_seconds / wall_seconds).max(1.0);
+    println!(
+        "world {}: {} regions of {}² at {} m; route {:.1} km in {:.0} s of game time, shown ×{lapse:.0} at 60 frames/s",
+        dir.display(),
+        world.region_locations().count(),
+        m.region_size,
+        m.vertex_spacing,
+        legs.iter().map(|l| l.route.length()).sum::<f64>() / 1000.0,
+        sim_seconds
+    );
+
+    let mut streamer = Streamer::new(
+        Arc::new(RegionSource::new(world.clone())),
+        StreamConfig::default(),
+    );
+    let terrain = Terrain::new(world.clone(), streamer.resident());
+    let (mut loaded, mut dropped, mut failed, mut peak) = (0, 0, 0, 0usize);
+    let frame = Duration::from_secs_f64(1.0 / 60.0);
+    let mut costs = Vec::with_capacity((wall_seconds * 70.0) as usize + 64);
+    let mut last_report = Instant::now() - Duration::from_secs(10);
+    let start = Instant::now();
+    for leg in &legs {
+        println!(
+            "\n— {} ({:.1} km at {} m/s)",
+            leg.name,
+            leg.route.length() / 1000.0,
+            leg.speed
+        );
+        let mut s = 0.0;
+        loop {
+            let tick = Instant::now();
+            let p = leg.route.at(s);
+            let ground = terrain.height(p[0], p[1]).height as f64;
+            let focus = [p[0], ground + 1.8, p[1]];
+            let t0 = Instant::now();
+            streamer.update(focus);
+            costs.push(t0.elapsed());
+            while let Some(ev) = streamer.poll_event() {
+                match ev {
+                    Event::Loaded { .. } => loaded += 1,
+                    Event::Unloaded { .. } => dropped += 1,
+                    Event::Failed { key, error, .. } => {
+                        failed += 1;
+                        println!("  region ({}, {}) failed: {error}", key.x, key.z);
+                    }
+                }
+            }
+            let st = streamer.stats();
+            peak = peak.max(st.ready_bytes + st.cached_bytes + st.in_flight_bytes);
+            if last_report.elapsed() >= Duration::from_millis(1500) || s >= leg.route.length() {
+                last_report = Instant::now();
+                println!("  {}", describe(&terrain, p, st.ready));
+            }
+            if s >= leg.route.length() {
+                break;
+            }
+            s += leg.speed * lapse * frame.as_secs_f64();
+            if let Some(rest) = frame.checked_sub(tick.elapsed()) {
+                std::thread::sleep(rest);
+            }
+        }
+    }
+    let st = streamer.stats();
+    costs.sort();
+    let pct = |p: f64| costs[((costs.len() - 1) as f64 * p / 100.0).round() as usize];
+    println!("\nin {:.1} s: {loaded} regions loaded, {dropped} dropped, {failed} failed; {} ready and {} cached at the end", start.elapsed().as_secs_f64(), st.ready, st.cached);
+    println!(
+        "update(): {} frames, p50 {:.1} µs, p99 {:.1} µs, max {:.1} µs",
+        costs.len(),
+        micros(pct(50.0)),
+        micros(pct(99.0)),
+        micros(*costs.last().unwrap())
+    );
+    println!(
+        "region load (queued → ready): p50 {:.1} ms, p99 {:.1} ms",
+        millis(st.latency_p50),
+        millis(st.latency_p99)
+    );
+    println!(
+        "memory: peak {:.1} MB of a {:.0} MB budget",
+        peak as f64 / 1e6,
+        st.budget_bytes as f64 / 1e6
+    );
+    Ok(())
+}
+
+fn micros(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+fn millis(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// One line a person can read about where the focus stands.
+pub fn describe(t: &Terrain, p: [f64; 2], ready: usize) -> String {
+    let h = t.height(p[0], p[1]);
+    let from = match h.origin {
+        Origin::Region(l) => format!("region ({}, {})", l.x, l.z),
+        Origin::Overview => "overview".into(),
+        Origin::Outside => "outside the world".into(),
+    };
+    let mut line = format!(
+        "({:7.1}, {:7.1}) ground {:6.1} m [{from}]",
+        p[0], p[1], h.height
+    );
+    if let Some((_, name)) = t.biome(p[0], p[1]) {
+        line += &format!(", {name}");
+    }
+    match t.river(p[0], p[1], 250.0) {
+        Some(r) => {
+            let kind = if r.kind == ReachKind::River {
+                "river"
+            } else {
+                "creek"
+            };
+            line += &format!(
+                "; {kind} reach {}, {:.1} m wide, {:.1} m away{}",
+                r.reach,
+                r.width_m,
+                r.distance_m,
+                if r.has_water { ", in the water" } else { "" }
+            );
+        }
+        None => line += "; no river within 250 m",
+    }
+    match t.lake(p[0], p[1], 5000.0) {
+        Some(l) if l.inside => line += &format!("; in lake {} (level {:.2} m)", l.lake, l.level_m),
+        Some(l) => {
+            line += &format!(
+                "; lake {} at level {:.2} m, {:.1} m away",
+                l.lake, l.level_m, l.distance_m
+            )
+        }
+        None => {}
+    }
+    line + &format!("; {ready} regions ready")
+}
