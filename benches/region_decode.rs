@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use relief::bake::{self, BakeConfig, Silent};
 use relief::world::codec::{self, Codec};
-use relief::world::region::{decode_region, encode_region, LayerKind, Region};
+use relief::world::region::{decode_region, encode_region, CodecProfile, LayerKind, Region};
 use relief::World;
 
 fn land_region() -> Region {
@@ -103,11 +103,31 @@ fn benches(c: &mut Criterion) {
     }
     g.finish();
 
-    let file = encode_region(&region);
+    for kind in LayerKind::ALL {
+        let raw = bytes_of(&region, kind);
+        let mut g = c.benchmark_group(format!("layer_{}", kind.name()));
+        g.throughput(Throughput::Bytes(raw.len() as u64));
+        let mut out = vec![0u8; raw.len()];
+        for codec in [Codec::Raw, Codec::Lz4, Codec::ShuffleLz4] {
+            let stored = codec::encode(codec, kind.elem_size(), &raw);
+            g.bench_function(codec.name(), |b| {
+                b.iter(|| {
+                    codec::decode(codec, kind.elem_size(), black_box(&stored), &mut out).unwrap()
+                })
+            });
+        }
+        g.finish();
+    }
+
+    let file = encode_region(&region, CodecProfile::Small);
+    let raw_file = encode_region(&region, CodecProfile::Fast);
     let mut g = c.benchmark_group("region_512");
     g.throughput(Throughput::Bytes(region.resident_bytes() as u64));
-    g.bench_function("decode_all_layers", |b| {
+    g.bench_function("decode_all_layers_small", |b| {
         b.iter(|| decode_region(black_box(&file), None).unwrap())
+    });
+    g.bench_function("decode_all_layers_fast", |b| {
+        b.iter(|| decode_region(black_box(&raw_file), None).unwrap())
     });
     g.finish();
 }

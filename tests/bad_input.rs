@@ -4,7 +4,9 @@ mod common;
 
 use proptest::prelude::*;
 use relief::world::codec::Codec;
-use relief::world::region::{decode_region, encode_region, encode_region_with, LayerKind, Region};
+use relief::world::region::{
+    decode_region, encode_region, encode_region_with, CodecProfile, LayerKind, Region,
+};
 use relief::world::{FormatError, Manifest, RegionLocation, World};
 
 fn small_region(size: u32) -> Region {
@@ -28,7 +30,7 @@ fn small_region(size: u32) -> Region {
 
 #[test]
 fn every_flipped_byte_in_a_region_file_is_caught() {
-    let bytes = encode_region(&small_region(32));
+    let bytes = encode_region(&small_region(32), CodecProfile::Small);
     for at in 0..bytes.len() {
         for mask in [0x01u8, 0x80, 0xff] {
             let mut bad = bytes.clone();
@@ -43,7 +45,7 @@ fn every_flipped_byte_in_a_region_file_is_caught() {
 
 #[test]
 fn every_truncation_of_a_region_file_is_caught() {
-    let bytes = encode_region(&small_region(32));
+    let bytes = encode_region(&small_region(32), CodecProfile::Small);
     for len in 0..bytes.len() {
         let err = decode_region(&bytes[..len], None).expect_err("truncated file decoded");
         assert!(
@@ -66,7 +68,7 @@ fn every_truncation_of_a_region_file_is_caught() {
 
 #[test]
 fn wrong_magic_version_and_location_are_named() {
-    let bytes = encode_region(&small_region(16));
+    let bytes = encode_region(&small_region(16), CodecProfile::Small);
     let mut magic = bytes.clone();
     magic[..4].copy_from_slice(b"RSCC");
     assert!(matches!(
@@ -172,6 +174,16 @@ fn a_region_file_that_does_not_match_the_manifest_is_caught() {
     let mid = bytes.len() / 2;
     bytes[mid] ^= 0x10;
     std::fs::write(&pa, &bytes).unwrap();
+    let w = World::open(&dir).unwrap();
+    assert!(matches!(
+        w.read_region(a),
+        Err(FormatError::Checksum { .. })
+    ));
+    // An intact file that is not the one the manifest recorded.
+    std::fs::copy(common::world_dir().join(Manifest::region_path(a)), &pa).unwrap();
+    rewrite_manifest(&dir, |m| {
+        m.files.get_mut(&Manifest::region_path(a)).unwrap().crc32 ^= 1
+    });
     let w = World::open(&dir).unwrap();
     assert!(matches!(
         w.read_region(a),

@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use crate::world::manifest::{self, Census, FileEntry, Manifest, OverviewInfo, RegionBounds};
 use crate::world::overview::Overview;
-use crate::world::region::{encode_region, LayerKind};
+use crate::world::region::{encode_region, CodecProfile, LayerKind};
 use crate::world::tables::{self, BiomesFile, LakesFile, RiversFile};
 use crate::world::{RegionLocation, BIOMES_FILE, LAKES_FILE, OVERVIEW_FILE, RIVERS_FILE};
 
@@ -60,6 +60,8 @@ pub struct BakeConfig {
     pub erosion: ErosionConfig,
     /// Worker threads for the region pass; 0 = one per core.
     pub threads: usize,
+    /// How region layers are stored: raw (fastest to load) or LZ4 (smallest).
+    pub codecs: CodecProfile,
 }
 
 impl BakeConfig {
@@ -76,6 +78,7 @@ impl BakeConfig {
                 ..ErosionConfig::default()
             },
             threads: 0,
+            codecs: CodecProfile::Fast,
         }
     }
 
@@ -245,7 +248,7 @@ pub fn bake(
                 let Some(&loc) = locations.get(i) else { break };
                 let (region, census) = surface.region(loc);
                 let path = out.join(Manifest::region_path(loc));
-                let r = write(&path, &encode_region(&region)).map(|e| (e, census));
+                let r = write(&path, &encode_region(&region, cfg.codecs)).map(|e| (e, census));
                 results.lock().unwrap()[i] = Some(r);
                 progress.inc(1);
             });

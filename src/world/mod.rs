@@ -155,16 +155,41 @@ impl World {
     }
 
     /// Reads and decodes one region, checking the file against the manifest (length and
-    /// CRC-32), its own checksums, its location and its layer set.
+    /// CRC-32), its own checksums, its location and its layer set. Raw layers are read
+    /// straight into the maps; each byte is read and hashed once.
     pub fn read_region(&self, loc: RegionLocation) -> Result<Region, FormatError> {
         let entry = self
             .regions
             .get(&loc)
             .ok_or(FormatError::NoSuchRegion { x: loc.x, z: loc.z })?;
         let path = self.region_path(loc);
-        let bytes = std::fs::read(&path).map_err(|e| FormatError::io(&path, e))?;
-        check_entry(&path, entry, &bytes)?;
-        let region = region::decode_region(&bytes, Some(loc))?;
+        let mut file = std::fs::File::open(&path).map_err(|e| FormatError::io(&path, e))?;
+        let len = file
+            .metadata()
+            .map_err(|e| FormatError::io(&path, e))?
+            .len();
+        if len != entry.bytes {
+            return Err(FormatError::ManifestMismatch {
+                path,
+                expected: format!("{} bytes", entry.bytes),
+                found: format!("{len} bytes"),
+            });
+        }
+        let (region, crc) =
+            region::read_region_from(&mut file, len, Some(loc)).map_err(|e| match e {
+                FormatError::Io { source, .. } => FormatError::Io {
+                    path: path.clone(),
+                    source,
+                },
+                other => other,
+            })?;
+        if crc != entry.crc32 {
+            return Err(FormatError::ManifestMismatch {
+                path,
+                expected: format!("crc32 {:08x}", entry.crc32),
+                found: format!("crc32 {crc:08x}"),
+            });
+        }
         if region.size != self.manifest.region_size {
             return Err(FormatError::ManifestMismatch {
                 path,

@@ -65,11 +65,11 @@ impl LayerKind {
         }
     }
 
-    /// The codec the writer uses by default, chosen by the `region_decode` bench on a real
-    /// 512² region: byte shuffle is the fastest height codec to decode (the delta codecs
-    /// compress more but cut LZ4 into shorter matches); plain LZ4 beats shuffling for the
-    /// control and color words.
-    pub fn default_codec(self) -> Codec {
+    /// The codec of the `Small` profile, chosen by the `region_decode` bench on a real 512²
+    /// region: byte shuffle is the fastest height codec to decode (the delta codecs compress
+    /// more but cut LZ4 into shorter matches); plain LZ4 beats shuffling for the control and
+    /// color words.
+    pub fn small_codec(self) -> Codec {
         match self {
             LayerKind::Height => Codec::ShuffleLz4,
             LayerKind::Lake => Codec::ShuffleLz4,
@@ -131,12 +131,34 @@ impl Region {
     }
 }
 
-/// Serialises a region with each layer's default codec.
-pub fn encode_region(region: &Region) -> Vec<u8> {
+/// Which codecs a writer uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CodecProfile {
+    /// Every layer raw: loading is a read into the maps plus one checksum pass. On the
+    /// machines measured this loads faster than any LZ4 codec, even from a cold page cache
+    /// (docs/architecture.md).
+    #[default]
+    Fast,
+    /// Each layer with the LZ4 codec that compresses it best: ~3.4× smaller on disk, for
+    /// shipping; decoding costs more than reading the difference.
+    Small,
+}
+
+impl CodecProfile {
+    pub fn codec(self, kind: LayerKind) -> Codec {
+        match self {
+            CodecProfile::Fast => Codec::Raw,
+            CodecProfile::Small => kind.small_codec(),
+        }
+    }
+}
+
+/// Serialises a region, every layer with the profile's codec.
+pub fn encode_region(region: &Region, profile: CodecProfile) -> Vec<u8> {
     let codecs: Vec<(LayerKind, Codec)> = region
         .layers()
         .into_iter()
-        .map(|k| (k, k.default_codec()))
+        .map(|k| (k, profile.codec(k)))
         .collect();
     encode_region_with(region, &codecs)
 }
@@ -228,11 +250,17 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
 
 /// Parses and verifies a region file's header and layer table, and checks the file's length.
 pub fn read_header(bytes: &[u8]) -> Result<RegionHeader, FormatError> {
+    parse_header(bytes, bytes.len())
+}
+
+/// [`read_header`] for a file of `file_len` bytes of which `head` holds the start: at least
+/// the header and layer table, or the whole file if it is shorter than they claim.
+fn parse_header(bytes: &[u8], file_len: usize) -> Result<RegionHeader, FormatError> {
     let truncated = |need: usize| FormatError::Truncated {
         need: need as u64,
-        have: bytes.len() as u64,
+        have: file_len as u64,
     };
-    if bytes.len() < 4 {
+    if file_len < 4 {
         return Err(truncated(FIXED_HEADER));
     }
     if bytes[..4] != REGION_MAGIC {
@@ -241,7 +269,7 @@ pub fn read_header(bytes: &[u8]) -> Result<RegionHeader, FormatError> {
             found: bytes[..4].to_vec(),
         });
     }
-    if bytes.len() < FIXED_HEADER {
+    if file_len < FIXED_HEADER {
         return Err(truncated(FIXED_HEADER));
     }
     let version = u16_at(bytes, 4);
@@ -254,7 +282,7 @@ pub fn read_header(bytes: &[u8]) -> Result<RegionHeader, FormatError> {
     }
     let count = u16_at(bytes, 6) as usize;
     let table_end = FIXED_HEADER + count * TABLE_ENTRY;
-    if bytes.len() < table_end {
+    if file_len < table_end {
         return Err(truncated(table_end));
     }
     let stored_crc = u32_at(bytes, 20);
@@ -310,12 +338,12 @@ pub fn read_header(bytes: &[u8]) -> Result<RegionHeader, FormatError> {
     if !layers.iter().any(|l| l.kind == LayerKind::Height) {
         return Err(FormatError::Corrupt("region has no height layer".into()));
     }
-    if bytes.len() < offset {
+    if file_len < offset {
         return Err(truncated(offset));
     }
-    if bytes.len() > offset {
+    if file_len > offset {
         return Err(FormatError::TrailingBytes {
-            extra: (bytes.len() - offset) as u64,
+            extra: (file_len - offset) as u64,
         });
     }
     Ok(RegionHeader {
@@ -330,60 +358,117 @@ pub fn decode_region(
     bytes: &[u8],
     expected: Option<RegionLocation>,
 ) -> Result<Region, FormatError> {
-    let header = read_header(bytes)?;
-    if let Some(want) = expected {
-        if want != header.location {
-            return Err(FormatError::WrongLocation {
-                want_x: want.x,
-                want_z: want.z,
-                found_x: header.location.x,
-                found_z: header.location.z,
-            });
+    read_region_from(&mut &bytes[..], bytes.len() as u64, expected).map(|(region, _)| region)
+}
+
+/// Reads a region file of `file_len` bytes from `file` straight into its maps: raw layers land
+/// in their buffers with no intermediate copy, and every byte is hashed exactly once. Returns
+/// the region and the CRC-32 of the whole file (combined from the per-layer checksums), which
+/// the caller compares with the manifest. Errors are those of [`decode_region`].
+pub fn read_region_from(
+    file: &mut impl std::io::Read,
+    file_len: u64,
+    expected: Option<RegionLocation>,
+) -> Result<(Region, u32), FormatError> {
+    let file_len = usize::try_from(file_len)
+        .map_err(|_| FormatError::Corrupt("region file too large".into()))?;
+    let mut head = vec![0u8; file_len.min(FIXED_HEADER)];
+    read_exact(file, &mut head, file_len)?;
+    if head.len() == FIXED_HEADER && head[..4] == REGION_MAGIC {
+        let table_end = FIXED_HEADER + u16_at(&head, 6) as usize * TABLE_ENTRY;
+        head.resize(file_len.min(table_end), 0);
+        read_exact(file, &mut head[FIXED_HEADER..], file_len)?;
+    }
+    let header = parse_header(&head, file_len)?;
+    check_location(&header, expected)?;
+    let mut whole = crc32fast::Hasher::new();
+    whole.update(&head);
+    let n = (header.size as usize).pow(2);
+    let mut region = empty_region(&header);
+    let mut scratch = Vec::new();
+    for layer in &header.layers {
+        let mut read = |dst: &mut [u8]| -> Result<(), FormatError> {
+            let mut hash = crc32fast::Hasher::new();
+            if layer.codec == Codec::Raw && layer.stored_len == dst.len() {
+                read_exact(file, dst, file_len)?;
+                hash.update(dst);
+                verify_layer(layer, &hash)?;
+            } else {
+                scratch.resize(layer.stored_len, 0);
+                read_exact(file, &mut scratch, file_len)?;
+                hash.update(&scratch);
+                verify_layer(layer, &hash)?;
+                codec::decode(layer.codec, layer.kind.elem_size(), &scratch, dst)?;
+            }
+            whole.combine(&hash);
+            Ok(())
+        };
+        match layer.kind {
+            LayerKind::Height => read(plain::bytes_mut(&mut region.height))?,
+            LayerKind::Control => read(plain::bytes_mut(region.control.insert(vec![0u32; n])))?,
+            LayerKind::Color => read(plain::bytes_mut(region.color.insert(vec![[0u8; 4]; n])))?,
+            LayerKind::Biome => read(region.biome.insert(vec![0u8; n]))?,
+            LayerKind::Lake => read(plain::bytes_mut(region.lake.insert(vec![0u16; n])))?,
         }
     }
-    let n = (header.size as usize).pow(2);
-    let mut region = Region {
+    Ok((region, whole.finalize()))
+}
+
+fn read_exact(
+    file: &mut impl std::io::Read,
+    buf: &mut [u8],
+    file_len: usize,
+) -> Result<(), FormatError> {
+    file.read_exact(buf).map_err(|e| match e.kind() {
+        // The file shrank after its length was taken.
+        std::io::ErrorKind::UnexpectedEof => FormatError::Truncated {
+            need: file_len as u64,
+            have: 0,
+        },
+        _ => FormatError::Io {
+            path: Default::default(),
+            source: e,
+        },
+    })
+}
+
+fn verify_layer(layer: &LayerEntry, hash: &crc32fast::Hasher) -> Result<(), FormatError> {
+    let computed = hash.clone().finalize();
+    if computed != layer.crc32 {
+        return Err(FormatError::Checksum {
+            what: format!("{} layer", layer.kind.name()),
+            stored: layer.crc32,
+            computed,
+        });
+    }
+    Ok(())
+}
+
+fn check_location(
+    header: &RegionHeader,
+    expected: Option<RegionLocation>,
+) -> Result<(), FormatError> {
+    match expected {
+        Some(want) if want != header.location => Err(FormatError::WrongLocation {
+            want_x: want.x,
+            want_z: want.z,
+            found_x: header.location.x,
+            found_z: header.location.z,
+        }),
+        _ => Ok(()),
+    }
+}
+
+fn empty_region(header: &RegionHeader) -> Region {
+    Region {
         location: header.location,
         size: header.size,
-        height: Vec::new(),
+        height: vec![0.0; (header.size as usize).pow(2)],
         control: None,
         color: None,
         biome: None,
         lake: None,
-    };
-    for layer in &header.layers {
-        let stored = &bytes[layer.offset..layer.offset + layer.stored_len];
-        let computed = crc32fast::hash(stored);
-        if computed != layer.crc32 {
-            return Err(FormatError::Checksum {
-                what: format!("{} layer", layer.kind.name()),
-                stored: layer.crc32,
-                computed,
-            });
-        }
-        match layer.kind {
-            LayerKind::Height => region.height = decode_into(layer, stored, vec![0f32; n])?,
-            LayerKind::Control => region.control = Some(decode_into(layer, stored, vec![0u32; n])?),
-            LayerKind::Color => region.color = Some(decode_into(layer, stored, vec![[0u8; 4]; n])?),
-            LayerKind::Biome => region.biome = Some(decode_into(layer, stored, vec![0u8; n])?),
-            LayerKind::Lake => region.lake = Some(decode_into(layer, stored, vec![0u16; n])?),
-        }
     }
-    Ok(region)
-}
-
-fn decode_into<T: plain::Plain>(
-    layer: &LayerEntry,
-    stored: &[u8],
-    mut out: Vec<T>,
-) -> Result<Vec<T>, FormatError> {
-    codec::decode(
-        layer.codec,
-        layer.kind.elem_size(),
-        stored,
-        plain::bytes_mut(&mut out),
-    )?;
-    Ok(out)
 }
 
 /// Viewing plain-old-data slices as bytes. The formats are little-endian and so is every

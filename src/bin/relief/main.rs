@@ -53,6 +53,9 @@ enum Command {
         /// Worker threads for the region pass (0 = one per core).
         #[arg(long, default_value_t = 0)]
         threads: usize,
+        /// Region layer storage: `fast` (raw, quickest to load) or `small` (LZ4, ~3.4× smaller).
+        #[arg(long, default_value = "fast")]
+        codecs: Codecs,
     },
     /// Print a world's census: size, heights, ocean, rivers, lakes, biomes.
     Info {
@@ -91,6 +94,12 @@ enum Command {
         #[arg(long, default_value_t = 1024)]
         pixels: u32,
     },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Codecs {
+    Fast,
+    Small,
 }
 
 /// indicatif bars for the baker's long steps.
@@ -139,6 +148,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             top,
             erosion_spacing,
             threads,
+            codecs,
         } => {
             let mut cfg = BakeConfig::new(&seed);
             cfg.size = size;
@@ -147,6 +157,10 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             cfg.erosion.top_height = top.unwrap_or_else(|| BakeConfig::default_top(size));
             cfg.erosion.finest_spacing = erosion_spacing;
             cfg.threads = threads;
+            cfg.codecs = match codecs {
+                Codecs::Fast => relief::world::region::CodecProfile::Fast,
+                Codecs::Small => relief::world::region::CodecProfile::Small,
+            };
             let report = bake::bake(&cfg, &out, &Bars(Mutex::new(None)))?;
             let total: f64 = report.seconds.iter().map(|s| s.1).sum();
             let steps: Vec<String> = report
