@@ -5,23 +5,15 @@
 //! the real height layer, which is how the default codecs were chosen.
 
 use std::hint::black_box;
-use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use relief::bake::{self, BakeConfig, Silent};
 use relief::world::codec::{self, Codec};
 use relief::world::region::{decode_region, encode_region, CodecProfile, LayerKind, Region};
-use relief::World;
+
+mod support;
 
 fn land_region() -> Region {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-world");
-    let world = World::open(&dir).or_else(|_| {
-        let mut cfg = BakeConfig::new("relief");
-        cfg.size = 2048.0;
-        bake::bake(&cfg, &dir, &Silent).expect("bake the bench world");
-        World::open(&dir)
-    });
-    let world = world.expect("open the bench world");
+    let world = support::bench_world();
     // The region with the most relief: the hardest case for the height codec.
     world
         .region_locations()

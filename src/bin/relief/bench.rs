@@ -193,10 +193,13 @@ pub fn run(
         std::hint::black_box(terrain.lake(x, z, 1000.0));
     });
     println!(
-        "queries (1 thread): batch height {:.1} M/s; single height {:.3} µs; river (nearest within 100 m) {:.3} µs; lake {:.3} µs",
+        "queries (1 thread): batch height {:.1} M/s; height {:.2} M/s ({:.3} µs); river within 100 m {:.2} M/s ({:.3} µs); lake {:.2} M/s ({:.3} µs)",
         batch / 1e6,
+        1.0 / single,
         single,
+        1.0 / river,
         river,
+        1.0 / lake,
         lake
     );
     Ok(())

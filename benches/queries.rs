@@ -1,0 +1,92 @@
+//! Query speed on one thread with the queried regions resident: `cargo bench --bench queries`.
+
+mod support;
+
+use std::collections::HashMap;
+use std::hint::black_box;
+use std::sync::Arc;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use parking_lot::RwLock;
+use relief::query::Terrain;
+
+fn benches(c: &mut Criterion) {
+    let world = Arc::new(support::bench_world());
+    let resident: HashMap<_, _> = world
+        .region_locations()
+        .map(|l| (l, Arc::new(world.read_region(l).unwrap())))
+        .collect();
+    let terrain = Terrain::new(world.clone(), Arc::new(RwLock::new(resident)));
+    // Points spread over the island, a different one each iteration.
+    let pts: Vec<[f64; 2]> = (0..4096)
+        .map(|i| {
+            let a = i as f64 * 0.618_033_988_7;
+            [
+                -900.0 + (a % 1.0) * 1800.0,
+                -900.0 + (i as f64 / 4096.0) * 1800.0,
+            ]
+        })
+        .collect();
+    let mut i = 0usize;
+    let mut next = || {
+        i = (i + 1) % pts.len();
+        pts[i]
+    };
+
+    let mut g = c.benchmark_group("query");
+    g.bench_function("height", |b| {
+        b.iter(|| {
+            let p = next();
+            black_box(terrain.height(p[0], p[1]))
+        })
+    });
+    g.bench_function("normal", |b| {
+        b.iter(|| {
+            let p = next();
+            black_box(terrain.normal(p[0], p[1]))
+        })
+    });
+    g.bench_function("ground", |b| {
+        b.iter(|| {
+            let p = next();
+            black_box(terrain.ground(p[0], p[1]))
+        })
+    });
+    g.bench_function("river_within_100m", |b| {
+        b.iter(|| {
+            let p = next();
+            black_box(terrain.river(p[0], p[1], 100.0))
+        })
+    });
+    g.bench_function("lake", |b| {
+        b.iter(|| {
+            let p = next();
+            black_box(terrain.lake(p[0], p[1], 2000.0))
+        })
+    });
+    g.finish();
+
+    // A 256×256 grid at 0.37 m, the shape a clipmap or a physics probe asks for.
+    let grid: Vec<[f64; 2]> = (0..256 * 256)
+        .map(|k| {
+            [
+                -300.0 + (k % 256) as f64 * 0.37,
+                -300.0 + (k / 256) as f64 * 0.37,
+            ]
+        })
+        .collect();
+    let mut out = vec![0f32; grid.len()];
+    let mut g = c.benchmark_group("batch");
+    g.throughput(Throughput::Elements(grid.len() as u64));
+    g.bench_function("heights_256x256", |b| {
+        b.iter(|| terrain.heights(black_box(&grid), &mut out))
+    });
+    g.finish();
+}
+
+criterion_group! {
+    name = queries;
+    config = Criterion::default().sample_size(30).measurement_time(std::time::Duration::from_secs(2));
+    targets = benches
+}
+criterion_main!(queries);
