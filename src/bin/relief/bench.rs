@@ -25,6 +25,19 @@ fn pct(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() - 1) as f64 * p / 100.0).round() as usize]
 }
 
+/// A fixed workload shaped like an update: hashed lookups scattered over 64 KiB of tables
+/// (update() walks its slot map, key list and queue), about as long as update()'s median.
+#[inline(never)]
+fn control_work(table: &[u64]) -> u64 {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mask = table.len() - 1; // a power of two
+    for i in 0..190u64 {
+        x = x.rotate_left(7)
+            ^ table[(x as usize ^ i as usize) & mask].wrapping_mul(0x2545_f491_4f6c_dd1d);
+    }
+    x
+}
+
 /// Asks the kernel to forget a file's cached pages (after writing back any dirty ones), so
 /// the next read comes from the disk. Returns whether it could.
 fn drop_from_page_cache(path: &Path) -> bool {
@@ -79,13 +92,16 @@ pub fn run(
         seconds
     );
     println!(
-        "\n{:<8} {:>6} {:>7} {:>9} {:>9} {:>9} {:>8} {:>9} {:>9} {:>11}",
+        "\n{:<8} {:>6} {:>7} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} {:>9} {:>9} {:>11}",
         "route",
         "m/s",
         "frames",
         "upd p50",
         "upd p99",
         "upd max",
+        "ctl p50",
+        "ctl p99",
+        "ctl max",
         "loads",
         "ready p50",
         "ready p99",
@@ -101,7 +117,12 @@ pub fn run(
         let frame = Duration::from_secs_f64(1.0 / 60.0);
         let frames = (seconds * 60.0) as usize;
         let mut costs = Vec::with_capacity(frames);
+        let mut control = Vec::with_capacity(frames);
         let mut peak = 0usize;
+        let mut sink = 0u64;
+        let table: Vec<u64> = (0..8192u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect();
         for f in 0..frames {
             let tick = Instant::now();
             // Back and forth along the diagonal, so long runs stay inside the world.
@@ -115,6 +136,12 @@ pub fn run(
             let t0 = Instant::now();
             s.update([p[0], 0.0, p[1]]);
             costs.push(t0.elapsed());
+            // The control: fixed work of about update()'s median cost and memory footprint,
+            // timed the same way in the same frame. Its tail is the machine's (preemption,
+            // caches gone cold during the frame's sleep), not relief's.
+            let t0 = Instant::now();
+            sink = sink.wrapping_add(control_work(&table));
+            control.push(t0.elapsed());
             while s.poll_event().is_some() {}
             let st = s.stats();
             peak = peak.max(st.ready_bytes + st.cached_bytes + st.in_flight_bytes);
@@ -123,13 +150,18 @@ pub fn run(
             }
         }
         costs.sort();
+        control.sort();
+        std::hint::black_box(sink);
         let st = s.stats();
         println!(
-            "{name:<8} {speed:>6} {:>7} {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>8} {:>7.1}ms {:>7.1}ms {:>5.0}/{:<5.0}MB",
+            "{name:<8} {speed:>6} {:>7} {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>8} {:>7.1}ms {:>7.1}ms {:>5.0}/{:<5.0}MB",
             costs.len(),
             us(pct(&costs, 50.0)),
             us(pct(&costs, 99.0)),
             us(*costs.last().unwrap()),
+            us(pct(&control, 50.0)),
+            us(pct(&control, 99.0)),
+            us(*control.last().unwrap()),
             st.loads,
             st.latency_p50.as_secs_f64() * 1e3,
             st.latency_p99.as_secs_f64() * 1e3,
