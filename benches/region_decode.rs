@@ -46,7 +46,7 @@ fn bytes_of(r: &Region, kind: LayerKind) -> Vec<u8> {
             .flatten()
             .copied()
             .collect(),
-        LayerKind::Biome => r.biome.clone().unwrap(),
+        LayerKind::Biome => r.biome.as_ref().unwrap().to_vec(),
         LayerKind::Lake => r
             .lake
             .as_ref()

@@ -281,11 +281,11 @@ impl Surface {
         let mut region = Region {
             location: loc,
             size: self.region_size,
-            height: vec![0.0; n * n],
-            control: Some(vec![0; n * n]),
-            color: Some(vec![[0; 4]; n * n]),
-            biome: Some(vec![0; n * n]),
-            lake: Some(vec![0; n * n]),
+            height: vec![0.0; n * n].into(),
+            control: Some(vec![0; n * n].into()),
+            color: Some(vec![[0; 4]; n * n].into()),
+            biome: Some(vec![0; n * n].into()),
+            lake: Some(vec![0; n * n].into()),
         };
         let mut census = RegionCensus {
             min_height: f32::INFINITY,

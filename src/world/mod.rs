@@ -7,6 +7,7 @@
 pub mod codec;
 pub mod control;
 pub mod error;
+pub mod layer;
 pub mod location;
 pub mod manifest;
 pub mod overview;
@@ -18,6 +19,7 @@ use std::path::{Path, PathBuf};
 
 pub use control::Control;
 pub use error::FormatError;
+pub use layer::Layer;
 pub use location::RegionLocation;
 pub use manifest::{Census, FileEntry, Manifest};
 pub use overview::Overview;

@@ -4,14 +4,17 @@
 
 use crate::world::codec::{self, Codec};
 use crate::world::error::FormatError;
+use crate::world::layer::Layer;
 use crate::world::location::RegionLocation;
+use std::io::Read;
 
 pub const REGION_MAGIC: [u8; 4] = *b"RLRG";
 pub const REGION_VERSION: u16 = 1;
 const FIXED_HEADER: usize = 24;
 const TABLE_ENTRY: usize = 12;
-/// Bytes read and hashed at a time: well inside a core's L2 cache.
-const READ_PIECE: usize = 128 << 10;
+/// Bytes read (and then hashed, still in cache) per call: a whole layer of a 512² region.
+/// Fewer calls matter: each `read_to_end` restarts its read size at 8 KiB.
+const READ_PIECE: usize = 1 << 20;
 
 /// A map a region can carry. The numeric values are the on-disk codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -86,11 +89,11 @@ impl LayerKind {
 pub struct Region {
     pub location: RegionLocation,
     pub size: u32,
-    pub height: Vec<f32>,
-    pub control: Option<Vec<u32>>,
-    pub color: Option<Vec<[u8; 4]>>,
-    pub biome: Option<Vec<u8>>,
-    pub lake: Option<Vec<u16>>,
+    pub height: Layer<f32>,
+    pub control: Option<Layer<u32>>,
+    pub color: Option<Layer<[u8; 4]>>,
+    pub biome: Option<Layer<u8>>,
+    pub lake: Option<Layer<u16>>,
 }
 
 impl Region {
@@ -389,32 +392,46 @@ pub fn read_region_from(
     let mut region = empty_region(&header);
     let mut scratch = Vec::new();
     for layer in &header.layers {
-        let mut read = |dst: &mut [u8]| -> Result<(), FormatError> {
-            let mut hash = crc32fast::Hasher::new();
-            if layer.codec == Codec::Raw && layer.stored_len == dst.len() {
-                // Hash each piece while it is still in cache from the read, rather than
-                // streaming the whole region from memory a second time.
-                for piece in dst.chunks_mut(READ_PIECE) {
-                    read_exact(file, piece, file_len)?;
-                    hash.update(piece);
+        let want = n * layer.kind.elem_size();
+        let mut hash = crc32fast::Hasher::new();
+        let bytes = if layer.codec == Codec::Raw && layer.stored_len == want {
+            // Read into fresh capacity (std fills it without zeroing first), hashing each
+            // piece while it is still in cache from the read.
+            let mut buf = Vec::with_capacity(want);
+            while buf.len() < want {
+                let start = buf.len();
+                let piece = READ_PIECE.min(want - start) as u64;
+                let got = file
+                    .by_ref()
+                    .take(piece)
+                    .read_to_end(&mut buf)
+                    .map_err(io_error)?;
+                if got == 0 {
+                    return Err(FormatError::Truncated {
+                        need: file_len as u64,
+                        have: 0,
+                    });
                 }
-                verify_layer(layer, &hash)?;
-            } else {
-                scratch.resize(layer.stored_len, 0);
-                read_exact(file, &mut scratch, file_len)?;
-                hash.update(&scratch);
-                verify_layer(layer, &hash)?;
-                codec::decode(layer.codec, layer.kind.elem_size(), &scratch, dst)?;
+                hash.update(&buf[start..]);
             }
-            whole.combine(&hash);
-            Ok(())
+            verify_layer(layer, &hash)?;
+            buf
+        } else {
+            scratch.resize(layer.stored_len, 0);
+            read_exact(file, &mut scratch, file_len)?;
+            hash.update(&scratch);
+            verify_layer(layer, &hash)?;
+            let mut out = vec![0u8; want];
+            codec::decode(layer.codec, layer.kind.elem_size(), &scratch, &mut out)?;
+            out
         };
+        whole.combine(&hash);
         match layer.kind {
-            LayerKind::Height => read(plain::bytes_mut(&mut region.height))?,
-            LayerKind::Control => read(plain::bytes_mut(region.control.insert(vec![0u32; n])))?,
-            LayerKind::Color => read(plain::bytes_mut(region.color.insert(vec![[0u8; 4]; n])))?,
-            LayerKind::Biome => read(region.biome.insert(vec![0u8; n]))?,
-            LayerKind::Lake => read(plain::bytes_mut(region.lake.insert(vec![0u16; n])))?,
+            LayerKind::Height => region.height = Layer::from_bytes(bytes),
+            LayerKind::Control => region.control = Some(Layer::from_bytes(bytes)),
+            LayerKind::Color => region.color = Some(Layer::from_bytes(bytes)),
+            LayerKind::Biome => region.biome = Some(Layer::from_bytes(bytes)),
+            LayerKind::Lake => region.lake = Some(Layer::from_bytes(bytes)),
         }
     }
     Ok((region, whole.finalize()))
@@ -436,6 +453,14 @@ fn read_exact(
             source: e,
         },
     })
+}
+
+/// An I/O failure; the caller knows the path and fills it in.
+fn io_error(source: std::io::Error) -> FormatError {
+    FormatError::Io {
+        path: Default::default(),
+        source,
+    }
 }
 
 fn verify_layer(layer: &LayerEntry, hash: &crc32fast::Hasher) -> Result<(), FormatError> {
@@ -469,7 +494,7 @@ fn empty_region(header: &RegionHeader) -> Region {
     Region {
         location: header.location,
         size: header.size,
-        height: vec![0.0; (header.size as usize).pow(2)],
+        height: Layer::from(Vec::new()),
         control: None,
         color: None,
         biome: None,

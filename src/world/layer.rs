@@ -1,0 +1,126 @@
+//! One map of a region, as a slice of its element type. A map read from a file keeps the
+//! bytes it was read into (no zeroing pass, no copy); a map built in memory keeps its Vec.
+
+use std::ops::{Deref, DerefMut};
+
+use crate::world::region::plain::{self, Plain};
+
+pub struct Layer<T: Plain> {
+    storage: Storage<T>,
+}
+
+enum Storage<T> {
+    Typed(Vec<T>),
+    /// Aligned for T and a whole number of T long, checked when built.
+    Bytes(Vec<u8>),
+}
+
+impl<T: Plain> Layer<T> {
+    /// Takes bytes read from a file. Uses them in place when the allocation is aligned for T
+    /// (it always is with the system allocators relief runs on); copies otherwise.
+    pub fn from_bytes(bytes: Vec<u8>) -> Layer<T> {
+        let size = std::mem::size_of::<T>();
+        assert_eq!(bytes.len() % size, 0, "a layer holds whole elements");
+        if bytes.as_ptr() as usize % std::mem::align_of::<T>() == 0 {
+            return Layer {
+                storage: Storage::Bytes(bytes),
+            };
+        }
+        let mut typed: Vec<T> = Vec::with_capacity(bytes.len() / size);
+        // SAFETY: T is Plain (every bit pattern valid); the copy fills exactly len elements.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                bytes.as_ptr(),
+                typed.as_mut_ptr().cast::<u8>(),
+                bytes.len(),
+            );
+            typed.set_len(bytes.len() / size);
+        }
+        Layer {
+            storage: Storage::Typed(typed),
+        }
+    }
+}
+
+impl<T: Plain> From<Vec<T>> for Layer<T> {
+    fn from(v: Vec<T>) -> Layer<T> {
+        Layer {
+            storage: Storage::Typed(v),
+        }
+    }
+}
+
+impl<T: Plain> FromIterator<T> for Layer<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Layer<T> {
+        Layer::from(iter.into_iter().collect::<Vec<T>>())
+    }
+}
+
+impl<T: Plain> Deref for Layer<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        match &self.storage {
+            Storage::Typed(v) => v,
+            // SAFETY: alignment and length were checked in from_bytes; T is Plain.
+            Storage::Bytes(b) => unsafe {
+                std::slice::from_raw_parts(
+                    b.as_ptr().cast::<T>(),
+                    b.len() / std::mem::size_of::<T>(),
+                )
+            },
+        }
+    }
+}
+
+impl<T: Plain> DerefMut for Layer<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        match &mut self.storage {
+            Storage::Typed(v) => v,
+            // SAFETY: as in deref; the Vec is uniquely borrowed.
+            Storage::Bytes(b) => unsafe {
+                std::slice::from_raw_parts_mut(
+                    b.as_mut_ptr().cast::<T>(),
+                    b.len() / std::mem::size_of::<T>(),
+                )
+            },
+        }
+    }
+}
+
+impl<T: Plain> Clone for Layer<T> {
+    fn clone(&self) -> Layer<T> {
+        Layer::from(self.to_vec())
+    }
+}
+
+impl<T: Plain + std::fmt::Debug> std::fmt::Debug for Layer<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Layer({} × {})", self.len(), std::any::type_name::<T>())
+    }
+}
+
+impl<T: Plain + PartialEq> PartialEq for Layer<T> {
+    fn eq(&self, other: &Layer<T>) -> bool {
+        plain::bytes(self) == plain::bytes(other)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_and_vecs_give_the_same_slice() {
+        let v: Vec<f32> = vec![1.5, -2.0, 3.25];
+        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let a = Layer::<f32>::from_bytes(bytes.clone());
+        let b = Layer::from(v.clone());
+        assert_eq!(&*a, &v[..]);
+        assert_eq!(a, b);
+        // A deliberately misaligned source is copied, not reinterpreted.
+        let mut padded = vec![0u8; bytes.len() + 1];
+        padded[1..].copy_from_slice(&bytes);
+        let shifted: Vec<u8> = padded[1..].to_vec();
+        assert_eq!(&*Layer::<f32>::from_bytes(shifted), &v[..]);
+    }
+}
