@@ -31,7 +31,7 @@ pub use erosion::ErosionConfig;
 
 /// Version of the generation algorithm, recorded in every manifest. Bump it whenever the
 /// same seed would produce different bytes.
-pub const BAKE_VERSION: u32 = 1;
+pub const BAKE_VERSION: u32 = 2;
 
 /// Reports progress of long steps. The CLI draws bars; tests pass [`Silent`].
 pub trait Progress: Sync {
