@@ -1,0 +1,268 @@
+//! Collision chunks: square heightfields near the focus, built on worker threads from the
+//! regions' own samples, in exactly the layout Godot's HeightMapShape3D and Jolt's
+//! HeightFieldShape take: `(n+1)²` heights, row-major with X fastest, holes as NaN.
+//!
+//! Chunks stream through the same [`Streamer`](crate::stream::Streamer) as regions: a
+//! [`ChunkSource`] names chunks by grid index and "loads" one by reading resident region
+//! samples (or, if a region isn't resident yet, the region file itself).
+
+use std::sync::Arc;
+
+use crate::stream::{Resident, Source, StreamConfig};
+use crate::world::{Control, FormatError, Region, RegionLocation, World};
+
+/// A chunk's index on the collision grid: it covers world x in
+/// `[x·size, (x+1)·size]` and likewise z (the far edge is shared with the next chunk).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ChunkKey {
+    pub x: i32,
+    pub z: i32,
+}
+
+/// One collision heightfield.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CollisionChunk {
+    pub key: ChunkKey,
+    /// Samples per side, `n + 1` (65 for 64 m at 1 m).
+    pub samples: u32,
+    /// `samples²` heights in metres, row-major with X fastest; NaN where the ground has a hole.
+    pub heights: Vec<f32>,
+    /// Lowest and highest non-hole height (both 0 if every sample is a hole).
+    pub min_height: f32,
+    pub max_height: f32,
+    /// World (x, z) of the chunk's centre: Godot centres a HeightMapShape3D on its origin.
+    pub centre: [f64; 2],
+    /// World (x, z) of sample (0, 0): the corner Jolt's HeightFieldShape offsets from.
+    pub corner: [f64; 2],
+    /// Metres between samples (scale the shape's X and Z by this).
+    pub spacing: f64,
+}
+
+/// Builds a chunk from a sample lookup: `sample(gi, gj)` gives the height and control word of
+/// global sample (gi, gj), or None if it is unavailable.
+pub fn build_chunk(
+    key: ChunkKey,
+    cells: u32,
+    spacing: f64,
+    mut sample: impl FnMut(i64, i64) -> Option<(f32, u32)>,
+) -> Option<CollisionChunk> {
+    let n = cells as i64;
+    let samples = cells + 1;
+    let mut heights = Vec::with_capacity((samples * samples) as usize);
+    let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+    for j in 0..=n {
+        for i in 0..=n {
+            let (h, control) = sample(key.x as i64 * n + i, key.z as i64 * n + j)?;
+            let h = if Control::decode(control).hole {
+                f32::NAN
+            } else {
+                h
+            };
+            if !h.is_nan() {
+                lo = lo.min(h);
+                hi = hi.max(h);
+            }
+            heights.push(h);
+        }
+    }
+    if lo > hi {
+        (lo, hi) = (0.0, 0.0);
+    }
+    let size = n as f64 * spacing;
+    let corner = [key.x as f64 * size, key.z as f64 * size];
+    Some(CollisionChunk {
+        key,
+        samples,
+        heights,
+        min_height: lo,
+        max_height: hi,
+        centre: [corner[0] + size / 2.0, corner[1] + size / 2.0],
+        corner,
+        spacing,
+    })
+}
+
+/// Collision streaming defaults: chunks within 288 m of the focus, kept until 352 m (one
+/// chunk of hysteresis), 64 MiB.
+pub fn stream_config() -> StreamConfig {
+    StreamConfig {
+        load_radius: 288.0,
+        drop_radius: 352.0,
+        budget_bytes: 64 << 20,
+        ..StreamConfig::default()
+    }
+}
+
+/// Streams collision chunks of a flat world.
+pub struct ChunkSource {
+    world: Arc<World>,
+    resident: Resident<RegionLocation, Region>,
+    cells: u32,
+}
+
+impl ChunkSource {
+    /// Chunks of `size_m` metres (a whole number of samples; 64 m by default in the config).
+    pub fn new(
+        world: Arc<World>,
+        resident: Resident<RegionLocation, Region>,
+        size_m: f64,
+    ) -> Result<ChunkSource, FormatError> {
+        let spacing = world.manifest().vertex_spacing;
+        let cells = (size_m / spacing).round();
+        if cells < 2.0 || (cells * spacing - size_m).abs() > 1e-9 || cells > 4096.0 {
+            return Err(FormatError::Corrupt(format!(
+                "collision chunk size {size_m} m must be 2–4096 samples of {spacing} m"
+            )));
+        }
+        Ok(ChunkSource {
+            world,
+            resident,
+            cells: cells as u32,
+        })
+    }
+
+    pub fn chunk_metres(&self) -> f64 {
+        self.cells as f64 * self.world.manifest().vertex_spacing
+    }
+
+    /// The chunk whose square contains world (x, z).
+    pub fn key_at(&self, x: f64, z: f64) -> ChunkKey {
+        let s = self.chunk_metres();
+        ChunkKey {
+            x: (x / s).floor() as i32,
+            z: (z / s).floor() as i32,
+        }
+    }
+
+    fn edge_distance(&self, key: ChunkKey, x: f64, z: f64) -> f64 {
+        let s = self.chunk_metres();
+        let (x0, z0) = (key.x as f64 * s, key.z as f64 * s);
+        let dx = (x0 - x).max(0.0).max(x - (x0 + s));
+        let dz = (z0 - z).max(0.0).max(z - (z0 + s));
+        (dx * dx + dz * dz).sqrt()
+    }
+
+    fn in_world(&self, key: ChunkKey) -> bool {
+        let m = self.world.manifest();
+        let (n, size) = (self.cells as i64, m.region_size as i64);
+        let b = m.region_bounds;
+        let (gx, gz) = (key.x as i64 * n, key.z as i64 * n);
+        gx >= b.min[0] as i64 * size
+            && gz >= b.min[1] as i64 * size
+            && gx + n <= (b.max[0] as i64 + 1) * size
+            && gz + n <= (b.max[1] as i64 + 1) * size
+    }
+}
+
+impl Source for ChunkSource {
+    type Key = ChunkKey;
+    type Item = CollisionChunk;
+    type Error = FormatError;
+
+    fn keys_within(&self, focus: [f64; 3], radius: f64, out: &mut Vec<(ChunkKey, f64)>) {
+        let s = self.chunk_metres();
+        let (x, z) = (focus[0], focus[2]);
+        for cz in ((z - radius) / s).floor() as i32..=((z + radius) / s).floor() as i32 {
+            for cx in ((x - radius) / s).floor() as i32..=((x + radius) / s).floor() as i32 {
+                let key = ChunkKey { x: cx, z: cz };
+                let d = self.edge_distance(key, x, z);
+                if d <= radius && self.in_world(key) {
+                    out.push((key, d));
+                }
+            }
+        }
+    }
+
+    fn distance(&self, key: ChunkKey, focus: [f64; 3]) -> f64 {
+        self.edge_distance(key, focus[0], focus[2])
+    }
+
+    fn estimate_bytes(&self, _: ChunkKey) -> usize {
+        ((self.cells + 1) as usize).pow(2) * 4
+    }
+
+    fn item_bytes(c: &CollisionChunk) -> usize {
+        c.heights.len() * 4
+    }
+
+    /// Reads the samples from resident regions; a region that is not resident yet is read
+    /// from its file (slower, but the chunk is never late for want of it).
+    fn load(&self, key: ChunkKey) -> Result<CollisionChunk, FormatError> {
+        let size = self.world.manifest().region_size as i64;
+        let mut fetched: Vec<(RegionLocation, Arc<Region>)> = Vec::with_capacity(4);
+        let mut failure = None;
+        let chunk = {
+            let map = self.resident.read();
+            build_chunk(
+                key,
+                self.cells,
+                self.world.manifest().vertex_spacing,
+                |gi, gj| {
+                    let loc =
+                        RegionLocation::new(gi.div_euclid(size) as i32, gj.div_euclid(size) as i32);
+                    let k = (gj.rem_euclid(size) * size + gi.rem_euclid(size)) as usize;
+                    let region = match map.get(&loc) {
+                        Some(r) => r.clone(),
+                        None => match fetched.iter().find(|(l, _)| *l == loc) {
+                            Some((_, r)) => r.clone(),
+                            None => match self.world.read_region(loc) {
+                                Ok(r) => {
+                                    let r = Arc::new(r);
+                                    fetched.push((loc, r.clone()));
+                                    r
+                                }
+                                Err(e) => {
+                                    failure = Some(e);
+                                    return None;
+                                }
+                            },
+                        },
+                    };
+                    Some((
+                        region.height[k],
+                        region.control.as_ref().map_or(Control::BLANK, |c| c[k]),
+                    ))
+                },
+            )
+        };
+        match (chunk, failure) {
+            (Some(c), _) => Ok(c),
+            (None, Some(e)) => Err(e),
+            (None, None) => Err(FormatError::NoSuchRegion { x: key.x, z: key.z }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_frame_holes_and_range() {
+        let key = ChunkKey { x: -1, z: 2 };
+        let c = build_chunk(key, 4, 2.0, |gi, gj| {
+            let hole = gi == -2 && gj == 9;
+            Some(((gi * 10 + gj) as f32, if hole { 1 << 2 } else { 0 }))
+        })
+        .unwrap();
+        assert_eq!(c.samples, 5);
+        assert_eq!(c.heights.len(), 25);
+        // Row-major, X fastest: sample (i, j) at j * 5 + i is global (−4 + i, 8 + j).
+        assert_eq!(c.heights[0], (-40 + 8) as f32);
+        assert_eq!(c.heights[1], (-30 + 8) as f32);
+        assert_eq!(c.heights[5], (-40 + 9) as f32);
+        assert!(c.heights[5 + 2].is_nan(), "the hole at global (−2, 9)");
+        assert_eq!(c.corner, [-8.0, 16.0]);
+        assert_eq!(c.centre, [-4.0, 20.0]);
+        let finite: Vec<f32> = c.heights.iter().copied().filter(|h| !h.is_nan()).collect();
+        assert_eq!(
+            c.min_height,
+            finite.iter().cloned().fold(f32::INFINITY, f32::min)
+        );
+        assert_eq!(
+            c.max_height,
+            finite.iter().cloned().fold(f32::NEG_INFINITY, f32::max)
+        );
+        assert!(build_chunk(key, 4, 2.0, |_, _| None).is_none());
+    }
+}

@@ -1,0 +1,136 @@
+//! Collision chunks streamed around a focus on a baked world.
+
+mod common;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use relief::collision::{self, ChunkKey, ChunkSource, CollisionChunk};
+use relief::query::Terrain;
+use relief::stream::{RegionSource, Source, StreamConfig, Streamer};
+use relief::world::World;
+
+fn same(a: f32, b: f32) -> bool {
+    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
+}
+
+/// Regions and chunks settled around `focus`; returns the chunks and a query handle.
+fn settle_at(
+    focus: [f64; 3],
+) -> (
+    HashMap<ChunkKey, Arc<CollisionChunk>>,
+    Terrain,
+    Arc<ChunkSource>,
+) {
+    let world = Arc::new(World::open(common::world_dir()).unwrap());
+    let mut regions = Streamer::new(
+        Arc::new(RegionSource::new(world.clone())),
+        StreamConfig::default(),
+    );
+    assert!(regions.settle(focus, Duration::from_secs(30)));
+    let source = Arc::new(ChunkSource::new(world.clone(), regions.resident(), 64.0).unwrap());
+    let mut chunks = Streamer::new(source.clone(), collision::stream_config());
+    assert!(chunks.settle(focus, Duration::from_secs(30)));
+    assert_eq!(chunks.stats().failures, 0);
+    let ready = chunks.resident().read().clone();
+    (ready, Terrain::new(world, regions.resident()), source)
+}
+
+#[test]
+fn every_chunk_within_reach_is_built() {
+    let focus = [10.0, 0.0, -20.0];
+    let (ready, _, source) = settle_at(focus);
+    let mut near = Vec::new();
+    source.keys_within(focus, 288.0, &mut near);
+    assert!(near.len() > 60, "{} chunks within 288 m", near.len());
+    for (key, _) in near {
+        let c = ready
+            .get(&key)
+            .unwrap_or_else(|| panic!("{key:?} not built"));
+        assert_eq!(c.samples, 33, "64 m at 2 m spacing");
+        assert_eq!(c.heights.len(), 33 * 33);
+    }
+}
+
+#[test]
+fn neighbours_share_identical_edges_across_region_borders() {
+    // (0, 0) is a corner of four regions, so chunks here straddle region borders.
+    let (ready, _, _) = settle_at([0.0, 0.0, 0.0]);
+    let (mut pairs, mut crossing) = (0, 0);
+    for (k, c) in &ready {
+        let n = c.samples as usize;
+        if let Some(east) = ready.get(&ChunkKey { x: k.x + 1, z: k.z }) {
+            for j in 0..n {
+                assert!(
+                    same(c.heights[j * n + n - 1], east.heights[j * n]),
+                    "{k:?} east edge row {j}"
+                );
+            }
+            pairs += 1;
+            // The shared edge lies on a region border when it is a multiple of 512 m (8 chunks).
+            crossing += ((k.x + 1).rem_euclid(8) == 0) as usize;
+        }
+        if let Some(north) = ready.get(&ChunkKey { x: k.x, z: k.z + 1 }) {
+            for i in 0..n {
+                assert!(
+                    same(c.heights[(n - 1) * n + i], north.heights[i]),
+                    "{k:?} +z edge column {i}"
+                );
+            }
+            pairs += 1;
+        }
+    }
+    assert!(
+        pairs > 100 && crossing > 0,
+        "{pairs} pairs, {crossing} across a region border"
+    );
+}
+
+#[test]
+fn every_chunk_sample_is_the_ground_height_there() {
+    let (ready, terrain, _) = settle_at([300.0, 0.0, 300.0]);
+    for c in ready.values() {
+        assert!(c.min_height <= c.max_height);
+        let n = c.samples as usize;
+        for j in 0..n {
+            for i in 0..n {
+                let (x, z) = (
+                    c.corner[0] + i as f64 * c.spacing,
+                    c.corner[1] + j as f64 * c.spacing,
+                );
+                let h = c.heights[j * n + i];
+                assert_eq!(
+                    h,
+                    terrain.height(x, z).height,
+                    "{:?} sample ({i}, {j})",
+                    c.key
+                );
+                assert!(h >= c.min_height && h <= c.max_height);
+            }
+        }
+        let size = (n - 1) as f64 * c.spacing;
+        assert_eq!(
+            c.centre,
+            [c.corner[0] + size / 2.0, c.corner[1] + size / 2.0]
+        );
+    }
+}
+
+#[test]
+fn a_chunk_builds_from_region_files_when_no_region_is_resident() {
+    let (ready, _, _) = settle_at([-700.0, 0.0, 500.0]);
+    let world = Arc::new(World::open(common::world_dir()).unwrap());
+    let cold = ChunkSource::new(world, Arc::new(Default::default()), 64.0).unwrap();
+    let (key, warm) = ready.iter().next().unwrap();
+    assert_eq!(&cold.load(*key).unwrap(), &**warm);
+    assert!(
+        ChunkSource::new(
+            Arc::new(World::open(common::world_dir()).unwrap()),
+            Arc::new(Default::default()),
+            63.0
+        )
+        .is_err(),
+        "63 m is not a whole number of 2 m samples"
+    );
+}
