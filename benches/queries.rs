@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use parking_lot::RwLock;
+use relief::collision::{ChunkKey, ChunkSource};
 use relief::query::Terrain;
+use relief::stream::Source;
 
 fn benches(c: &mut Criterion) {
     let world = Arc::new(support::bench_world());
@@ -16,7 +18,8 @@ fn benches(c: &mut Criterion) {
         .region_locations()
         .map(|l| (l, Arc::new(world.read_region(l).unwrap())))
         .collect();
-    let terrain = Terrain::new(world.clone(), Arc::new(RwLock::new(resident)));
+    let resident = Arc::new(RwLock::new(resident));
+    let terrain = Terrain::new(world.clone(), resident.clone());
     // Points spread over the island, a different one each iteration.
     let pts: Vec<[f64; 2]> = (0..4096)
         .map(|i| {
@@ -63,6 +66,14 @@ fn benches(c: &mut Criterion) {
             let p = next();
             black_box(terrain.lake(p[0], p[1], 2000.0))
         })
+    });
+    g.finish();
+
+    // A 64 m collision chunk (65×65 at 1 m) from resident regions, straddling a region corner.
+    let chunks = ChunkSource::new(world.clone(), resident, 64.0).unwrap();
+    let mut g = c.benchmark_group("collision");
+    g.bench_function("build_chunk_64m", |b| {
+        b.iter(|| chunks.load(black_box(ChunkKey { x: -1, z: -1 })).unwrap())
     });
     g.finish();
 

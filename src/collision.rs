@@ -188,48 +188,39 @@ impl Source for ChunkSource {
     /// Reads the samples from resident regions; a region that is not resident yet is read
     /// from its file (slower, but the chunk is never late for want of it).
     fn load(&self, key: ChunkKey) -> Result<CollisionChunk, FormatError> {
-        let size = self.world.manifest().region_size as i64;
-        let mut fetched: Vec<(RegionLocation, Arc<Region>)> = Vec::with_capacity(4);
-        let mut failure = None;
-        let chunk = {
-            let map = self.resident.read();
-            build_chunk(
-                key,
-                self.cells,
-                self.world.manifest().vertex_spacing,
-                |gi, gj| {
-                    let loc =
-                        RegionLocation::new(gi.div_euclid(size) as i32, gj.div_euclid(size) as i32);
-                    let k = (gj.rem_euclid(size) * size + gi.rem_euclid(size)) as usize;
-                    let region = match map.get(&loc) {
-                        Some(r) => r.clone(),
-                        None => match fetched.iter().find(|(l, _)| *l == loc) {
-                            Some((_, r)) => r.clone(),
-                            None => match self.world.read_region(loc) {
-                                Ok(r) => {
-                                    let r = Arc::new(r);
-                                    fetched.push((loc, r.clone()));
-                                    r
-                                }
-                                Err(e) => {
-                                    failure = Some(e);
-                                    return None;
-                                }
-                            },
-                        },
-                    };
-                    Some((
-                        region.height[k],
-                        region.control.as_ref().map_or(Control::BLANK, |c| c[k]),
-                    ))
-                },
-            )
-        };
-        match (chunk, failure) {
-            (Some(c), _) => Ok(c),
-            (None, Some(e)) => Err(e),
-            (None, None) => Err(FormatError::NoSuchRegion { x: key.x, z: key.z }),
+        let m = self.world.manifest();
+        let size = m.region_size as i64;
+        let n = self.cells as i64;
+        // The at most four regions the chunk touches, looked up once.
+        let (g0, g1) = (
+            [key.x as i64 * n, key.z as i64 * n],
+            [(key.x as i64 + 1) * n, (key.z as i64 + 1) * n],
+        );
+        let mut regions: Vec<(RegionLocation, Arc<Region>)> = Vec::with_capacity(4);
+        for lz in g0[1].div_euclid(size)..=g1[1].div_euclid(size) {
+            for lx in g0[0].div_euclid(size)..=g1[0].div_euclid(size) {
+                let loc = RegionLocation::new(lx as i32, lz as i32);
+                let resident = self.resident.read().get(&loc).cloned();
+                let region = match resident {
+                    Some(r) => r,
+                    None => Arc::new(self.world.read_region(loc)?),
+                };
+                regions.push((loc, region));
+            }
         }
+        let (lx0, lz0) = (g0[0].div_euclid(size), g0[1].div_euclid(size));
+        let across = (g1[0].div_euclid(size) - lx0 + 1) as usize;
+        build_chunk(key, self.cells, m.vertex_spacing, |gi, gj| {
+            let r = &regions[(gj.div_euclid(size) - lz0) as usize * across
+                + (gi.div_euclid(size) - lx0) as usize]
+                .1;
+            let k = (gj.rem_euclid(size) * size + gi.rem_euclid(size)) as usize;
+            Some((
+                r.height[k],
+                r.control.as_ref().map_or(Control::BLANK, |c| c[k]),
+            ))
+        })
+        .ok_or(FormatError::NoSuchRegion { x: key.x, z: key.z })
     }
 }
 

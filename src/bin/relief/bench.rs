@@ -5,6 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use relief::collision::{self, ChunkSource};
 use relief::query::Terrain;
 use relief::stream::{RegionSource, StreamConfig, Streamer};
 use relief::world::World;
@@ -92,7 +93,7 @@ pub fn run(
         seconds
     );
     println!(
-        "\n{:<8} {:>6} {:>7} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} {:>9} {:>9} {:>11}",
+        "\n{:<8} {:>6} {:>7} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} {:>9} {:>9} {:>11} {:>7} {:>5}",
         "route",
         "m/s",
         "frames",
@@ -105,7 +106,9 @@ pub fn run(
         "loads",
         "ready p50",
         "ready p99",
-        "peak/budget"
+        "peak/budget",
+        "chunks",
+        "late"
     );
     // A diagonal through the world, trimmed a little inside its corners.
     let route = Route::new(vec![
@@ -114,6 +117,18 @@ pub fn run(
     ]);
     for (name, speed) in SPEEDS {
         let mut s = Streamer::new(Arc::new(RegionSource::new(world.clone())), config.clone());
+        let chunk_source = Arc::new(ChunkSource::new(world.clone(), s.resident(), 64.0)?);
+        let mut chunks = Streamer::new(chunk_source.clone(), collision::stream_config());
+        let chunk_ready = chunks.resident();
+        // A game loads what is around the start before play begins; so does the bench.
+        let start = route.at(0.0);
+        s.settle([start[0], 0.0, start[1]], Duration::from_secs(60));
+        chunks.settle([start[0], 0.0, start[1]], Duration::from_secs(60));
+        while s.poll_event().is_some() {}
+        while chunks.poll_event().is_some() {}
+        let (loads_before, chunks_before) = (s.stats().loads, chunks.stats().loads);
+        // Frames in which the focus stood on a chunk that was not built yet.
+        let mut late = 0usize;
         let frame = Duration::from_secs_f64(1.0 / 60.0);
         let frames = (seconds * 60.0) as usize;
         let mut costs = Vec::with_capacity(frames);
@@ -136,6 +151,11 @@ pub fn run(
             let t0 = Instant::now();
             s.update([p[0], 0.0, p[1]]);
             costs.push(t0.elapsed());
+            chunks.update([p[0], 0.0, p[1]]);
+            while chunks.poll_event().is_some() {}
+            late += !chunk_ready
+                .read()
+                .contains_key(&chunk_source.key_at(p[0], p[1])) as usize;
             // The control: fixed work of about update()'s median cost and memory footprint,
             // timed the same way in the same frame. Its tail is the machine's (preemption,
             // caches gone cold during the frame's sleep), not relief's.
@@ -154,7 +174,7 @@ pub fn run(
         std::hint::black_box(sink);
         let st = s.stats();
         println!(
-            "{name:<8} {speed:>6} {:>7} {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>8} {:>7.1}ms {:>7.1}ms {:>5.0}/{:<5.0}MB",
+            "{name:<8} {speed:>6} {:>7} {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>8} {:>7.1}ms {:>7.1}ms {:>5.0}/{:<5.0}MB {:>7} {:>5}",
             costs.len(),
             us(pct(&costs, 50.0)),
             us(pct(&costs, 99.0)),
@@ -162,11 +182,13 @@ pub fn run(
             us(pct(&control, 50.0)),
             us(pct(&control, 99.0)),
             us(*control.last().unwrap()),
-            st.loads,
+            st.loads - loads_before,
             st.latency_p50.as_secs_f64() * 1e3,
             st.latency_p99.as_secs_f64() * 1e3,
             peak as f64 / 1e6,
-            st.budget_bytes as f64 / 1e6
+            st.budget_bytes as f64 / 1e6,
+            chunks.stats().loads - chunks_before,
+            late
         );
         if peak > st.budget_bytes + per_region {
             println!("  !! peak exceeded the budget by more than one region");
