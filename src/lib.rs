@@ -4,6 +4,7 @@
 //! - [`bake`]: the world generator behind `relief bake`.
 
 pub mod bake;
+pub mod clipmap;
 pub mod collision;
 pub mod query;
 pub mod stream;

@@ -25,6 +25,7 @@ fn small_region(size: u32) -> Region {
         color: Some((0..n).map(|i| [i as u8, (i / 3) as u8, 200, 128]).collect()),
         biome: Some((0..n).map(|i| (i % 17) as u8).collect()),
         lake: Some((0..n).map(|i| (i / 50) as u16).collect()),
+        mips: Vec::new(),
     }
 }
 

@@ -286,6 +286,7 @@ impl Surface {
             color: Some(vec![[0; 4]; n * n].into()),
             biome: Some(vec![0; n * n].into()),
             lake: Some(vec![0; n * n].into()),
+            mips: Vec::new(),
         };
         let mut census = RegionCensus {
             min_height: f32::INFINITY,

@@ -101,6 +101,11 @@ impl Terrain {
         &self.world
     }
 
+    /// The resident map this handle reads.
+    pub fn resident(&self) -> &Resident<RegionLocation, Region> {
+        &self.resident
+    }
+
     fn outside(&self, x: f64, z: f64) -> bool {
         let (gx, gz) = (x / self.spacing, z / self.spacing);
         gx < self.lo[0] as f64

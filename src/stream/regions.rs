@@ -78,7 +78,10 @@ impl Source for RegionSource {
         item.resident_bytes()
     }
 
+    /// Reads the region and builds its height pyramid (for clipmaps), here on the worker.
     fn load(&self, key: RegionLocation) -> Result<Region, FormatError> {
-        self.world.read_region(key)
+        let mut region = self.world.read_region(key)?;
+        region.build_mips();
+        Ok(region)
     }
 }

@@ -94,9 +94,36 @@ pub struct Region {
     pub color: Option<Layer<[u8; 4]>>,
     pub biome: Option<Layer<u8>>,
     pub lake: Option<Layer<u16>>,
+    /// Box-filtered height pyramid: `mips[k]` holds `(size >> (k+1))²` means of 2^(k+1)-sample
+    /// squares. Not stored in files; built by [`Region::build_mips`] (the streamer's loader
+    /// does it on its thread) for far LOD. Empty until built.
+    pub mips: Vec<Vec<f32>>,
 }
 
 impl Region {
+    /// Builds the height pyramid down to one sample. Holes (NaN) propagate.
+    pub fn build_mips(&mut self) {
+        self.mips.clear();
+        let mut side = self.size as usize;
+        while side > 1 {
+            let half = side / 2;
+            let src: &[f32] = self.mips.last().map_or(&self.height, |m| m);
+            let mut next = Vec::with_capacity(half * half);
+            for j in 0..half {
+                let (r0, r1) = (2 * j * side, (2 * j + 1) * side);
+                for i in 0..half {
+                    let (a, b) = (
+                        src[r0 + 2 * i] + src[r0 + 2 * i + 1],
+                        src[r1 + 2 * i] + src[r1 + 2 * i + 1],
+                    );
+                    next.push((a + b) * 0.25);
+                }
+            }
+            self.mips.push(next);
+            side = half;
+        }
+    }
+
     /// Bytes of decoded map data this region holds in memory.
     pub fn resident_bytes(&self) -> usize {
         let n = (self.size as usize) * (self.size as usize);
@@ -105,7 +132,7 @@ impl Region {
             + self.color.as_ref().map_or(0, |_| 4)
             + self.biome.as_ref().map_or(0, |_| 1)
             + self.lake.as_ref().map_or(0, |_| 2);
-        n * per_sample
+        n * per_sample + self.mips.iter().map(|m| m.len() * 4).sum::<usize>()
     }
 
     pub fn layers(&self) -> Vec<LayerKind> {
@@ -499,6 +526,7 @@ fn empty_region(header: &RegionHeader) -> Region {
         color: None,
         biome: None,
         lake: None,
+        mips: Vec::new(),
     }
 }
 

@@ -1,0 +1,262 @@
+//! Camera-following clipmap levels for far ground: `levels` grids of `size × size` cells
+//! around the focus, the cell spacing doubling per level. Cell (i, j) of a level with spacing
+//! `s` stands for the square `[i·s, (i+1)·s) × [j·s, (j+1)·s)` and holds the mean height over
+//! it — read from the resident regions' box-filtered pyramids (no point-sampling aliasing),
+//! else the overview at the cell's centre. A coarser cell is therefore exactly the mean of the
+//! four finer cells it covers.
+//!
+//! Storage is toroidal: cell (i, j) lives at `(i mod size, j mod size)`, so moving the focus
+//! fills only the newly exposed rows and columns, and [`Clipmap::update`] returns the
+//! rectangles of storage it rewrote — all an engine needs to upload.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::query::Terrain;
+use crate::world::{Region, RegionLocation};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClipmapConfig {
+    pub levels: u32,
+    /// Cells per level side (even).
+    pub size: u32,
+    /// Cell spacing of level 0, metres; level k uses `base_spacing · 2^k`.
+    pub base_spacing: f64,
+}
+
+impl Default for ClipmapConfig {
+    /// 6 levels of 128×128 from 16 m: out to ±32 km at level 5.
+    fn default() -> Self {
+        ClipmapConfig {
+            levels: 6,
+            size: 128,
+            base_spacing: 16.0,
+        }
+    }
+}
+
+/// A rectangle of a level's storage that changed, in storage cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DirtyRect {
+    pub level: u32,
+    pub x: u32,
+    pub z: u32,
+    pub width: u32,
+    pub depth: u32,
+}
+
+pub struct Level {
+    pub spacing: f64,
+    /// Cell index of the window's minimum corner; `None` before the first update.
+    origin: Option<[i64; 2]>,
+    /// `size²` heights, toroidal.
+    heights: Vec<f32>,
+}
+
+impl Level {
+    /// The window's first cell index, if the level has been filled.
+    pub fn origin(&self) -> Option<[i64; 2]> {
+        self.origin
+    }
+    /// Storage, row-major, toroidal: cell (i, j) at `(j mod size)·size + (i mod size)`.
+    pub fn storage(&self) -> &[f32] {
+        &self.heights
+    }
+}
+
+pub struct Clipmap {
+    config: ClipmapConfig,
+    levels: Vec<Level>,
+    dirty: Vec<DirtyRect>,
+}
+
+impl Clipmap {
+    pub fn new(config: ClipmapConfig) -> Clipmap {
+        assert!(
+            config.size >= 2 && config.size % 2 == 0,
+            "clipmap size must be even"
+        );
+        let n = (config.size * config.size) as usize;
+        let levels = (0..config.levels)
+            .map(|k| Level {
+                spacing: config.base_spacing * (1u64 << k) as f64,
+                origin: None,
+                heights: vec![0.0; n],
+            })
+            .collect();
+        Clipmap {
+            config,
+            levels,
+            dirty: Vec::with_capacity(4 * config.levels as usize),
+        }
+    }
+
+    pub fn config(&self) -> &ClipmapConfig {
+        &self.config
+    }
+
+    pub fn level(&self, k: usize) -> &Level {
+        &self.levels[k]
+    }
+
+    /// The height of world cell (i, j) of level k, if it is inside the window.
+    pub fn cell(&self, k: usize, i: i64, j: i64) -> Option<f32> {
+        let l = &self.levels[k];
+        let n = self.config.size as i64;
+        let o = l.origin?;
+        if i < o[0] || j < o[1] || i >= o[0] + n || j >= o[1] + n {
+            return None;
+        }
+        Some(l.heights[(j.rem_euclid(n) * n + i.rem_euclid(n)) as usize])
+    }
+
+    /// Moves every level's window to centre on `focus` and fills what became visible.
+    /// Returns the storage rectangles rewritten (empty when nothing moved).
+    pub fn update(&mut self, focus: [f64; 3], terrain: &Terrain) -> &[DirtyRect] {
+        self.dirty.clear();
+        let n = self.config.size as i64;
+        let map = terrain.resident().read();
+        for k in 0..self.levels.len() {
+            let s = self.levels[k].spacing;
+            let new = [
+                (focus[0] / s).floor() as i64 - n / 2,
+                (focus[2] / s).floor() as i64 - n / 2,
+            ];
+            let old = self.levels[k].origin;
+            self.levels[k].origin = Some(new);
+            match old {
+                Some(o) if (new[0] - o[0]).abs() < n && (new[1] - o[1]).abs() < n => {
+                    // Columns that came into view, over every row of the new window.
+                    let (c0, c1) = if new[0] > o[0] {
+                        (o[0] + n, new[0] + n)
+                    } else {
+                        (new[0], o[0])
+                    };
+                    self.fill(k, [c0, new[1]], [c1, new[1] + n], terrain, &map);
+                    // Rows that came into view, over every column.
+                    let (r0, r1) = if new[1] > o[1] {
+                        (o[1] + n, new[1] + n)
+                    } else {
+                        (new[1], o[1])
+                    };
+                    self.fill(k, [new[0], r0], [new[0] + n, r1], terrain, &map);
+                }
+                _ => self.fill(k, new, [new[0] + n, new[1] + n], terrain, &map),
+            }
+        }
+        &self.dirty
+    }
+
+    /// Refills every visible cell over `loc` (call when a region loads), returning what changed.
+    pub fn refresh_region(&mut self, loc: RegionLocation, terrain: &Terrain) -> &[DirtyRect] {
+        self.dirty.clear();
+        let n = self.config.size as i64;
+        let e = terrain.world().region_extent();
+        let map = terrain.resident().read();
+        for k in 0..self.levels.len() {
+            let s = self.levels[k].spacing;
+            let Some(o) = self.levels[k].origin else {
+                continue;
+            };
+            let lo = [
+                ((loc.x as f64 * e) / s).floor() as i64,
+                ((loc.z as f64 * e) / s).floor() as i64,
+            ];
+            let hi = [
+                (((loc.x + 1) as f64 * e) / s).ceil() as i64,
+                (((loc.z + 1) as f64 * e) / s).ceil() as i64,
+            ];
+            let a = [lo[0].max(o[0]), lo[1].max(o[1])];
+            let b = [hi[0].min(o[0] + n), hi[1].min(o[1] + n)];
+            self.fill(k, a, b, terrain, &map);
+        }
+        &self.dirty
+    }
+
+    /// Fills world cells [a, b) of level k and records the storage rectangles.
+    fn fill(
+        &mut self,
+        k: usize,
+        a: [i64; 2],
+        b: [i64; 2],
+        terrain: &Terrain,
+        map: &HashMap<RegionLocation, Arc<Region>>,
+    ) {
+        if a[0] >= b[0] || a[1] >= b[1] {
+            return;
+        }
+        let n = self.config.size as i64;
+        let world = terrain.world();
+        let m = world.manifest();
+        let (rs, sp) = (m.region_size as i64, m.vertex_spacing);
+        let s = self.levels[k].spacing;
+        // Which pyramid level matches this spacing: cells are 2^(mip+1) samples wide.
+        let ratio = s / sp;
+        let mip = (ratio.log2().round() as i64 - 1).max(-1);
+        let exact = (2f64.powi((mip + 1) as i32) - ratio).abs() < 1e-9;
+        let per_region = if exact && mip >= 0 {
+            rs >> (mip + 1)
+        } else {
+            0
+        };
+        let level = &mut self.levels[k];
+        let mut last: Option<(RegionLocation, Option<&Region>)> = None;
+        for j in a[1]..b[1] {
+            for i in a[0]..b[0] {
+                let mut value = None;
+                if per_region > 0 {
+                    let loc = RegionLocation::new(
+                        i.div_euclid(per_region) as i32,
+                        j.div_euclid(per_region) as i32,
+                    );
+                    let region = match last {
+                        Some((l, r)) if l == loc => r,
+                        _ => {
+                            let r = map
+                                .get(&loc)
+                                .map(|r| &**r)
+                                .filter(|r| r.mips.len() as i64 > mip);
+                            last = Some((loc, r));
+                            r
+                        }
+                    };
+                    if let Some(r) = region {
+                        let (ci, cj) = (i.rem_euclid(per_region), j.rem_euclid(per_region));
+                        value = Some(r.mips[mip as usize][(cj * per_region + ci) as usize]);
+                    }
+                }
+                let h = value.unwrap_or_else(|| {
+                    world
+                        .overview()
+                        .height((i as f64 + 0.5) * s, (j as f64 + 0.5) * s)
+                });
+                level.heights[(j.rem_euclid(n) * n + i.rem_euclid(n)) as usize] = h;
+            }
+        }
+        // The same world rectangle in storage: each axis wraps into at most two spans.
+        let spans = |lo: i64, hi: i64| -> [(u32, u32); 2] {
+            let (start, len) = (lo.rem_euclid(n), hi - lo);
+            if start + len <= n {
+                [(start as u32, len as u32), (0, 0)]
+            } else {
+                [
+                    (start as u32, (n - start) as u32),
+                    (0, (start + len - n) as u32),
+                ]
+            }
+        };
+        for (x, w) in spans(a[0], b[0]) {
+            for (z, d) in spans(a[1], b[1]) {
+                if w > 0 && d > 0 {
+                    self.dirty.push(DirtyRect {
+                        level: k as u32,
+                        x,
+                        z,
+                        width: w,
+                        depth: d,
+                    });
+                }
+            }
+        }
+    }
+}
