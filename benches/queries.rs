@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use parking_lot::RwLock;
+use relief::clipmap::{Clipmap, ClipmapConfig};
 use relief::collision::{ChunkKey, ChunkSource};
 use relief::query::Terrain;
 use relief::stream::Source;
@@ -74,6 +75,30 @@ fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("collision");
     g.bench_function("build_chunk_64m", |b| {
         b.iter(|| chunks.load(black_box(ChunkKey { x: -1, z: -1 })).unwrap())
+    });
+    g.finish();
+
+    // Clipmap: all six 128² levels from scratch, and a step that exposes one level-0 column.
+    let mut g = c.benchmark_group("clipmap");
+    g.bench_function("full_rebuild_6x128", |b| {
+        b.iter(|| {
+            let mut m = Clipmap::new(ClipmapConfig::default());
+            m.update(black_box([10.0, 0.0, 20.0]), &terrain);
+            m
+        })
+    });
+    let mut m = Clipmap::new(ClipmapConfig::default());
+    m.update([0.0, 0.0, 0.0], &terrain);
+    let mut east = false;
+    g.bench_function("step_one_cell", |b| {
+        b.iter(|| {
+            east = !east;
+            m.update(
+                black_box([if east { 16.0 } else { 0.0 }, 0.0, 0.0]),
+                &terrain,
+            )
+            .len()
+        })
     });
     g.finish();
 

@@ -5,6 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use relief::clipmap::{Clipmap, ClipmapConfig};
 use relief::collision::{self, ChunkSource};
 use relief::query::Terrain;
 use relief::stream::{RegionSource, StreamConfig, Streamer};
@@ -115,6 +116,7 @@ pub fn run(
         [x0 + 0.1 * (x1 - x0), z0 + 0.1 * (z1 - z0)],
         [x1 - 0.1 * (x1 - x0), z1 - 0.1 * (z1 - z0)],
     ]);
+    let mut clip_rows = Vec::new();
     for (name, speed) in SPEEDS {
         let mut s = Streamer::new(Arc::new(RegionSource::new(world.clone())), config.clone());
         let chunk_source = Arc::new(ChunkSource::new(world.clone(), s.resident(), 64.0)?);
@@ -124,6 +126,10 @@ pub fn run(
         let start = route.at(0.0);
         s.settle([start[0], 0.0, start[1]], Duration::from_secs(60));
         chunks.settle([start[0], 0.0, start[1]], Duration::from_secs(60));
+        let terrain = Terrain::new(world.clone(), s.resident());
+        let mut clipmap = Clipmap::new(ClipmapConfig::default());
+        clipmap.update([start[0], 0.0, start[1]], &terrain);
+        let mut clip_costs = Vec::with_capacity((seconds * 60.0) as usize);
         while s.poll_event().is_some() {}
         while chunks.poll_event().is_some() {}
         let (loads_before, chunks_before) = (s.stats().loads, chunks.stats().loads);
@@ -162,7 +168,15 @@ pub fn run(
             let t0 = Instant::now();
             sink = sink.wrapping_add(control_work(&table));
             control.push(t0.elapsed());
-            while s.poll_event().is_some() {}
+            // The far ground follows: exposed strips, and regions that just arrived.
+            let t0 = Instant::now();
+            clipmap.update([p[0], 0.0, p[1]], &terrain);
+            while let Some(ev) = s.poll_event() {
+                if let relief::stream::Event::Loaded { key, .. } = ev {
+                    clipmap.refresh_region(key, &terrain);
+                }
+            }
+            clip_costs.push(t0.elapsed());
             let st = s.stats();
             peak = peak.max(st.ready_bytes + st.cached_bytes + st.in_flight_bytes);
             if let Some(rest) = frame.checked_sub(tick.elapsed()) {
@@ -171,6 +185,14 @@ pub fn run(
         }
         costs.sort();
         control.sort();
+        clip_costs.sort();
+        clip_rows.push((
+            name,
+            pct(&clip_costs, 50.0),
+            pct(&clip_costs, 99.0),
+            *clip_costs.last().unwrap(),
+            clip_costs.iter().sum::<Duration>() / clip_costs.len() as u32,
+        ));
         std::hint::black_box(sink);
         let st = s.stats();
         println!(
@@ -194,6 +216,36 @@ pub fn run(
             println!("  !! peak exceeded the budget by more than one region");
         }
     }
+
+    // Clipmap: per-frame cost on each route against rebuilding all levels from scratch.
+    let mut s = Streamer::new(Arc::new(RegionSource::new(world.clone())), config.clone());
+    let mid = [(x0 + x1) / 2.0, 0.0, (z0 + z1) / 2.0];
+    s.settle(mid, Duration::from_secs(60));
+    let terrain = Terrain::new(world.clone(), s.resident());
+    let mut rebuilds: Vec<Duration> = (0..21)
+        .map(|k| {
+            let t = Instant::now();
+            let mut m = Clipmap::new(ClipmapConfig::default());
+            m.update([mid[0] + k as f64, 0.0, mid[2]], &terrain);
+            t.elapsed()
+        })
+        .collect();
+    rebuilds.sort();
+    let full = rebuilds[10];
+    println!(
+        "\nclipmap (6 levels of 128², 16 m doubling): full rebuild {:.0} µs (median of 21)",
+        us(full)
+    );
+    for (name, p50, p99, max, mean) in &clip_rows {
+        println!(
+            "  {name:<8} per frame p50 {:.1} µs, p99 {:.1} µs, max {:.1} µs; mean ÷ full rebuild {:.4}",
+            us(*p50),
+            us(*p99),
+            us(*max),
+            mean.as_secs_f64() / full.as_secs_f64()
+        );
+    }
+    drop(s);
 
     // Load throughput against a raw read of the same files, both on one thread, same run.
     let locs: Vec<_> = world.region_locations().collect();
