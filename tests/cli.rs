@@ -102,3 +102,47 @@ fn demo_bakes_the_default_world_when_it_is_missing() {
     assert!(text.contains("baking it"), "{text}");
     assert!(cache.join("relief/default/world.json").exists());
 }
+
+#[test]
+fn preview_draws_the_clipmap_rings_around_a_point() {
+    let png = common::scratch("clipmap").with_extension("png");
+    let dir = common::world_dir().to_str().unwrap().to_string();
+    let (ok, _, err) = relief(&[
+        "preview",
+        &dir,
+        "--out",
+        png.to_str().unwrap(),
+        "--pixels",
+        "200",
+        "--clipmap",
+        "-300,150",
+    ]);
+    assert!(ok, "{err}");
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()), 200);
+    let (ok, _, err) = relief(&[
+        "preview",
+        &dir,
+        "--out",
+        png.to_str().unwrap(),
+        "--clipmap",
+        "12",
+    ]);
+    assert!(!ok && err.contains("X,Z"), "{err}");
+}
+
+#[test]
+fn demo_reports_collision_and_clipmap_figures() {
+    let dir = common::world_dir().to_str().unwrap().to_string();
+    let (ok, out, err) = relief(&["demo", "--world", &dir, "--seconds", "2"]);
+    assert!(ok, "{err}");
+    for word in [
+        "loading screen",
+        "collision:",
+        "chunks of 64 m built",
+        "clipmap:",
+        "cells rewritten",
+    ] {
+        assert!(out.contains(word), "`{word}` missing from:\n{out}");
+    }
+}

@@ -93,6 +93,9 @@ enum Command {
         /// Image side in pixels.
         #[arg(long, default_value_t = 1024)]
         pixels: u32,
+        /// Draw the clipmap levels around this point (`X,Z` in metres) instead of the map.
+        #[arg(long, value_name = "X,Z", allow_hyphen_values = true)]
+        clipmap: Option<String>,
     },
 }
 
@@ -197,9 +200,26 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             }
             Ok(())
         }
-        Command::Preview { world, out, pixels } => {
+        Command::Preview {
+            world,
+            out,
+            pixels,
+            clipmap,
+        } => {
             let w = relief::World::open(&world)?;
-            preview::draw(&w, pixels.clamp(16, 8192), &out)?;
+            match clipmap {
+                Some(at) => {
+                    let xz: Vec<f64> = at
+                        .split(',')
+                        .map(|v| v.trim().parse::<f64>())
+                        .collect::<Result<_, _>>()?;
+                    let [x, z] = xz[..] else {
+                        return Err(format!("--clipmap takes X,Z, got `{at}`").into());
+                    };
+                    preview::draw_clipmap(&w, [x, z], pixels.clamp(16, 8192), &out)?
+                }
+                None => preview::draw(&w, pixels.clamp(16, 8192), &out)?,
+            }
             println!("wrote {} ({pixels}×{pixels} px)", out.display());
             Ok(())
         }

@@ -126,3 +126,96 @@ pub fn draw(w: &World, px: u32, out: &Path) -> Result<(), Box<dyn std::error::Er
     enc.write_header()?.write_image_data(&rgb)?;
     Ok(())
 }
+
+/// The clipmap around (x, z) as the renderer would see it: each pixel takes the finest level
+/// whose window covers it, hillshaded, and each level's window is outlined in its own colour,
+/// so a person can see the rings nest and line up.
+pub fn draw_clipmap(
+    w: &World,
+    focus: [f64; 2],
+    px: u32,
+    out: &Path,
+) -> Result<(), Box<dyn std::error::Error>> {
+    use relief::clipmap::{Clipmap, ClipmapConfig};
+    use relief::query::Terrain;
+    use relief::stream::{RegionSource, StreamConfig, Streamer};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    let world = Arc::new(World::open(w.dir())?);
+    let mut streamer = Streamer::new(
+        Arc::new(RegionSource::new(world.clone())),
+        StreamConfig::default(),
+    );
+    streamer.settle([focus[0], 0.0, focus[1]], Duration::from_secs(60));
+    let terrain = Terrain::new(world.clone(), streamer.resident());
+    let cfg = ClipmapConfig::default();
+    let mut map = Clipmap::new(cfg);
+    map.update([focus[0], 0.0, focus[1]], &terrain);
+
+    // Show out to the third level: wide enough for the rings, close enough to see level 0.
+    let shown = (cfg.levels as usize).min(3);
+    let half = cfg.size as f64 / 2.0 * map.level(shown - 1).spacing;
+    let mpp = 2.0 * half / px as f64;
+    let p = px as usize;
+    let mut h = vec![0f32; p * p];
+    let mut which = vec![0u8; p * p];
+    for y in 0..p {
+        for x in 0..p {
+            let (wx, wz) = (
+                focus[0] - half + (x as f64 + 0.5) * mpp,
+                focus[1] - half + (y as f64 + 0.5) * mpp,
+            );
+            for k in 0..cfg.levels as usize {
+                let s = map.level(k).spacing;
+                if let Some(v) = map.cell(k, (wx / s).floor() as i64, (wz / s).floor() as i64) {
+                    h[y * p + x] = v;
+                    which[y * p + x] = k as u8;
+                    break;
+                }
+            }
+        }
+    }
+    let ring = [
+        [255u8, 80, 60],
+        [255, 200, 40],
+        [80, 220, 90],
+        [60, 170, 255],
+        [200, 90, 255],
+        [255, 255, 255],
+    ];
+    let sea = w.manifest().sea_level;
+    let mut rgb = vec![0u8; p * p * 3];
+    for y in 0..p {
+        for x in 0..p {
+            let i = y * p + x;
+            let gx = (h[y * p + (x + 1).min(p - 1)] - h[y * p + x.saturating_sub(1)]) as f64
+                / (2.0 * mpp);
+            let gz = (h[(y + 1).min(p - 1) * p + x] - h[y.saturating_sub(1) * p + x]) as f64
+                / (2.0 * mpp);
+            let shade = ((0.5 * gx + std::f64::consts::FRAC_1_SQRT_2 + 0.5 * gz)
+                / (gx * gx + 1.0 + gz * gz).sqrt())
+            .clamp(0.0, 1.0);
+            let base = if h[i] < sea {
+                [40.0, 90.0, 170.0]
+            } else {
+                [150.0, 150.0, 130.0]
+            };
+            let edge = (x > 0 && which[i - 1] != which[i]) || (y > 0 && which[i - p] != which[i]);
+            let c = if edge {
+                ring[which[i] as usize % ring.len()].map(|v| v as f64)
+            } else {
+                base.map(|v| v * (0.35 + 0.8 * shade))
+            };
+            for (k, v) in c.iter().enumerate() {
+                rgb[i * 3 + k] = v.clamp(0.0, 255.0) as u8;
+            }
+        }
+    }
+    let file = std::fs::File::create(out)?;
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), px, px);
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.write_header()?.write_image_data(&rgb)?;
+    Ok(())
+}
