@@ -58,13 +58,7 @@ pub fn draw(w: &World, px: u32, out: &Path) -> Result<(), Box<dyn std::error::Er
     for y in 0..p {
         for x in 0..p {
             let i = y * p + x;
-            let hx = height[y * p + (x + 1).min(p - 1)] - height[y * p + x.saturating_sub(1)];
-            let hz = height[(y + 1).min(p - 1) * p + x] - height[y.saturating_sub(1) * p + x];
-            let (gx, gz) = (hx / (2.0 * mpp), hz / (2.0 * mpp));
-            // Light from the north-west, 45° up.
-            let (lx, ly, lz) = (-0.5f64, std::f64::consts::FRAC_1_SQRT_2, -0.5);
-            let norm = (gx * gx + 1.0 + gz * gz).sqrt();
-            let shade = ((-gx * lx + ly - gz * lz) / norm).clamp(0.0, 1.0);
+            let shade = hillshade(&height, p, mpp, x, y);
             let base = if lake[i] != 0 {
                 [60.0, 120.0, 200.0]
             } else if height[i] < m.sea_level as f64 {
@@ -119,12 +113,7 @@ pub fn draw(w: &World, px: u32, out: &Path) -> Result<(), Box<dyn std::error::Er
             }
         }
     }
-    let file = std::fs::File::create(out)?;
-    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), px, px);
-    enc.set_color(png::ColorType::Rgb);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.write_header()?.write_image_data(&rgb)?;
-    Ok(())
+    write_png(out, px, &rgb)
 }
 
 /// The clipmap around (x, z) as the renderer would see it: each pixel takes the finest level
@@ -158,7 +147,7 @@ pub fn draw_clipmap(
     let half = cfg.size as f64 / 2.0 * map.level(shown - 1).spacing;
     let mpp = 2.0 * half / px as f64;
     let p = px as usize;
-    let mut h = vec![0f32; p * p];
+    let mut h = vec![0f64; p * p];
     let mut which = vec![0u8; p * p];
     for y in 0..p {
         for x in 0..p {
@@ -169,7 +158,7 @@ pub fn draw_clipmap(
             for k in 0..cfg.levels as usize {
                 let s = map.level(k).spacing;
                 if let Some(v) = map.cell(k, (wx / s).floor() as i64, (wz / s).floor() as i64) {
-                    h[y * p + x] = v;
+                    h[y * p + x] = v as f64;
                     which[y * p + x] = k as u8;
                     break;
                 }
@@ -189,14 +178,8 @@ pub fn draw_clipmap(
     for y in 0..p {
         for x in 0..p {
             let i = y * p + x;
-            let gx = (h[y * p + (x + 1).min(p - 1)] - h[y * p + x.saturating_sub(1)]) as f64
-                / (2.0 * mpp);
-            let gz = (h[(y + 1).min(p - 1) * p + x] - h[y.saturating_sub(1) * p + x]) as f64
-                / (2.0 * mpp);
-            let shade = ((0.5 * gx + std::f64::consts::FRAC_1_SQRT_2 + 0.5 * gz)
-                / (gx * gx + 1.0 + gz * gz).sqrt())
-            .clamp(0.0, 1.0);
-            let base = if h[i] < sea {
+            let shade = hillshade(&h, p, mpp, x, y);
+            let base = if h[i] < sea as f64 {
                 [40.0, 90.0, 170.0]
             } else {
                 [150.0, 150.0, 130.0]
@@ -212,10 +195,23 @@ pub fn draw_clipmap(
             }
         }
     }
+    write_png(out, px, &rgb)
+}
+
+fn write_png(out: &Path, px: u32, rgb: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
     let file = std::fs::File::create(out)?;
     let mut enc = png::Encoder::new(std::io::BufWriter::new(file), px, px);
     enc.set_color(png::ColorType::Rgb);
     enc.set_depth(png::BitDepth::Eight);
-    enc.write_header()?.write_image_data(&rgb)?;
+    enc.write_header()?.write_image_data(rgb)?;
     Ok(())
+}
+
+/// Lambert shading of pixel (x, y) of a `p × p` height image, `mpp` metres per pixel, lit
+/// from the north-west 45° up: 0 (facing away) to 1 (facing the light).
+fn hillshade(h: &[f64], p: usize, mpp: f64, x: usize, y: usize) -> f64 {
+    let gx = (h[y * p + (x + 1).min(p - 1)] - h[y * p + x.saturating_sub(1)]) / (2.0 * mpp);
+    let gz = (h[(y + 1).min(p - 1) * p + x] - h[y.saturating_sub(1) * p + x]) / (2.0 * mpp);
+    let (lx, ly, lz) = (-0.5f64, std::f64::consts::FRAC_1_SQRT_2, -0.5);
+    ((-gx * lx + ly - gz * lz) / (gx * gx + 1.0 + gz * gz).sqrt()).clamp(0.0, 1.0)
 }
