@@ -1,0 +1,144 @@
+//! The C ABI's first exports, called as a C program would, with hostile input.
+
+mod common;
+
+use std::ffi::{CStr, CString};
+use std::ptr;
+
+use relief::ffi::world::{
+    relief_world, relief_world_destroy, relief_world_get_info, relief_world_info, relief_world_open,
+};
+use relief::ffi::*;
+
+fn last_error() -> String {
+    unsafe { CStr::from_ptr(relief_last_error_message()) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn version_comes_from_cargo() {
+    let v = unsafe { CStr::from_ptr(relief_version()) }
+        .to_str()
+        .unwrap();
+    assert_eq!(v, env!("CARGO_PKG_VERSION"));
+}
+
+#[test]
+fn open_and_describe_a_world() {
+    let path = CString::new(common::world_dir().to_str().unwrap()).unwrap();
+    let mut world: *mut relief_world = ptr::null_mut();
+    assert_eq!(
+        unsafe { relief_world_open(path.as_ptr(), &mut world) },
+        RELIEF_STATUS_OK
+    );
+    assert!(!world.is_null());
+    let mut info = relief_world_info {
+        struct_size: std::mem::size_of::<relief_world_info>() as u32,
+        ..Default::default()
+    };
+    assert_eq!(
+        unsafe { relief_world_get_info(world, &mut info) },
+        RELIEF_STATUS_OK
+    );
+    assert_eq!(
+        (info.region_size, info.region_count, info.vertex_spacing),
+        (256, 64, 2.0)
+    );
+    assert!(info.height_max > info.height_min && info.reach_count > 10 && info.lake_count > 0);
+
+    // A caller built against a newer header passes a larger struct: we fill our part only.
+    #[repr(C)]
+    struct Newer {
+        info: relief_world_info,
+        added_later: u64,
+    }
+    let mut newer = Newer {
+        info: relief_world_info {
+            struct_size: std::mem::size_of::<Newer>() as u32,
+            ..Default::default()
+        },
+        added_later: 0xdead_beef,
+    };
+    assert_eq!(
+        unsafe { relief_world_get_info(world, &mut newer.info) },
+        RELIEF_STATUS_OK
+    );
+    assert_eq!(newer.info.region_count, 64);
+    assert_eq!(
+        newer.added_later, 0xdead_beef,
+        "bytes beyond our struct are untouched"
+    );
+    unsafe { relief_world_destroy(world) };
+}
+
+#[test]
+fn hostile_input_gets_a_status_and_a_message_never_a_crash() {
+    let mut world: *mut relief_world = ptr::null_mut();
+    let missing = CString::new("/nonexistent/world").unwrap();
+    assert_eq!(
+        unsafe { relief_world_open(ptr::null(), &mut world) },
+        RELIEF_STATUS_INVALID_ARGUMENT
+    );
+    assert!(last_error().contains("must not be NULL"));
+    assert_eq!(
+        unsafe { relief_world_open(missing.as_ptr(), ptr::null_mut()) },
+        RELIEF_STATUS_INVALID_ARGUMENT
+    );
+    assert_eq!(
+        unsafe { relief_world_open(missing.as_ptr(), &mut world) },
+        RELIEF_STATUS_NOT_FOUND
+    );
+    assert!(last_error().contains("missing"), "{}", last_error());
+    assert!(
+        world.is_null(),
+        "out-parameters are written only on success"
+    );
+    let not_utf8 = CString::new(vec![0xff, 0xfe, b'x']).unwrap();
+    assert_eq!(
+        unsafe { relief_world_open(not_utf8.as_ptr(), &mut world) },
+        RELIEF_STATUS_INVALID_ARGUMENT
+    );
+    assert!(last_error().contains("UTF-8"));
+
+    // A damaged manifest is CORRUPT, with the reason.
+    let dir = common::copy_world("ffi-bad-manifest");
+    std::fs::write(dir.join("world.json"), b"{").unwrap();
+    let path = CString::new(dir.to_str().unwrap()).unwrap();
+    assert_eq!(
+        unsafe { relief_world_open(path.as_ptr(), &mut world) },
+        RELIEF_STATUS_CORRUPT
+    );
+    assert!(last_error().contains("world.json"));
+
+    // info: NULL handle, NULL struct, a struct from an older, smaller header.
+    let mut info = relief_world_info {
+        struct_size: 8,
+        ..Default::default()
+    };
+    assert_eq!(
+        unsafe { relief_world_get_info(ptr::null(), &mut info) },
+        RELIEF_STATUS_INVALID_ARGUMENT
+    );
+    let good = CString::new(common::world_dir().to_str().unwrap()).unwrap();
+    assert_eq!(
+        unsafe { relief_world_open(good.as_ptr(), &mut world) },
+        RELIEF_STATUS_OK
+    );
+    assert_eq!(
+        unsafe { relief_world_get_info(world, ptr::null_mut()) },
+        RELIEF_STATUS_INVALID_ARGUMENT
+    );
+    assert_eq!(
+        unsafe { relief_world_get_info(world, &mut info) },
+        RELIEF_STATUS_INVALID_ARGUMENT
+    );
+    assert!(last_error().contains("struct_size 8"));
+    assert_eq!(info.region_count, 0, "untouched on failure");
+    unsafe { relief_world_destroy(world) };
+    unsafe { relief_world_destroy(ptr::null_mut()) }; // a no-op
+
+    // Errors are per thread.
+    let other = std::thread::spawn(|| last_error()).join().unwrap();
+    assert_eq!(other, "");
+}

@@ -1,0 +1,77 @@
+//! include/relief.h is an artifact: generated from src/ffi, committed, and checked here.
+
+use std::path::Path;
+use std::process::Command;
+
+fn generate() -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let config =
+        cbindgen::Config::from_file(root.join("cbindgen.toml")).expect("read cbindgen.toml");
+    let mut out = Vec::new();
+    // Only the ABI's own sources (src/ffi/mod.rs and the modules it declares): the rest of
+    // the crate's public items are not C API.
+    cbindgen::Builder::new()
+        .with_config(config)
+        .with_src(root.join("src/ffi/mod.rs"))
+        .generate()
+        .expect("cbindgen parses src/ffi")
+        .write(&mut out);
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn the_committed_header_is_fresh() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("include/relief.h");
+    let fresh = generate();
+    if std::env::var_os("RELIEF_WRITE_HEADER").is_some() {
+        std::fs::write(&path, &fresh).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(committed == fresh, "include/relief.h is stale: run `RELIEF_WRITE_HEADER=1 cargo test --test header` and commit it");
+    for name in [
+        "relief_world_open",
+        "relief_world_destroy",
+        "relief_world_get_info",
+        "relief_last_error_message",
+        "relief_version",
+        "RELIEF_STATUS_PANIC",
+        "struct_size",
+    ] {
+        assert!(fresh.contains(name), "{name} missing from the header");
+    }
+}
+
+#[test]
+fn the_header_compiles_alone_as_c99_and_cpp17() {
+    let header = Path::new(env!("CARGO_MANIFEST_DIR")).join("include/relief.h");
+    assert!(header.exists(), "include/relief.h is missing");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    for (compiler, std, ext) in [("cc", "-std=c99", "c"), ("c++", "-std=c++17", "cpp")] {
+        let src = dir.join(format!("header_alone.{ext}"));
+        std::fs::write(
+            &src,
+            format!(
+                "#include \"{}\"\nint main(void) {{ return relief_version() == 0; }}\n",
+                header.display()
+            ),
+        )
+        .unwrap();
+        let out = Command::new(compiler)
+            .args([
+                std,
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-pedantic",
+                "-fsyntax-only",
+            ])
+            .arg(&src)
+            .output()
+            .unwrap_or_else(|e| panic!("run {compiler}: {e}"));
+        assert!(
+            out.status.success(),
+            "{compiler} {std}:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
