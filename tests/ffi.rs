@@ -139,6 +139,6 @@ fn hostile_input_gets_a_status_and_a_message_never_a_crash() {
     unsafe { relief_world_destroy(ptr::null_mut()) }; // a no-op
 
     // Errors are per thread.
-    let other = std::thread::spawn(|| last_error()).join().unwrap();
+    let other = std::thread::spawn(last_error).join().unwrap();
     assert_eq!(other, "");
 }
