@@ -8,6 +8,7 @@
 
 use std::sync::Arc;
 
+use crate::stream::regions::{square_distance, squares_within};
 use crate::stream::{Resident, Source, StreamConfig};
 use crate::world::{Control, FormatError, Region, RegionLocation, World};
 
@@ -134,14 +135,6 @@ impl ChunkSource {
         }
     }
 
-    fn edge_distance(&self, key: ChunkKey, x: f64, z: f64) -> f64 {
-        let s = self.chunk_metres();
-        let (x0, z0) = (key.x as f64 * s, key.z as f64 * s);
-        let dx = (x0 - x).max(0.0).max(x - (x0 + s));
-        let dz = (z0 - z).max(0.0).max(z - (z0 + s));
-        (dx * dx + dz * dz).sqrt()
-    }
-
     fn in_world(&self, key: ChunkKey) -> bool {
         let m = self.world.manifest();
         let (n, size) = (self.cells as i64, m.region_size as i64);
@@ -160,21 +153,22 @@ impl Source for ChunkSource {
     type Error = FormatError;
 
     fn keys_within(&self, focus: [f64; 3], radius: f64, out: &mut Vec<(ChunkKey, f64)>) {
-        let s = self.chunk_metres();
-        let (x, z) = (focus[0], focus[2]);
-        for cz in ((z - radius) / s).floor() as i32..=((z + radius) / s).floor() as i32 {
-            for cx in ((x - radius) / s).floor() as i32..=((x + radius) / s).floor() as i32 {
+        squares_within(
+            self.chunk_metres(),
+            focus[0],
+            focus[2],
+            radius,
+            |cx, cz, d| {
                 let key = ChunkKey { x: cx, z: cz };
-                let d = self.edge_distance(key, x, z);
-                if d <= radius && self.in_world(key) {
+                if self.in_world(key) {
                     out.push((key, d));
                 }
-            }
-        }
+            },
+        );
     }
 
     fn distance(&self, key: ChunkKey, focus: [f64; 3]) -> f64 {
-        self.edge_distance(key, focus[0], focus[2])
+        square_distance(key.x, key.z, self.chunk_metres(), focus[0], focus[2])
     }
 
     fn estimate_bytes(&self, _: ChunkKey) -> usize {

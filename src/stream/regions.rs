@@ -30,11 +30,29 @@ impl RegionSource {
 
     /// Planar distance from (x, z) to the nearest point of region `loc` (0 inside).
     pub fn edge_distance(&self, loc: RegionLocation, x: f64, z: f64) -> f64 {
-        let e = self.world.region_extent();
-        let (x0, z0) = (loc.x as f64 * e, loc.z as f64 * e);
-        let dx = (x0 - x).max(0.0).max(x - (x0 + e));
-        let dz = (z0 - z).max(0.0).max(z - (z0 + e));
-        (dx * dx + dz * dz).sqrt()
+        square_distance(loc.x, loc.z, self.world.region_extent(), x, z)
+    }
+}
+
+/// Planar distance from (x, z) to grid square (cx, cz) of side `side` — the square
+/// `[cx·side, (cx+1)·side] × [cz·side, (cz+1)·side]` — or 0 inside it. Regions and collision
+/// chunks both stream by this distance.
+pub fn square_distance(cx: i32, cz: i32, side: f64, x: f64, z: f64) -> f64 {
+    let (x0, z0) = (cx as f64 * side, cz as f64 * side);
+    let dx = (x0 - x).max(0.0).max(x - (x0 + side));
+    let dz = (z0 - z).max(0.0).max(z - (z0 + side));
+    (dx * dx + dz * dz).sqrt()
+}
+
+/// Calls `f(cx, cz, distance)` for every grid square of side `side` within `radius` of (x, z).
+pub fn squares_within(side: f64, x: f64, z: f64, radius: f64, mut f: impl FnMut(i32, i32, f64)) {
+    for cz in ((z - radius) / side).floor() as i32..=((z + radius) / side).floor() as i32 {
+        for cx in ((x - radius) / side).floor() as i32..=((x + radius) / side).floor() as i32 {
+            let d = square_distance(cx, cz, side, x, z);
+            if d <= radius {
+                f(cx, cz, d);
+            }
+        }
     }
 }
 
@@ -44,26 +62,18 @@ impl Source for RegionSource {
     type Error = FormatError;
 
     fn keys_within(&self, focus: [f64; 3], radius: f64, out: &mut Vec<(RegionLocation, f64)>) {
-        let e = self.world.region_extent();
-        let (x, z) = (focus[0], focus[2]);
-        let b = self.world.manifest().region_bounds;
-        let (lx0, lx1) = (
-            (((x - radius) / e).floor() as i32).max(b.min[0]),
-            (((x + radius) / e).floor() as i32).min(b.max[0]),
-        );
-        let (lz0, lz1) = (
-            (((z - radius) / e).floor() as i32).max(b.min[1]),
-            (((z + radius) / e).floor() as i32).min(b.max[1]),
-        );
-        for lz in lz0..=lz1 {
-            for lx in lx0..=lx1 {
+        squares_within(
+            self.world.region_extent(),
+            focus[0],
+            focus[2],
+            radius,
+            |lx, lz, d| {
                 let loc = RegionLocation::new(lx, lz);
-                let d = self.edge_distance(loc, x, z);
-                if d <= radius && self.world.has_region(loc) {
+                if self.world.has_region(loc) {
                     out.push((loc, d));
                 }
-            }
-        }
+            },
+        );
     }
 
     fn distance(&self, key: RegionLocation, focus: [f64; 3]) -> f64 {

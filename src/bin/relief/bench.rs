@@ -12,6 +12,7 @@ use relief::stream::{RegionSource, StreamConfig, Streamer};
 use relief::world::World;
 
 use crate::route::Route;
+use crate::timing::{micros, percentile};
 
 const SPEEDS: [(&str, f64); 4] = [
     ("walking", 5.0),
@@ -19,13 +20,6 @@ const SPEEDS: [(&str, f64); 4] = [
     ("flying", 36.0),
     ("stress", 300.0),
 ];
-
-fn pct(sorted: &[Duration], p: f64) -> Duration {
-    if sorted.is_empty() {
-        return Duration::ZERO;
-    }
-    sorted[((sorted.len() - 1) as f64 * p / 100.0).round() as usize]
-}
 
 /// A fixed workload shaped like an update: hashed lookups scattered over 64 KiB of tables
 /// (update() walks its slot map, key list and queue), about as long as update()'s median.
@@ -58,10 +52,6 @@ fn drop_from_page_cache(path: &Path) -> bool {
         let _ = path;
         false
     }
-}
-
-fn us(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e6
 }
 
 pub fn run(
@@ -188,8 +178,8 @@ pub fn run(
         clip_costs.sort();
         clip_rows.push((
             name,
-            pct(&clip_costs, 50.0),
-            pct(&clip_costs, 99.0),
+            percentile(&clip_costs, 50.0),
+            percentile(&clip_costs, 99.0),
             *clip_costs.last().unwrap(),
             clip_costs.iter().sum::<Duration>() / clip_costs.len() as u32,
         ));
@@ -198,12 +188,12 @@ pub fn run(
         println!(
             "{name:<8} {speed:>6} {:>7} {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>8} {:>7.1}ms {:>7.1}ms {:>5.0}/{:<5.0}MB {:>7} {:>5}",
             costs.len(),
-            us(pct(&costs, 50.0)),
-            us(pct(&costs, 99.0)),
-            us(*costs.last().unwrap()),
-            us(pct(&control, 50.0)),
-            us(pct(&control, 99.0)),
-            us(*control.last().unwrap()),
+            micros(percentile(&costs, 50.0)),
+            micros(percentile(&costs, 99.0)),
+            micros(*costs.last().unwrap()),
+            micros(percentile(&control, 50.0)),
+            micros(percentile(&control, 99.0)),
+            micros(*control.last().unwrap()),
             st.loads - loads_before,
             st.latency_p50.as_secs_f64() * 1e3,
             st.latency_p99.as_secs_f64() * 1e3,
@@ -234,14 +224,14 @@ pub fn run(
     let full = rebuilds[10];
     println!(
         "\nclipmap (6 levels of 128², 16 m doubling): full rebuild {:.0} µs (median of 21)",
-        us(full)
+        micros(full)
     );
     for (name, p50, p99, max, mean) in &clip_rows {
         println!(
             "  {name:<8} per frame p50 {:.1} µs, p99 {:.1} µs, max {:.1} µs; mean ÷ full rebuild {:.4}",
-            us(*p50),
-            us(*p99),
-            us(*max),
+            micros(*p50),
+            micros(*p99),
+            micros(*max),
             mean.as_secs_f64() / full.as_secs_f64()
         );
     }

@@ -12,6 +12,7 @@ use relief::stream::{Event, RegionSource, StreamConfig, Streamer};
 use relief::world::{ReachKind, World};
 
 use crate::route::{longest_river, Route};
+use crate::timing::{micros, millis, percentile};
 
 /// `$XDG_CACHE_HOME/relief/default`, else `~/.cache/relief/default`.
 pub fn default_world_dir() -> PathBuf {
@@ -191,13 +192,12 @@ pub fn run(
     }
     let st = streamer.stats();
     costs.sort();
-    let pct = |p: f64| costs[((costs.len() - 1) as f64 * p / 100.0).round() as usize];
     println!("\nin {:.1} s: {loaded} regions loaded, {dropped} dropped, {failed} failed; {} ready and {} cached at the end", start.elapsed().as_secs_f64(), st.ready, st.cached);
     println!(
         "update(): {} frames, p50 {:.1} µs, p99 {:.1} µs, max {:.1} µs",
         costs.len(),
-        micros(pct(50.0)),
-        micros(pct(99.0)),
+        micros(percentile(&costs, 50.0)),
+        micros(percentile(&costs, 99.0)),
         micros(*costs.last().unwrap())
     );
     println!(
@@ -219,21 +219,13 @@ pub fn run(
         costs.len()
     );
     clip_costs.sort();
-    let cp = |p: f64| clip_costs[((clip_costs.len() - 1) as f64 * p / 100.0).round() as usize];
     println!(
         "clipmap: 6 levels of 128² from 16 m; per frame p50 {:.1} µs, p99 {:.1} µs; {clip_cells} cells rewritten ({:.0} per frame)",
-        micros(cp(50.0)),
-        micros(cp(99.0)),
+        micros(percentile(&clip_costs, 50.0)),
+        micros(percentile(&clip_costs, 99.0)),
         clip_cells as f64 / clip_costs.len() as f64
     );
     Ok(())
-}
-
-fn micros(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e6
-}
-fn millis(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
 }
 
 /// One line a person can read about where the focus stands.

@@ -5,6 +5,7 @@ mod census;
 mod demo;
 mod preview;
 mod route;
+mod timing;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -206,7 +207,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             pixels,
             clipmap,
         } => {
-            let w = relief::World::open(&world)?;
+            let w = std::sync::Arc::new(relief::World::open(&world)?);
             match clipmap {
                 Some(at) => {
                     let xz: Vec<f64> = at
@@ -216,7 +217,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     let [x, z] = xz[..] else {
                         return Err(format!("--clipmap takes X,Z, got `{at}`").into());
                     };
-                    preview::draw_clipmap(&w, [x, z], pixels.clamp(16, 8192), &out)?
+                    preview::draw_clipmap(w.clone(), [x, z], pixels.clamp(16, 8192), &out)?
                 }
                 None => preview::draw(&w, pixels.clamp(16, 8192), &out)?,
             }

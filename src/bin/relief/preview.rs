@@ -2,6 +2,7 @@
 //! drawn at their width.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use relief::world::{FormatError, World};
 
@@ -120,7 +121,7 @@ pub fn draw(w: &World, px: u32, out: &Path) -> Result<(), Box<dyn std::error::Er
 /// whose window covers it, hillshaded, and each level's window is outlined in its own colour,
 /// so a person can see the rings nest and line up.
 pub fn draw_clipmap(
-    w: &World,
+    world: Arc<World>,
     focus: [f64; 2],
     px: u32,
     out: &Path,
@@ -128,10 +129,8 @@ pub fn draw_clipmap(
     use relief::clipmap::{Clipmap, ClipmapConfig};
     use relief::query::Terrain;
     use relief::stream::{RegionSource, StreamConfig, Streamer};
-    use std::sync::Arc;
     use std::time::Duration;
 
-    let world = Arc::new(World::open(w.dir())?);
     let mut streamer = Streamer::new(
         Arc::new(RegionSource::new(world.clone())),
         StreamConfig::default(),
@@ -173,7 +172,7 @@ pub fn draw_clipmap(
         [200, 90, 255],
         [255, 255, 255],
     ];
-    let sea = w.manifest().sea_level;
+    let sea = world.manifest().sea_level;
     let mut rgb = vec![0u8; p * p * 3];
     for y in 0..p {
         for x in 0..p {
