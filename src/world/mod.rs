@@ -2,7 +2,8 @@
 //!
 //! A world is a directory: `world.json` (the manifest), `regions/*.rlr` (one file per region),
 //! `overview.rlo` (coarse whole-world heights) and the tables `rivers.json`, `lakes.json`,
-//! `biomes.json`. docs/formats.md is the byte-exact specification.
+//! `biomes.json`; or the same files in one pack ([`store`]). docs/formats.md is the byte-exact
+//! specification.
 
 pub mod codec;
 pub mod control;
@@ -12,6 +13,7 @@ pub mod location;
 pub mod manifest;
 pub mod overview;
 pub mod region;
+pub mod store;
 pub mod tables;
 
 use std::collections::HashMap;
@@ -24,6 +26,7 @@ pub use location::RegionLocation;
 pub use manifest::{Census, FileEntry, Manifest};
 pub use overview::Overview;
 pub use region::{LayerKind, Region};
+pub use store::{ReadAt, Store};
 pub use tables::{Biome, Lake, Reach, ReachEnd, ReachKind};
 
 pub const RIVERS_FILE: &str = "rivers.json";
@@ -34,7 +37,7 @@ pub const OVERVIEW_FILE: &str = "overview.rlo";
 /// An opened world: manifest, overview and tables in memory; regions read on demand.
 #[derive(Debug)]
 pub struct World {
-    dir: PathBuf,
+    store: Store,
     manifest: Manifest,
     overview: Overview,
     reaches: Vec<Reach>,
@@ -44,13 +47,21 @@ pub struct World {
 }
 
 impl World {
-    /// Opens a world directory. Reads the manifest, overview and tables (checking each against
-    /// the manifest's checksums) and checks every listed region file exists with the listed
-    /// length. Region contents are checked when they are read.
-    pub fn open(dir: impl AsRef<Path>) -> Result<World, FormatError> {
-        let dir = dir.as_ref().to_path_buf();
-        let manifest_path = dir.join(manifest::MANIFEST_FILE);
-        let text = std::fs::read(&manifest_path).map_err(|e| FormatError::io(&manifest_path, e))?;
+    /// Opens a world directory or pack file. Reads the manifest, overview and tables
+    /// (checking each against the manifest's checksums) and checks every listed region file
+    /// exists with the listed length. Region contents are checked when they are read.
+    pub fn open(path: impl AsRef<Path>) -> Result<World, FormatError> {
+        World::from_store(Store::open(path.as_ref())?)
+    }
+
+    /// Opens a pack held in `bytes` (memory, or a caller's reader); `name` labels messages.
+    pub fn open_pack(name: &str, bytes: Box<dyn ReadAt>) -> Result<World, FormatError> {
+        World::from_store(Store::Pack(store::Pack::open(name, bytes)?))
+    }
+
+    fn from_store(store: Store) -> Result<World, FormatError> {
+        let manifest_path = store.path_of(manifest::MANIFEST_FILE);
+        let text = store.read(manifest::MANIFEST_FILE)?;
         let manifest: Manifest =
             serde_json::from_slice(&text).map_err(|source| FormatError::Json {
                 path: manifest_path.clone(),
@@ -60,13 +71,12 @@ impl World {
 
         let mut regions = HashMap::new();
         for (path, entry) in &manifest.files {
-            let full = dir.join(path);
-            let meta = std::fs::metadata(&full).map_err(|e| FormatError::io(&full, e))?;
-            if meta.len() != entry.bytes {
+            let len = store.len(path)?;
+            if len != entry.bytes {
                 return Err(FormatError::ManifestMismatch {
-                    path: full,
+                    path: store.path_of(path),
                     expected: format!("{} bytes", entry.bytes),
-                    found: format!("{} bytes", meta.len()),
+                    found: format!("{len} bytes"),
                 });
             }
             if let Some(name) = path.strip_prefix("regions/") {
@@ -83,26 +93,25 @@ impl World {
         }
 
         let read_checked = |name: &str| -> Result<Vec<u8>, FormatError> {
-            let path = dir.join(name);
             let entry = manifest
                 .files
                 .get(name)
                 .ok_or_else(|| FormatError::Manifest(format!("`{name}` is not listed")))?;
-            let bytes = std::fs::read(&path).map_err(|e| FormatError::io(&path, e))?;
-            check_entry(&path, entry, &bytes)?;
+            let bytes = store.read(name)?;
+            check_entry(&store.path_of(name), entry, &bytes)?;
             Ok(bytes)
         };
         let json = |name: &str| -> Result<serde_json::Value, FormatError> {
             let bytes = read_checked(name)?;
             serde_json::from_slice(&bytes).map_err(|source| FormatError::Json {
-                path: dir.join(name),
+                path: store.path_of(name),
                 source,
             })
         };
         let overview = Overview::decode(&read_checked(&manifest.overview.file)?)?;
-        let rivers: tables::RiversFile = from_value(&dir, RIVERS_FILE, json(RIVERS_FILE)?)?;
-        let lakes: tables::LakesFile = from_value(&dir, LAKES_FILE, json(LAKES_FILE)?)?;
-        let biomes: tables::BiomesFile = from_value(&dir, BIOMES_FILE, json(BIOMES_FILE)?)?;
+        let rivers: tables::RiversFile = from_value(&store, RIVERS_FILE, json(RIVERS_FILE)?)?;
+        let lakes: tables::LakesFile = from_value(&store, LAKES_FILE, json(LAKES_FILE)?)?;
+        let biomes: tables::BiomesFile = from_value(&store, BIOMES_FILE, json(BIOMES_FILE)?)?;
         for found in [rivers.version, lakes.version, biomes.version] {
             if found != tables::TABLES_VERSION {
                 return Err(FormatError::UnsupportedVersion {
@@ -113,7 +122,7 @@ impl World {
             }
         }
         Ok(World {
-            dir,
+            store,
             manifest,
             overview,
             reaches: rivers.reaches,
@@ -123,8 +132,10 @@ impl World {
         })
     }
 
-    pub fn dir(&self) -> &Path {
-        &self.dir
+    /// The directory or pack the world was opened from (`<memory>` and the like for packs
+    /// opened from bytes).
+    pub fn source_name(&self) -> &Path {
+        self.store.name()
     }
     pub fn manifest(&self) -> &Manifest {
         &self.manifest
@@ -152,8 +163,9 @@ impl World {
     pub fn region_locations(&self) -> impl Iterator<Item = RegionLocation> + '_ {
         self.regions.keys().copied()
     }
+    /// Where a region's file is: a path for directories, `pack!regions/…` for packs.
     pub fn region_path(&self, loc: RegionLocation) -> PathBuf {
-        self.dir.join(Manifest::region_path(loc))
+        self.store.path_of(&Manifest::region_path(loc))
     }
 
     /// Reads and decodes one region, checking the file against the manifest (length and
@@ -165,11 +177,7 @@ impl World {
             .get(&loc)
             .ok_or(FormatError::NoSuchRegion { x: loc.x, z: loc.z })?;
         let path = self.region_path(loc);
-        let mut file = std::fs::File::open(&path).map_err(|e| FormatError::io(&path, e))?;
-        let len = file
-            .metadata()
-            .map_err(|e| FormatError::io(&path, e))?
-            .len();
+        let (mut file, len) = self.store.open_file(&Manifest::region_path(loc))?;
         if len != entry.bytes {
             return Err(FormatError::ManifestMismatch {
                 path,
@@ -213,6 +221,20 @@ impl World {
         Ok(region)
     }
 
+    /// Writes this world's files (it must be a directory) into one pack at `out`: the
+    /// manifest first, then every file it lists. Returns the pack's length in bytes.
+    pub fn write_pack(&self, out: &Path) -> Result<u64, FormatError> {
+        let Store::Dir(dir) = &self.store else {
+            return Err(FormatError::Corrupt(format!(
+                "{} is already a pack",
+                self.source_name().display()
+            )));
+        };
+        let mut names = vec![manifest::MANIFEST_FILE.to_string()];
+        names.extend(self.manifest.files.keys().cloned());
+        store::write_pack(dir, &names, out)
+    }
+
     /// Reads every region and checks it in full. Slow on big worlds; `relief info --verify`.
     pub fn verify(&self) -> Result<usize, FormatError> {
         let mut n = 0;
@@ -237,12 +259,12 @@ fn check_entry(path: &Path, entry: &FileEntry, bytes: &[u8]) -> Result<(), Forma
 }
 
 fn from_value<T: serde::de::DeserializeOwned>(
-    dir: &Path,
+    store: &Store,
     name: &str,
     v: serde_json::Value,
 ) -> Result<T, FormatError> {
     serde_json::from_value(v).map_err(|source| FormatError::Json {
-        path: dir.join(name),
+        path: store.path_of(name),
         source,
     })
 }

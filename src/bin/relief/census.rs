@@ -14,7 +14,7 @@ pub fn describe(w: &World) -> String {
     let _ = writeln!(
         s,
         "world    {}  (seed \"{}\", fnv1a {}, format v{}, bake v{})",
-        w.dir().display(),
+        w.source_name().display(),
         m.seed,
         m.seed_hash,
         m.format_version,

@@ -65,6 +65,13 @@ enum Command {
         #[arg(long)]
         verify: bool,
     },
+    /// Put a world directory's files into one pack file: for platforms that can't ship a
+    /// directory (Android StreamingAssets), or open from memory or read callbacks.
+    Pack {
+        world: PathBuf,
+        /// The pack file to write (conventionally `*.rlpack`).
+        out: PathBuf,
+    },
     /// Stream the default world along a scripted route and tell what happened (bakes the
     /// world into the user cache first if it is missing).
     Demo {
@@ -192,6 +199,18 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             seconds,
             budget_mb,
         } => bench::run(&world, seconds.max(0.5), budget_mb),
+        Command::Pack { world, out } => {
+            let w = relief::World::open(&world)?;
+            let bytes = w.write_pack(&out)?;
+            relief::World::open(&out)?;
+            println!(
+                "packed {} files into {} ({:.1} MB)",
+                w.manifest().files.len() + 1,
+                out.display(),
+                bytes as f64 / 1e6
+            );
+            Ok(())
+        }
         Command::Info { world, verify } => {
             let w = relief::World::open(&world)?;
             print!("{}", census::describe(&w));

@@ -1,0 +1,353 @@
+//! Where a world's files come from: a directory, or a pack (every file of a world in one,
+//! docs/formats.md) read from a path, from memory, or through a caller's `read_at` callback.
+//! Packs exist for platforms where a world can't be a directory of files on disk: an Android
+//! APK's StreamingAssets can't be opened by path or mapped, only read through the engine.
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use super::FormatError;
+
+/// Random-access bytes: a pack's backing. Called from loader threads concurrently.
+pub trait ReadAt: Send + Sync {
+    /// Total length in bytes.
+    fn len(&self) -> u64;
+    /// Fills `out` with the bytes at `offset..offset + out.len()` (always within `len`).
+    fn read_at(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()>;
+}
+
+/// A file read with positioned reads (no shared cursor, so threads don't contend).
+pub struct FileBytes {
+    file: std::fs::File,
+    len: u64,
+}
+
+impl FileBytes {
+    pub fn open(path: &Path) -> std::io::Result<FileBytes> {
+        let file = std::fs::File::open(path)?;
+        let len = file.metadata()?.len();
+        Ok(FileBytes { file, len })
+    }
+}
+
+impl ReadAt for FileBytes {
+    fn len(&self) -> u64 {
+        self.len
+    }
+    fn read_at(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()> {
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::FileExt::read_exact_at(&self.file, out, offset)
+        }
+        #[cfg(windows)]
+        {
+            let mut done = 0;
+            while done < out.len() {
+                let n = std::os::windows::fs::FileExt::seek_read(
+                    &self.file,
+                    &mut out[done..],
+                    offset + done as u64,
+                )?;
+                if n == 0 {
+                    return Err(std::io::ErrorKind::UnexpectedEof.into());
+                }
+                done += n;
+            }
+            Ok(())
+        }
+    }
+}
+
+impl ReadAt for Vec<u8> {
+    fn len(&self) -> u64 {
+        self.as_slice().len() as u64
+    }
+    fn read_at(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()> {
+        let start = usize::try_from(offset).map_err(|_| std::io::ErrorKind::UnexpectedEof)?;
+        let src = start
+            .checked_add(out.len())
+            .and_then(|end| self.get(start..end))
+            .ok_or(std::io::ErrorKind::UnexpectedEof)?;
+        out.copy_from_slice(src);
+        Ok(())
+    }
+}
+
+pub const PACK_MAGIC: [u8; 4] = *b"RLPK";
+pub const PACK_VERSION: u32 = 1;
+/// Magic, version, file count, index length.
+const PACK_HEAD: usize = 16;
+/// Each file starts on this boundary, so a mapped pack's layers are aligned for their types.
+const PACK_ALIGN: u64 = 16;
+/// An index longer than this is corrupt: a world has a few thousand files at most.
+const PACK_INDEX_MAX: usize = 64 << 20;
+
+/// A pack's index over its backing bytes.
+pub struct Pack {
+    name: PathBuf,
+    bytes: Box<dyn ReadAt>,
+    files: HashMap<String, (u64, u64)>,
+}
+
+impl Pack {
+    /// Reads and checks the index (magic, version, CRC, every entry inside the backing).
+    pub fn open(name: impl Into<PathBuf>, bytes: Box<dyn ReadAt>) -> Result<Pack, FormatError> {
+        let name = name.into();
+        let total = bytes.len();
+        let io = |e| FormatError::io(&name, e);
+        let need = |n: u64| {
+            if n > total {
+                Err(FormatError::Truncated {
+                    need: n,
+                    have: total,
+                })
+            } else {
+                Ok(())
+            }
+        };
+        need(PACK_HEAD as u64)?;
+        let mut head = [0u8; PACK_HEAD];
+        bytes.read_at(0, &mut head).map_err(io)?;
+        if head[..4] != PACK_MAGIC {
+            return Err(FormatError::BadMagic {
+                expected: "relief pack",
+                found: head[..4].to_vec(),
+            });
+        }
+        let word = |i: usize| u32::from_le_bytes(head[i..i + 4].try_into().unwrap());
+        if word(4) != PACK_VERSION {
+            return Err(FormatError::UnsupportedVersion {
+                what: "pack",
+                found: word(4),
+                supported: PACK_VERSION,
+            });
+        }
+        let (count, index_len) = (word(8) as usize, word(12) as usize);
+        if index_len > PACK_INDEX_MAX {
+            return Err(FormatError::Corrupt(format!(
+                "pack index of {index_len} bytes"
+            )));
+        }
+        need((PACK_HEAD + index_len + 4) as u64)?;
+        let mut index = vec![0u8; index_len + 4];
+        bytes.read_at(PACK_HEAD as u64, &mut index).map_err(io)?;
+        let stored = u32::from_le_bytes(index[index_len..].try_into().unwrap());
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&head);
+        crc.update(&index[..index_len]);
+        let computed = crc.finalize();
+        if stored != computed {
+            return Err(FormatError::Checksum {
+                what: "pack index".into(),
+                stored,
+                computed,
+            });
+        }
+        let mut files = HashMap::with_capacity(count.min(index_len / 18));
+        let mut at = &index[..index_len];
+        for _ in 0..count {
+            let (entry, rest) = parse_entry(at)
+                .ok_or_else(|| FormatError::Corrupt("pack index entry cut short".into()))?;
+            at = rest;
+            let (file, offset, length) = entry;
+            if offset.checked_add(length).is_none_or(|end| end > total) {
+                return Err(FormatError::Corrupt(format!(
+                    "pack entry `{file}` ({length} bytes at {offset}) lies outside the pack's {total} bytes"
+                )));
+            }
+            if files.insert(file.clone(), (offset, length)).is_some() {
+                return Err(FormatError::Corrupt(format!("pack lists `{file}` twice")));
+            }
+        }
+        if !at.is_empty() {
+            return Err(FormatError::Corrupt(format!(
+                "{} bytes after the pack's last index entry",
+                at.len()
+            )));
+        }
+        Ok(Pack { name, bytes, files })
+    }
+
+    fn entry(&self, file: &str) -> Result<(u64, u64), FormatError> {
+        self.files.get(file).copied().ok_or(FormatError::Missing {
+            path: self.path_of(file),
+        })
+    }
+
+    fn path_of(&self, file: &str) -> PathBuf {
+        PathBuf::from(format!("{}!{file}", self.name.display()))
+    }
+}
+
+fn parse_entry(at: &[u8]) -> Option<((String, u64, u64), &[u8])> {
+    let n = u16::from_le_bytes(at.get(..2)?.try_into().ok()?) as usize;
+    let name = std::str::from_utf8(at.get(2..2 + n)?).ok()?.to_string();
+    let rest = at.get(2 + n..)?;
+    let offset = u64::from_le_bytes(rest.get(..8)?.try_into().ok()?);
+    let length = u64::from_le_bytes(rest.get(8..16)?.try_into().ok()?);
+    Some(((name, offset, length), &rest[16..]))
+}
+
+/// Writes every named file of `dir` into one pack at `out`, in the order given.
+pub fn write_pack(dir: &Path, names: &[String], out: &Path) -> Result<u64, FormatError> {
+    let mut index = Vec::new();
+    let mut lengths = Vec::with_capacity(names.len());
+    for name in names {
+        let path = dir.join(name);
+        let len = std::fs::metadata(&path)
+            .map_err(|e| FormatError::io(&path, e))?
+            .len();
+        lengths.push(len);
+        index.extend_from_slice(&(name.len() as u16).to_le_bytes());
+        index.extend_from_slice(name.as_bytes());
+        index.extend_from_slice(&[0u8; 16]); // offset and length, filled below
+    }
+    let mut offset = align((PACK_HEAD + index.len() + 4) as u64);
+    let mut at = 0;
+    let mut offsets = Vec::with_capacity(names.len());
+    for (name, &len) in names.iter().zip(&lengths) {
+        at += 2 + name.len();
+        index[at..at + 8].copy_from_slice(&offset.to_le_bytes());
+        index[at + 8..at + 16].copy_from_slice(&len.to_le_bytes());
+        at += 16;
+        offsets.push(offset);
+        offset = align(offset + len);
+    }
+    let mut head = Vec::with_capacity(PACK_HEAD);
+    head.extend_from_slice(&PACK_MAGIC);
+    head.extend_from_slice(&PACK_VERSION.to_le_bytes());
+    head.extend_from_slice(&(names.len() as u32).to_le_bytes());
+    head.extend_from_slice(&(index.len() as u32).to_le_bytes());
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&head);
+    crc.update(&index);
+
+    let io = |e| FormatError::io(out, e);
+    let file = std::fs::File::create(out).map_err(io)?;
+    let mut w = std::io::BufWriter::new(file);
+    use std::io::Write;
+    w.write_all(&head).map_err(io)?;
+    w.write_all(&index).map_err(io)?;
+    w.write_all(&crc.finalize().to_le_bytes()).map_err(io)?;
+    let mut written = (PACK_HEAD + index.len() + 4) as u64;
+    for (name, &start) in names.iter().zip(&offsets) {
+        let pad = (start - written) as usize;
+        w.write_all(&[0u8; PACK_ALIGN as usize][..pad])
+            .map_err(io)?;
+        let path = dir.join(name);
+        let mut src = std::fs::File::open(&path).map_err(|e| FormatError::io(&path, e))?;
+        written = start + std::io::copy(&mut src, &mut w).map_err(io)?;
+    }
+    w.flush().map_err(io)?;
+    Ok(written)
+}
+
+fn align(x: u64) -> u64 {
+    x.div_ceil(PACK_ALIGN) * PACK_ALIGN
+}
+
+/// A world's files, wherever they are.
+pub enum Store {
+    Dir(PathBuf),
+    Pack(Pack),
+}
+
+impl Store {
+    /// A directory, or a pack file.
+    pub fn open(path: &Path) -> Result<Store, FormatError> {
+        let meta = std::fs::metadata(path).map_err(|e| FormatError::io(path, e))?;
+        if meta.is_dir() {
+            return Ok(Store::Dir(path.to_path_buf()));
+        }
+        let bytes = FileBytes::open(path).map_err(|e| FormatError::io(path, e))?;
+        Ok(Store::Pack(Pack::open(path, Box::new(bytes))?))
+    }
+
+    /// The directory or pack this store reads, for messages.
+    pub fn name(&self) -> &Path {
+        match self {
+            Store::Dir(d) => d,
+            Store::Pack(p) => &p.name,
+        }
+    }
+
+    /// How a file is named in messages: `dir/file`, or `pack!file`.
+    pub fn path_of(&self, file: &str) -> PathBuf {
+        match self {
+            Store::Dir(d) => d.join(file),
+            Store::Pack(p) => p.path_of(file),
+        }
+    }
+
+    pub fn len(&self, file: &str) -> Result<u64, FormatError> {
+        match self {
+            Store::Dir(d) => {
+                let path = d.join(file);
+                Ok(std::fs::metadata(&path)
+                    .map_err(|e| FormatError::io(&path, e))?
+                    .len())
+            }
+            Store::Pack(p) => Ok(p.entry(file)?.1),
+        }
+    }
+
+    pub fn read(&self, file: &str) -> Result<Vec<u8>, FormatError> {
+        let (mut r, len) = self.open_file(file)?;
+        let mut out = vec![0u8; usize::try_from(len).unwrap_or(usize::MAX)];
+        r.read_exact(&mut out)
+            .map_err(|e| FormatError::io(&self.path_of(file), e))?;
+        Ok(out)
+    }
+
+    /// A reader over one file and its length.
+    pub fn open_file(&self, file: &str) -> Result<(Box<dyn Read + '_>, u64), FormatError> {
+        match self {
+            Store::Dir(d) => {
+                let path = d.join(file);
+                let f = std::fs::File::open(&path).map_err(|e| FormatError::io(&path, e))?;
+                let len = f.metadata().map_err(|e| FormatError::io(&path, e))?.len();
+                Ok((Box::new(f), len))
+            }
+            Store::Pack(p) => {
+                let (offset, len) = p.entry(file)?;
+                Ok((
+                    Box::new(PackReader {
+                        bytes: &*p.bytes,
+                        at: offset,
+                        end: offset + len,
+                    }),
+                    len,
+                ))
+            }
+        }
+    }
+}
+
+struct PackReader<'a> {
+    bytes: &'a dyn ReadAt,
+    at: u64,
+    end: u64,
+}
+
+impl Read for PackReader<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let n = (self.end - self.at).min(out.len() as u64) as usize;
+        self.bytes.read_at(self.at, &mut out[..n])?;
+        self.at += n as u64;
+        Ok(n)
+    }
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Store::Dir(d) => f.debug_tuple("Dir").field(d).finish(),
+            Store::Pack(p) => f
+                .debug_struct("Pack")
+                .field("name", &p.name)
+                .field("files", &p.files.len())
+                .finish(),
+        }
+    }
+}
