@@ -7,6 +7,29 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define RELIEF_VERSION_MAJOR 0
+#define RELIEF_VERSION_MINOR 1
+#define RELIEF_VERSION_PATCH 0
+#define RELIEF_VERSION_STRING "0.1.0"
+
+// Clipmap levels following a focus. Opaque. Threads: one thread at a time (each call locks
+// the clipmap); level views stay valid until the next update, refresh or destroy.
+typedef struct relief_clipmap relief_clipmap;
+
+// Collision chunks streaming around a focus: square heightfields in the layout Godot's
+// HeightMapShape3D and Jolt's HeightFieldShape take. Opaque. Its own focus, radii and budget;
+// it reads the samples of the region streamer it was made from. Threads: as
+// `relief_streamer`.
+typedef struct relief_collision relief_collision;
+
+// Regions streaming around a focus. Opaque. Every function taking one is safe to call from
+// any thread, but `update` and `poll_events` are meant for one (the game's main) thread.
+typedef struct relief_streamer relief_streamer;
+
+// A query handle over a streamer's world and resident regions. Opaque. Every query is safe
+// to call from any number of threads at once, alongside the streamer's own updates.
+typedef struct relief_terrain relief_terrain;
+
 // An opened flat world (manifest, overview and tables in memory). Opaque.
 typedef struct relief_world relief_world;
 
@@ -14,11 +37,275 @@ typedef struct relief_world relief_world;
 // constants) with details in `relief_last_error_message()`.
 typedef uint32_t relief_status;
 
-// What `relief_world_get_info` reports. Set `struct_size = sizeof(relief_world_info)` before the
-// call: relief writes only the fields a struct of that size has, so callers built against an
-// older or newer header both work.
+// Clipmap shape. Get defaults from `relief_clipmap_config_default`.
+typedef struct relief_clipmap_config {
+  // sizeof(relief_clipmap_config), set by the caller (the default call sets it).
+  uint32_t struct_size;
+  // Levels, 1–24 (default 6).
+  uint32_t levels;
+  // Cells per level side: even, 2–4096 (default 128).
+  uint32_t size;
+  // Metres between level 0's cells (default 16); level k's are `base_spacing · 2^k`.
+  double base_spacing;
+} relief_clipmap_config;
+
+// A rectangle of a level's storage rewritten by the last update or refresh, in storage
+// cells: columns `x .. x + width`, rows `z .. z + depth`.
+typedef struct relief_dirty_rect {
+  uint32_t level;
+  uint32_t x;
+  uint32_t z;
+  uint32_t width;
+  uint32_t depth;
+} relief_dirty_rect;
+
+// One level's heights, read in place. Storage is toroidal: world cell (i, j) of the window
+// `origin_i .. origin_i + size` (likewise j) is at `(j mod size) * size + (i mod size)`
+// (non-negative modulo), and covers world x from `i * spacing`. Set `struct_size` first.
+typedef struct relief_clipmap_level {
+  // sizeof(relief_clipmap_level), set by the caller.
+  uint32_t struct_size;
+  uint32_t level;
+  // Cells per side.
+  uint32_t size;
+  // 0 before the first update (origin and heights are then meaningless), else 1.
+  uint32_t filled;
+  // World cell index of the window's first cell.
+  int64_t origin_i;
+  int64_t origin_j;
+  // Metres per cell.
+  double spacing;
+  // `size²` heights, metres; valid until the clipmap's next update, refresh or destroy.
+  const float *heights;
+} relief_clipmap_level;
+
+// How a streamer (or collision streamer) behaves. Get one from
+// `relief_stream_config_default`, then change what you need.
+typedef struct relief_stream_config {
+  // sizeof(relief_stream_config), set by the caller (the default call sets it).
+  uint32_t struct_size;
+  // Loader threads; 0 = one fewer than the cores, at least one.
+  uint32_t worker_threads;
+  // Metres: an item starts loading when it is this close to the focus.
+  double load_radius;
+  // Metres: a loaded item stays until it is farther than this (raised to `load_radius`).
+  double drop_radius;
+  // Bytes of ready, cached and in-flight data together.
+  uint64_t budget_bytes;
+  // Most microseconds one `update` spends applying finished loads.
+  uint32_t update_budget_us;
+  // Attempts per item before giving up on it (until it leaves and comes back); ≥ 1.
+  uint32_t max_attempts;
+  // Milliseconds before the first retry; doubles with each attempt.
+  uint32_t retry_delay_ms;
+} relief_stream_config;
+
+// What happened to one item. Kinds are `RELIEF_EVENT_*`.
+typedef uint32_t relief_event_kind;
+
+// One streaming event. `x`, `z` are a region location (streamer) or a chunk index
+// (collision).
+typedef struct relief_event {
+  relief_event_kind kind;
+  int32_t x;
+  int32_t z;
+  // RELIEF_STATUS_OK except for FAILED events.
+  relief_status status;
+  // Bytes now resident (LOADED), else 0.
+  uint64_t bytes;
+  // Attempts made so far (FAILED), else 0.
+  uint32_t attempt;
+  // 1 if a FAILED item will be retried, else 0.
+  uint32_t will_retry;
+} relief_event;
+
+// A snapshot of a streamer. Set `struct_size` first.
+typedef struct relief_stream_stats {
+  // sizeof(relief_stream_stats), set by the caller.
+  uint32_t struct_size;
+  // Items wanted and loaded.
+  uint32_t ready;
+  // Loaded items beyond the drop radius, kept until the budget needs room.
+  uint32_t cached;
+  // Items queued or being read.
+  uint32_t in_flight;
+  // Loads waiting for a worker.
+  uint32_t queue_depth;
+  // Items wanted after trimming to the budget, and how many were trimmed.
+  uint32_t wanted;
+  uint32_t trimmed;
+  // Microseconds from queueing to ready, over recent loads.
+  uint32_t latency_p50_us;
+  uint32_t latency_p99_us;
+  // Microseconds spent in `update`: the last one, and over recent ones.
+  uint32_t update_last_us;
+  uint32_t update_p50_us;
+  uint32_t update_p99_us;
+  uint32_t update_max_us;
+  uint64_t ready_bytes;
+  uint64_t cached_bytes;
+  uint64_t in_flight_bytes;
+  uint64_t budget_bytes;
+  // Totals since creation.
+  uint64_t loads;
+  uint64_t failures;
+  uint64_t evictions;
+} relief_stream_stats;
+
+// One chunk's heightfield, read in place: `samples × samples` heights in metres, row-major
+// with X fastest, NaN where the ground has a hole. Sample (i, j) is at world
+// (`corner_x + i * spacing`, `corner_z + j * spacing`). Valid until
+// `relief_collision_release`, even if the chunk unloads. Set `struct_size` before acquiring.
+typedef struct relief_chunk_view {
+  // sizeof(relief_chunk_view), set by the caller.
+  uint32_t struct_size;
+  // Chunk index: the chunk covers x in `[x·size, (x+1)·size]` metres, likewise z.
+  int32_t x;
+  int32_t z;
+  // Samples per side (cells + 1: 65 for 64 m at 1 m).
+  uint32_t samples;
+  // Lowest and highest non-hole height (both 0 if every sample is a hole).
+  float min_height;
+  float max_height;
+  // Metres between samples: scale the shape's X and Z by this.
+  double spacing;
+  // World (x, z) of the centre: where Godot's HeightMapShape3D goes.
+  double centre_x;
+  double centre_z;
+  // World (x, z) of sample (0, 0): Jolt's HeightFieldShape offset.
+  double corner_x;
+  double corner_z;
+  // `samples²` heights.
+  const float *heights;
+  // relief's; NULL when the view holds nothing.
+  void *token;
+} relief_chunk_view;
+
+// A resident region's maps, read in place. Every map is `size × size` samples, row-major with
+// X fastest (Terrain3D's layout): sample (i, j) is at index `j * size + i`, at world
+// (`origin_x + i * vertex_spacing`, `origin_z + j * vertex_spacing`). Maps the world doesn't
+// carry are NULL. The pointers stay valid, and the data unchanged, until
+// `relief_region_release` — even if the region unloads or the streamer is destroyed.
+// Set `struct_size` before acquiring.
+typedef struct relief_region_view {
+  // sizeof(relief_region_view), set by the caller.
+  uint32_t struct_size;
+  // Region location (Terrain3D's grid: the region covers `x·extent .. (x+1)·extent`).
+  int32_t x;
+  int32_t z;
+  // Samples per side.
+  uint32_t size;
+  // Metres between samples.
+  double vertex_spacing;
+  // World position of sample (0, 0), metres.
+  double origin_x;
+  double origin_z;
+  // Heights, metres: `size²` floats (Godot Image FORMAT_RF).
+  const float *height;
+  // Terrain3D control words: `size²` u32 (FORMAT_RF bits), or NULL.
+  const uint32_t *control;
+  // Color: `size² × 4` bytes RGBA8 (alpha: roughness, 128 neutral), or NULL.
+  const uint8_t *color;
+  // Biome ids (index into the world's biomes): `size²` bytes, or NULL.
+  const uint8_t *biome;
+  // Lake ids from the lakes table (0 = no lake): `size²` u16, or NULL.
+  const uint16_t *lake;
+  // relief's; NULL when the view holds nothing.
+  void *token;
+} relief_region_view;
+
+// Which defaults `relief_stream_config_default` fills in.
+typedef uint32_t relief_stream_kind;
+
+// What answered a query.
+typedef uint32_t relief_origin;
+
+// The sample nearest a point, decoded. `found` is 0 (and the rest zero) where no resident
+// region covers the point.
+typedef struct relief_ground {
+  uint32_t found;
+  // The Terrain3D control word, and its fields decoded.
+  uint32_t control;
+  uint8_t base_texture;
+  uint8_t overlay_texture;
+  uint8_t blend;
+  uint8_t uv_rotation;
+  uint8_t uv_scale;
+  // 1 or 0.
+  uint8_t hole;
+  uint8_t navigation;
+  uint8_t autoshader;
+  // Biome id (index into the world's biomes) if `has_biome`.
+  uint32_t has_biome;
+  uint32_t biome;
+  // Lake id if `has_lake` (0 = no lake).
+  uint32_t has_lake;
+  uint32_t lake;
+  // The region that answered.
+  int32_t region_x;
+  int32_t region_z;
+} relief_ground;
+
+// A river reach's kind.
+typedef uint32_t relief_reach_kind;
+
+// The nearest river reach. `found` is 0 (and the rest zero) when none is within the radius.
+typedef struct relief_river {
+  uint32_t found;
+  // Reach id in the world's rivers table.
+  uint32_t reach;
+  // Nearest centreline point, world metres.
+  double nearest_x;
+  double nearest_z;
+  relief_reach_kind kind;
+  // 1 if the point is in the water (within half the width of the centreline).
+  uint32_t has_water;
+  // Channel width at the nearest point, distance to the centreline, and bed height there,
+  // metres.
+  float width_m;
+  float distance_m;
+  float bed_m;
+} relief_river;
+
+// The lake containing a point, else the nearest within the radius. `found` is 0 (and the
+// rest zero) when there is none.
+typedef struct relief_lake {
+  uint32_t found;
+  // Lake id in the world's lakes table.
+  uint32_t lake;
+  // 1 if the point is inside the lake.
+  uint32_t inside;
+  // Water level, metres.
+  float level_m;
+  // 0 inside, else the distance to the shore, metres.
+  float distance_m;
+} relief_lake;
+
+// Reads `length` bytes at `offset` of the caller's pack into `out`; returns 0 on success and
+// anything else on failure. relief only asks for bytes inside the reader's `length`.
+typedef int32_t (*relief_read_fn)(void *user, uint64_t offset, uint64_t length, uint8_t *out);
+
+// Called once when relief no longer needs a reader's `user` (free it here).
+typedef void (*relief_release_fn)(void *user);
+
+// A caller's pack, read through callbacks: for files that can't be opened by path or mapped,
+// such as a pack in an Android APK's StreamingAssets. Set `struct_size` first.
+typedef struct relief_reader {
+  // sizeof(relief_reader), set by the caller.
+  uint32_t struct_size;
+  // The pack's total length in bytes.
+  uint64_t length;
+  // Passed back to `read_at` and `release`; relief never looks inside.
+  void *user;
+  // Required. Called from relief's loader threads, possibly several at once.
+  relief_read_fn read_at;
+  // Optional (NULL): called exactly once, from any thread, when relief is done with `user`.
+  relief_release_fn release;
+} relief_reader;
+
+// What `relief_world_get_info` reports. Set `struct_size = sizeof(relief_world_info)` first.
 typedef struct relief_world_info {
-  // sizeof(relief_world_info) as the caller knows it; at least the size of version 1.
+  // sizeof(relief_world_info), set by the caller.
   uint32_t struct_size;
   // Samples per region side.
   uint32_t region_size;
@@ -62,6 +349,34 @@ typedef struct relief_world_info {
 // destroyed; nothing else is affected.
 #define RELIEF_STATUS_PANIC 6
 
+// Regions: load within 512 m, keep until 704 m, 256 MiB.
+#define RELIEF_STREAM_KIND_REGIONS 0
+
+// Collision chunks: load within 288 m, keep until 352 m, 64 MiB.
+#define RELIEF_STREAM_KIND_COLLISION 1
+
+// The item's data is ready: a region view or collision chunk can be acquired.
+#define RELIEF_EVENT_LOADED 0
+
+// The item left the drop radius; views already acquired stay valid until released.
+#define RELIEF_EVENT_UNLOADED 1
+
+// A load failed; `status` says why, `will_retry` whether it will be tried again.
+#define RELIEF_EVENT_FAILED 2
+
+// A resident region's samples: full precision.
+#define RELIEF_ORIGIN_REGION 0
+
+// The overview (coarse heights): no region covering the point is resident.
+#define RELIEF_ORIGIN_OVERVIEW 1
+
+// Outside the world: the overview's nearest edge (NaN for a non-finite position).
+#define RELIEF_ORIGIN_OUTSIDE 2
+
+#define RELIEF_REACH_CREEK 0
+
+#define RELIEF_REACH_RIVER 1
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -77,8 +392,400 @@ const char *relief_last_error_message(void);
 // Ownership: static; never NULL. Threads: any.
 const char *relief_version(void);
 
-// Opens the world directory at `path` (NUL-terminated UTF-8): reads its manifest, overview
-// and tables and checks them; regions are read later, by streaming.
+// Fills `*config` with the defaults (6 levels of 128² from 16 m), `struct_size` included.
+// Errors: INVALID_ARGUMENT (NULL `config`). Threads: any.
+//
+// # Safety
+// `config` NULL or writable.
+relief_status relief_clipmap_config_default(struct relief_clipmap_config *config);
+
+// Creates a clipmap over `terrain`'s heights with `config` (NULL for the defaults). Levels
+// fill on the first `relief_clipmap_update`. On success writes a new handle to
+// `*out_clipmap` (free with `relief_clipmap_destroy`); on failure it is untouched.
+// Errors: INVALID_ARGUMENT (NULL arguments, unknown `struct_size`, levels outside 1–24,
+// an odd or out-of-range size, a non-positive spacing). Threads: any.
+//
+// # Safety
+// `terrain` NULL or live; `config` NULL or readable; `out_clipmap` NULL or writable.
+relief_status relief_clipmap_create(const struct relief_terrain *terrain,
+                                    const struct relief_clipmap_config *config,
+                                    struct relief_clipmap **out_clipmap);
+
+// Frees a clipmap. NULL is a no-op. Level views from it become invalid.
+//
+// # Safety
+// `clipmap` NULL or a live handle, not used again.
+void relief_clipmap_destroy(struct relief_clipmap *clipmap);
+
+// Centres every level on world (x, y, z) and fills only the cells that came into view; writes
+// how many storage rectangles changed to `*out_dirty_count` (0 when nothing moved; fetch
+// them with `relief_clipmap_get_dirty`). Never reads files. Errors: INVALID_ARGUMENT (NULL
+// arguments, non-finite position).
+//
+// # Safety
+// `clipmap` NULL or live; `out_dirty_count` NULL or writable.
+relief_status relief_clipmap_update(const struct relief_clipmap *clipmap,
+                                    double x,
+                                    double y,
+                                    double z,
+                                    uintptr_t *out_dirty_count);
+
+// Refills the visible cells over region (x, z): call on the streamer's LOADED event for it,
+// so levels switch from overview heights to the region's. Writes the rectangle count to
+// `*out_dirty_count`, as `relief_clipmap_update`. Errors: INVALID_ARGUMENT (NULL arguments).
+//
+// # Safety
+// `clipmap` NULL or live; `out_dirty_count` NULL or writable.
+relief_status relief_clipmap_refresh_region(const struct relief_clipmap *clipmap,
+                                            int32_t x,
+                                            int32_t z,
+                                            uintptr_t *out_dirty_count);
+
+// Copies the rectangles the last update or refresh rewrote into `rects` (room for
+// `capacity`) and writes their count to `*out_count`. Size query: `(NULL, 0)` writes only
+// the count. Errors: INVALID_ARGUMENT (NULL `clipmap`/`out_count`, NULL `rects` with a
+// non-zero `capacity`, or a non-zero `capacity` below the count, when nothing is written).
+//
+// # Safety
+// `rects` NULL or writable for `capacity` rects; `out_count` NULL or writable.
+relief_status relief_clipmap_get_dirty(const struct relief_clipmap *clipmap,
+                                       struct relief_dirty_rect *rects,
+                                       uintptr_t capacity,
+                                       uintptr_t *out_count);
+
+// Fills `*out_level` (its `struct_size` set) with level `level`'s view. Errors:
+// INVALID_ARGUMENT (NULL arguments, unknown `struct_size`, `level` ≥ the level count).
+//
+// # Safety
+// `clipmap` NULL or live; `out_level` NULL or a writable `relief_clipmap_level`.
+relief_status relief_clipmap_get_level(const struct relief_clipmap *clipmap,
+                                       uint32_t level,
+                                       struct relief_clipmap_level *out_level);
+
+// Creates a collision streamer reading `streamer`'s world and resident regions, with chunks
+// of `chunk_size_m` metres (0 for 64 m; a whole number of samples, 2–4096) and `config`
+// (NULL for the collision defaults: 288 m / 352 m / 64 MiB). Nothing builds until the
+// first `relief_collision_update`.
+//
+// On success writes a new handle to `*out_collision` (free with
+// `relief_collision_destroy`); it may outlive `streamer`. On failure it is untouched.
+// Errors: INVALID_ARGUMENT (NULL arguments, unknown `struct_size`, a bad config value or
+// chunk size). Threads: any.
+//
+// # Safety
+// `streamer` NULL or live; `config` NULL or readable; `out_collision` NULL or writable.
+relief_status relief_collision_create(const struct relief_streamer *streamer,
+                                      const struct relief_stream_config *config,
+                                      double chunk_size_m,
+                                      struct relief_collision **out_collision);
+
+// Frees a collision streamer (stopping its threads). Acquired chunk views stay valid until
+// released. NULL is a no-op. Threads: any, once no other thread uses the handle.
+//
+// # Safety
+// `collision` NULL or a live handle, not used again.
+void relief_collision_destroy(struct relief_collision *collision);
+
+// Moves the collision focus to world (x, y, z) (usually the player, while the region focus
+// follows the camera): queues builds of chunks within the load radius, nearest first.
+// Never blocks. Errors: INVALID_ARGUMENT (NULL handle, non-finite position). Threads: one
+// thread at a time, as `relief_streamer_update`.
+//
+// # Safety
+// `collision` NULL or live.
+relief_status relief_collision_update(const struct relief_collision *collision,
+                                      double x,
+                                      double y,
+                                      double z);
+
+// Blocks until every chunk the focus wants is built, or `timeout_ms` passes; writes 1 to
+// `*out_settled` if all settled, else 0. Not for per-frame use. Errors: INVALID_ARGUMENT.
+//
+// # Safety
+// `collision` NULL or live; `out_settled` NULL or writable.
+relief_status relief_collision_settle(const struct relief_collision *collision,
+                                      double x,
+                                      double y,
+                                      double z,
+                                      uint32_t timeout_ms,
+                                      uint32_t *out_settled);
+
+// Moves up to `capacity` pending chunk events into `events` (x, z are chunk indices) and
+// writes how many to `*out_count`; as `relief_streamer_poll_events`.
+//
+// # Safety
+// `events` NULL or writable for `capacity` events; `out_count` NULL or writable.
+relief_status relief_collision_poll_events(const struct relief_collision *collision,
+                                           struct relief_event *events,
+                                           uintptr_t capacity,
+                                           uintptr_t *out_count);
+
+// Fills `*stats` (its `struct_size` set) with a snapshot; as `relief_streamer_get_stats`.
+//
+// # Safety
+// `stats` NULL or writable.
+relief_status relief_collision_get_stats(const struct relief_collision *collision,
+                                         struct relief_stream_stats *stats);
+
+// Writes the index of the chunk containing world (x, z) to `*out_x`, `*out_z`.
+// Errors: INVALID_ARGUMENT (NULL arguments, non-finite position). Threads: any.
+//
+// # Safety
+// Out-pointers NULL or writable.
+relief_status relief_collision_chunk_at(const struct relief_collision *collision,
+                                        double x,
+                                        double z,
+                                        int32_t *out_x,
+                                        int32_t *out_z);
+
+// Acquires a view of built chunk (x, z), holding it until `relief_collision_release(view)`.
+// Errors: INVALID_ARGUMENT (NULL `collision`/`view`, unknown `struct_size`, `view` still
+// holding a chunk), NOT_FOUND (not built: wait for its LOADED event). On failure `*view` is
+// untouched. Threads: any.
+//
+// # Safety
+// `collision` NULL or live; `view` NULL or a writable `relief_chunk_view`.
+relief_status relief_collision_acquire(const struct relief_collision *collision,
+                                       int32_t x,
+                                       int32_t z,
+                                       struct relief_chunk_view *view);
+
+// Releases what `view` holds and clears it; releasing twice, a cleared view, or NULL is a
+// no-op. Threads: any.
+//
+// # Safety
+// `view` NULL or a view filled by `relief_collision_acquire` (or zeroed).
+void relief_collision_release(struct relief_chunk_view *view);
+
+// Acquires a view of the resident region at location (x, z), holding it in memory until
+// `relief_region_release(view)`. Acquiring the same region twice gives two views, each
+// released on its own.
+//
+// Errors: INVALID_ARGUMENT (NULL `streamer`/`view`, unknown `struct_size`, `view` still
+// holding an unreleased region), NOT_FOUND (the region is not resident: wait for its LOADED
+// event). On failure `*view` is untouched. Threads: any.
+//
+// # Safety
+// `streamer` NULL or live; `view` NULL or a writable `relief_region_view`.
+relief_status relief_region_acquire(const struct relief_streamer *streamer,
+                                    int32_t x,
+                                    int32_t z,
+                                    struct relief_region_view *view);
+
+// Releases what `view` holds and clears it (its pointers become NULL), so releasing twice,
+// a cleared view, or NULL, is a no-op. Threads: any.
+//
+// # Safety
+// `view` NULL or a view filled by `relief_region_acquire` (or zeroed).
+void relief_region_release(struct relief_region_view *view);
+
+// Fills `*config` with the defaults for `kind` (a `RELIEF_STREAM_KIND_*`), including
+// `struct_size`. Errors: INVALID_ARGUMENT (NULL `config`, unknown `kind`); `*config` is
+// untouched on failure. Threads: any.
+//
+// # Safety
+// `config` NULL or writable.
+relief_status relief_stream_config_default(relief_stream_kind kind,
+                                           struct relief_stream_config *config);
+
+// Creates a region streamer over `world`, with `config` (NULL for the regions defaults).
+// Starts its loader threads; nothing loads until the first `relief_streamer_update`.
+//
+// On success writes a new handle to `*out_streamer`; the caller frees it with
+// `relief_streamer_destroy`. It keeps the world alive, so the world handle may be destroyed
+// first. Errors: INVALID_ARGUMENT (NULL `world`/`out_streamer`, unknown `struct_size`,
+// negative or non-finite radii, zero budget or attempts). Threads: any.
+//
+// # Safety
+// `world` NULL or live; `config` NULL or readable; `out_streamer` NULL or writable.
+relief_status relief_streamer_create(const struct relief_world *world,
+                                     const struct relief_stream_config *config,
+                                     struct relief_streamer **out_streamer);
+
+// Frees a streamer: stops its loader threads (waiting for reads in progress) and drops what
+// it holds, except regions still acquired as views or shared with terrains. NULL is a no-op.
+// Threads: any, but not while another thread uses this handle.
+//
+// # Safety
+// `streamer` NULL or a live handle, not used again.
+void relief_streamer_destroy(struct relief_streamer *streamer);
+
+// Moves the focus to world (x, y, z), metres (y is ignored by flat worlds): queues loads of
+// regions within the load radius, nearest first, drops those beyond the drop radius, and
+// applies finished loads for at most `update_budget_us`. Never reads files or blocks on I/O;
+// call it once per frame. Errors: INVALID_ARGUMENT (NULL handle, non-finite position).
+// Threads: one thread (the game's main thread) at a time.
+//
+// # Safety
+// `streamer` NULL or live.
+relief_status relief_streamer_update(const struct relief_streamer *streamer,
+                                     double x,
+                                     double y,
+                                     double z);
+
+// Blocks until every region the focus (x, y, z) wants is loaded (or has failed for good), or
+// `timeout_ms` passes; writes 1 to `*out_settled` if everything settled, else 0. For loading
+// screens, tests and tools, never per frame. Events queue up as usual.
+// Errors: INVALID_ARGUMENT (NULL handle or `out_settled`, non-finite position). Threads: as
+// `relief_streamer_update`.
+//
+// # Safety
+// `streamer` NULL or live; `out_settled` NULL or writable.
+relief_status relief_streamer_settle(const struct relief_streamer *streamer,
+                                     double x,
+                                     double y,
+                                     double z,
+                                     uint32_t timeout_ms,
+                                     uint32_t *out_settled);
+
+// Moves up to `capacity` pending events, oldest first, into `events` and writes how many to
+// `*out_count` (0 when none are pending). Events not taken stay queued for the next call.
+// `(NULL, 0)` is valid and takes none. Errors: INVALID_ARGUMENT (NULL handle or `out_count`,
+// NULL `events` with a non-zero `capacity`). Threads: as `relief_streamer_update`.
+//
+// # Safety
+// `streamer` NULL or live; `events` NULL or writable for `capacity` events; `out_count` NULL
+// or writable.
+relief_status relief_streamer_poll_events(const struct relief_streamer *streamer,
+                                          struct relief_event *events,
+                                          uintptr_t capacity,
+                                          uintptr_t *out_count);
+
+// Fills `*stats` (whose `struct_size` the caller has set) with a snapshot of the streamer;
+// cheap enough for every frame. Errors: INVALID_ARGUMENT (NULL handle or `stats`, unknown
+// `struct_size`); `*stats` is untouched on failure. Threads: any.
+//
+// # Safety
+// `streamer` NULL or live; `stats` NULL or writable.
+relief_status relief_streamer_get_stats(const struct relief_streamer *streamer,
+                                        struct relief_stream_stats *stats);
+
+// Creates a query handle over `streamer`'s world and resident regions (queries see regions
+// as they load and unload). It shares them, so it may outlive the streamer (answering from
+// the overview once nothing is resident). Builds the river and lake indexes: call once,
+// not per frame.
+//
+// On success writes a new handle to `*out_terrain` (free with `relief_terrain_destroy`); on
+// failure it is untouched. Errors: INVALID_ARGUMENT (NULL arguments). Threads: any.
+//
+// # Safety
+// `streamer` NULL or live; `out_terrain` NULL or writable.
+relief_status relief_terrain_create(const struct relief_streamer *streamer,
+                                    struct relief_terrain **out_terrain);
+
+// Frees a terrain. NULL is a no-op. Threads: any, once no other thread uses the handle.
+//
+// # Safety
+// `terrain` NULL or a live handle, not used again.
+void relief_terrain_destroy(struct relief_terrain *terrain);
+
+// Height at world (x, z), metres: bilinear between the four surrounding samples, continuous
+// across region edges; from the overview where a region isn't resident. Writes the height to
+// `*out_height` and what answered to `*out_origin` (a `RELIEF_ORIGIN_*`; NULL to skip).
+// Errors: INVALID_ARGUMENT (NULL `terrain`/`out_height`). A non-finite position is not an
+// error: it gives NaN with origin OUTSIDE. Threads: any.
+//
+// # Safety
+// `terrain` NULL or live; out-pointers NULL or writable.
+relief_status relief_terrain_height(const struct relief_terrain *terrain,
+                                    double x,
+                                    double z,
+                                    float *out_height,
+                                    relief_origin *out_origin);
+
+// Heights for `point_count` points: `xz` holds `2 × point_count` doubles (x0, z0, x1, z1, …)
+// and `out_heights` room for `capacity ≥ point_count` floats. Takes the resident map's lock
+// once, so it is much faster than one call per point. Writes how many came from resident
+// regions (the rest from the overview) to `*out_from_regions` (NULL to skip).
+// `(NULL, 0)` buffers are valid with `point_count` 0. Errors: INVALID_ARGUMENT (NULL
+// `terrain`, NULL buffer with a non-zero length, `capacity < point_count`); nothing is
+// written on failure. Threads: any.
+//
+// # Safety
+// `xz` readable for `2 × point_count` doubles; `out_heights` writable for `capacity` floats.
+relief_status relief_terrain_heights(const struct relief_terrain *terrain,
+                                     const double *xz,
+                                     uintptr_t point_count,
+                                     float *out_heights,
+                                     uintptr_t capacity,
+                                     uintptr_t *out_from_regions);
+
+// Unit surface normal at world (x, z) (y up), from central differences of the height at the
+// answering data's spacing, written as 3 floats (x, y, z) to `out_normal`; what answered to
+// `*out_origin` (NULL to skip). Errors: INVALID_ARGUMENT (NULL `terrain`/`out_normal`).
+// Threads: any.
+//
+// # Safety
+// `out_normal` NULL or writable for 3 floats.
+relief_status relief_terrain_normal(const struct relief_terrain *terrain,
+                                    double x,
+                                    double z,
+                                    float *out_normal,
+                                    relief_origin *out_origin);
+
+// Normals for `point_count` points: `xz` as in `relief_terrain_heights`, `out_normals` room
+// for `capacity ≥ 3 × point_count` floats (x, y, z per point). Errors: INVALID_ARGUMENT
+// (NULL `terrain`, NULL buffer with a non-zero length, `capacity` too small); nothing is
+// written on failure. Threads: any.
+//
+// # Safety
+// `xz` readable for `2 × point_count` doubles; `out_normals` writable for `capacity` floats.
+relief_status relief_terrain_normals(const struct relief_terrain *terrain,
+                                     const double *xz,
+                                     uintptr_t point_count,
+                                     float *out_normals,
+                                     uintptr_t capacity);
+
+// The sample nearest world (x, z), decoded (control word, biome, lake), into `*out_ground`;
+// `found` is 0 where no resident region covers the point. Errors: INVALID_ARGUMENT (NULL
+// arguments). Threads: any.
+//
+// # Safety
+// `out_ground` NULL or writable.
+relief_status relief_terrain_ground(const struct relief_terrain *terrain,
+                                    double x,
+                                    double z,
+                                    struct relief_ground *out_ground);
+
+// The biome id at the sample nearest world (x, z): writes 1 to `*out_found` and the id to
+// `*out_biome` where a resident region covers the point, else 0 and 0. Names come from
+// `relief_world_get_biome_name`. Errors: INVALID_ARGUMENT (NULL arguments). Threads: any.
+//
+// # Safety
+// Out-pointers NULL or writable.
+relief_status relief_terrain_biome(const struct relief_terrain *terrain,
+                                   double x,
+                                   double z,
+                                   uint32_t *out_found,
+                                   uint32_t *out_biome);
+
+// The river reach nearest world (x, z) within `radius` metres, into `*out_river`. Answered
+// from the rivers table, so it works with nothing resident. Errors: INVALID_ARGUMENT (NULL
+// arguments, a negative or non-finite radius). Threads: any.
+//
+// # Safety
+// `out_river` NULL or writable.
+relief_status relief_terrain_river(const struct relief_terrain *terrain,
+                                   double x,
+                                   double z,
+                                   double radius,
+                                   struct relief_river *out_river);
+
+// The lake containing world (x, z), else the nearest whose shore is within `radius` metres,
+// into `*out_lake`. Works with nothing resident. Errors: INVALID_ARGUMENT (NULL arguments, a
+// negative or non-finite radius). Threads: any.
+//
+// # Safety
+// `out_lake` NULL or writable.
+relief_status relief_terrain_lake(const struct relief_terrain *terrain,
+                                  double x,
+                                  double z,
+                                  double radius,
+                                  struct relief_lake *out_lake);
+
+// Opens the world at `path` (NUL-terminated UTF-8): a world directory, or a pack file from
+// `relief pack`. Reads the manifest, overview and tables and checks them; regions are read
+// later, by streaming.
 //
 // On success writes a new handle to `*out_world`; the caller owns it and frees it with
 // `relief_world_destroy`. On failure `*out_world` is untouched.
@@ -89,24 +796,73 @@ const char *relief_version(void);
 // `path` must be NULL or a NUL-terminated string; `out_world` NULL or writable.
 relief_status relief_world_open(const char *path, struct relief_world **out_world);
 
-// Frees a world from `relief_world_open`. NULL is a no-op. Streamers created from it keep
-// what they need, so they may outlive it. Threads: any, but not while another thread uses
-// this handle.
+// Opens a pack (the bytes of a `relief pack` file) held in memory. relief copies the `length`
+// bytes at `bytes`, so the caller may free them when the call returns.
+//
+// On success writes a new handle to `*out_world` (free with `relief_world_destroy`); on
+// failure it is untouched. Errors: INVALID_ARGUMENT (NULL `out_world`, or NULL `bytes` with
+// a non-zero `length`), CORRUPT (including an empty or cut-short pack),
+// UNSUPPORTED_VERSION. Threads: any.
 //
 // # Safety
-// `world` must be NULL or a handle from `relief_world_open` not yet destroyed.
+// `bytes` must be NULL or readable for `length` bytes; `out_world` NULL or writable.
+relief_status relief_world_open_memory(const uint8_t *bytes,
+                                       uintptr_t length,
+                                       struct relief_world **out_world);
+
+// Opens a pack through the caller's callbacks (see `relief_reader`). Opening reads the pack's
+// index and the world's small files; regions are read on loader threads as they stream, so
+// `read_at` must be safe to call from several threads at once until `release` is called.
+//
+// Ownership: when `reader` is non-NULL with a known `struct_size` and a non-NULL `read_at`,
+// relief owns `reader->user` from this call on and calls `release(user)` (if set) exactly
+// once: before returning if the open fails, otherwise after the world and everything made
+// from it (streamers, terrains, views) are destroyed. Otherwise nothing is called.
+// The `relief_reader` struct itself is copied; the caller may free it on return.
+//
+// On success writes a new handle to `*out_world` (free with `relief_world_destroy`); on
+// failure it is untouched. Errors: INVALID_ARGUMENT (NULL `reader`/`out_world`/`read_at`,
+// unknown `struct_size`), CORRUPT, UNSUPPORTED_VERSION, IO (a callback returned non-zero).
+// Threads: any.
+//
+// # Safety
+// `reader` must be NULL or readable; its callbacks must honour the contract above.
+relief_status relief_world_open_reader(const struct relief_reader *reader,
+                                       struct relief_world **out_world);
+
+// Frees a world. NULL is a no-op. Streamers and terrains made from it keep what they need,
+// so they may outlive it. Threads: any, but not while another thread uses this handle.
+//
+// # Safety
+// `world` must be NULL or a live handle from a `relief_world_open*` call, not used again.
 void relief_world_destroy(struct relief_world *world);
 
 // Fills `*info` (whose `struct_size` the caller has set) with the world's figures.
 //
-// Errors: INVALID_ARGUMENT (NULL `world` or `info`, or `struct_size` below version 1's
-// size). On failure `*info` is untouched. Threads: any.
+// Errors: INVALID_ARGUMENT (NULL `world` or `info`, or a `struct_size` this relief doesn't
+// know). On failure `*info` is untouched. Threads: any.
 //
 // # Safety
-// `world` must be NULL or a live handle; `info` NULL or writable for `info->struct_size`
-// bytes.
+// `world` must be NULL or a live handle; `info` NULL or a writable `relief_world_info`.
 relief_status relief_world_get_info(const struct relief_world *world,
                                     struct relief_world_info *info);
+
+// Copies biome `id`'s name (UTF-8, NUL-terminated) into `name`, which holds `capacity` bytes,
+// and writes its length without the NUL to `*out_length`.
+//
+// Size query: with `name` NULL and `capacity` 0, only `*out_length` is written; allocate
+// `*out_length + 1` bytes. Errors: INVALID_ARGUMENT (NULL `world`/`out_length`, an `id` at
+// or past `biome_count`, NULL `name` with a non-zero `capacity`, or `capacity` too small,
+// when nothing is written). Threads: any.
+//
+// # Safety
+// `world` NULL or live; `name` NULL or writable for `capacity` bytes; `out_length` NULL or
+// writable.
+relief_status relief_world_get_biome_name(const struct relief_world *world,
+                                          uint32_t id,
+                                          char *name,
+                                          uintptr_t capacity,
+                                          uintptr_t *out_length);
 
 #ifdef __cplusplus
 }  // extern "C"

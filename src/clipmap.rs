@@ -95,6 +95,11 @@ impl Clipmap {
         &self.config
     }
 
+    /// The rectangles the last `update` or `refresh_region` rewrote.
+    pub fn dirty(&self) -> &[DirtyRect] {
+        &self.dirty
+    }
+
     pub fn level(&self, k: usize) -> &Level {
         &self.levels[k]
     }

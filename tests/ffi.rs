@@ -47,7 +47,8 @@ fn open_and_describe_a_world() {
     );
     assert!(info.height_max > info.height_min && info.reach_count > 10 && info.lake_count > 0);
 
-    // A caller built against a newer header passes a larger struct: we fill our part only.
+    // A caller built against a newer header passes a larger struct: refused, not half-filled
+    // (its newer fields would be left as garbage it believes relief wrote).
     #[repr(C)]
     struct Newer {
         info: relief_world_info,
@@ -62,13 +63,11 @@ fn open_and_describe_a_world() {
     };
     assert_eq!(
         unsafe { relief_world_get_info(world, &mut newer.info) },
-        RELIEF_STATUS_OK
+        RELIEF_STATUS_INVALID_ARGUMENT
     );
-    assert_eq!(newer.info.region_count, 64);
-    assert_eq!(
-        newer.added_later, 0xdead_beef,
-        "bytes beyond our struct are untouched"
-    );
+    assert!(last_error().contains("struct_size"), "{}", last_error());
+    assert_eq!(newer.info.region_count, 0);
+    assert_eq!(newer.added_later, 0xdead_beef, "nothing is written on failure");
     unsafe { relief_world_destroy(world) };
 }
 

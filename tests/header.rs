@@ -5,8 +5,17 @@ use std::process::Command;
 
 fn generate() -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let config =
+    let mut config =
         cbindgen::Config::from_file(root.join("cbindgen.toml")).expect("read cbindgen.toml");
+    // The version macros come from Cargo.toml (this test is built from the same package),
+    // never typed by hand.
+    config.after_includes = Some(format!(
+        "\n#define RELIEF_VERSION_MAJOR {}\n#define RELIEF_VERSION_MINOR {}\n#define RELIEF_VERSION_PATCH {}\n#define RELIEF_VERSION_STRING \"{}\"",
+        env!("CARGO_PKG_VERSION_MAJOR"),
+        env!("CARGO_PKG_VERSION_MINOR"),
+        env!("CARGO_PKG_VERSION_PATCH"),
+        env!("CARGO_PKG_VERSION"),
+    ));
     let mut out = Vec::new();
     // Only the ABI's own sources (src/ffi/mod.rs and the modules it declares): the rest of
     // the crate's public items are not C API.
@@ -32,6 +41,14 @@ fn the_committed_header_is_fresh() {
         "relief_world_open",
         "relief_world_destroy",
         "relief_world_get_info",
+        "relief_world_open_memory",
+        "relief_world_open_reader",
+        "relief_streamer_poll_events",
+        "relief_region_acquire",
+        "relief_collision_acquire",
+        "relief_clipmap_get_level",
+        "relief_terrain_heights",
+        "RELIEF_VERSION_MAJOR",
         "relief_last_error_message",
         "relief_version",
         "RELIEF_STATUS_PANIC",

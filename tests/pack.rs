@@ -27,7 +27,7 @@ fn packed() -> (PathBuf, Vec<u8>) {
 /// call, as a chunked platform API might, and relief must still get every byte right.
 struct Chunky(Vec<u8>);
 impl ReadAt for Chunky {
-    fn len(&self) -> u64 {
+    fn length(&self) -> u64 {
         self.0.len() as u64
     }
     fn read_at(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()> {
@@ -106,7 +106,7 @@ fn damaged_pack_headers_and_indexes_are_typed_errors() {
     let mut b = good.clone();
     b[at..at + 8].copy_from_slice(&(good.len() as u64 - 4).to_le_bytes());
     reseal(&mut b);
-    let e = open(b).err().expect("an entry past the end is refused");
+    let e = open(b).expect_err("an entry past the end is refused");
     assert!(e.to_string().contains("outside the pack"), "{e}");
     // An entry inside the pack but at the wrong bytes: the manifest's CRC catches it.
     let mut b = good.clone();

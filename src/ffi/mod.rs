@@ -6,6 +6,11 @@
 
 #![allow(non_camel_case_types)]
 
+pub mod clipmap;
+pub mod collision;
+pub mod region;
+pub mod streamer;
+pub mod terrain;
 pub mod world;
 
 use std::cell::RefCell;
@@ -96,6 +101,113 @@ macro_rules! ffi_guard {
     }};
 }
 pub(crate) use ffi_guard;
+
+/// Checks a caller's `struct_size` against the sizes this build knows for `T` (only its own,
+/// so far: a struct from a newer header is refused rather than half-filled or half-read).
+///
+/// # Safety
+/// `p` must be non-NULL and readable for at least 4 bytes.
+pub(crate) unsafe fn check_struct_size<T>(what: &str, p: *const T) -> Result<(), Failure> {
+    // SAFETY: the caller promises the first field is readable; it may be unaligned.
+    let size = unsafe { p.cast::<u32>().read_unaligned() } as usize;
+    let ours = std::mem::size_of::<T>();
+    if size != ours {
+        return Err(Failure::invalid(format!(
+            "{what}: struct_size {size} is not one this relief knows ({ours}); set it to sizeof the struct from this relief's header"
+        )));
+    }
+    Ok(())
+}
+
+/// Fails with INVALID_ARGUMENT naming the NULL pointer, if any of `ptrs` is NULL.
+pub(crate) fn require(what: &str, ptrs: &[(&str, bool)]) -> Result<(), Failure> {
+    match ptrs.iter().find(|(_, null)| *null) {
+        Some((name, _)) => Err(Failure::invalid(format!("{what}: {name} must not be NULL"))),
+        None => Ok(()),
+    }
+}
+
+/// A caller's (pointer, count) buffer as a slice: `(NULL, 0)` is the empty slice; NULL with a
+/// non-zero count is an error.
+///
+/// # Safety
+/// A non-NULL `p` must be valid for `len` reads of `T`.
+pub(crate) unsafe fn slice_in<'a, T>(
+    what: &str,
+    p: *const T,
+    len: usize,
+) -> Result<&'a [T], Failure> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if p.is_null() {
+        return Err(Failure::invalid(format!(
+            "{what}: a NULL buffer with a length of {len}"
+        )));
+    }
+    // SAFETY: non-NULL and the caller promises `len` elements.
+    Ok(unsafe { std::slice::from_raw_parts(p, len) })
+}
+
+/// Like [`slice_in`], writable.
+///
+/// # Safety
+/// A non-NULL `p` must be valid for `len` writes of `T`.
+pub(crate) unsafe fn slice_out<'a, T>(
+    what: &str,
+    p: *mut T,
+    len: usize,
+) -> Result<&'a mut [T], Failure> {
+    if len == 0 {
+        return Ok(&mut []);
+    }
+    if p.is_null() {
+        return Err(Failure::invalid(format!(
+            "{what}: a NULL buffer with a length of {len}"
+        )));
+    }
+    // SAFETY: non-NULL and the caller promises `len` elements.
+    Ok(unsafe { std::slice::from_raw_parts_mut(p, len) })
+}
+
+/// Moves `value` into a new heap handle for the caller.
+pub(crate) fn into_handle<T>(value: T) -> *mut T {
+    Box::into_raw(Box::new(value))
+}
+
+/// Borrows a live handle, or fails if it is NULL.
+///
+/// # Safety
+/// A non-NULL `p` must be a live handle of this type.
+pub(crate) unsafe fn handle<'a, T>(what: &str, p: *const T) -> Result<&'a T, Failure> {
+    // SAFETY: the caller promises a live handle when non-NULL.
+    unsafe { p.as_ref() }.ok_or_else(|| Failure::invalid(format!("{what}: handle is NULL")))
+}
+
+/// Frees a handle from [`into_handle`]; NULL is a no-op.
+///
+/// # Safety
+/// `p` must be NULL or a live handle, not used again.
+pub(crate) unsafe fn destroy_handle<T>(p: *mut T) {
+    let _ = ffi_guard!({
+        if !p.is_null() {
+            // SAFETY: the caller passes a live handle, once.
+            drop(unsafe { Box::from_raw(p) });
+        }
+        Ok(())
+    });
+}
+
+/// Checks a caller's position is finite.
+pub(crate) fn finite(what: &str, values: &[f64]) -> Result<(), Failure> {
+    if values.iter().all(|v| v.is_finite()) {
+        Ok(())
+    } else {
+        Err(Failure::invalid(format!(
+            "{what}: positions must be finite"
+        )))
+    }
+}
 
 /// The message of the last failed call on this thread, NUL-terminated UTF-8; "" if none.
 ///

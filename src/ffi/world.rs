@@ -1,23 +1,21 @@
-//! `relief_world`: an opened world directory.
+//! `relief_world`: an opened world (a directory or a pack), from a path, memory or callbacks.
 
-use std::ffi::{c_char, CStr};
+use std::ffi::{c_char, c_void, CStr};
 use std::sync::Arc;
 
-use super::{ffi_guard, relief_status, Failure};
-use crate::world::World;
+use super::{check_struct_size, ffi_guard, handle, into_handle, relief_status, require, Failure};
+use crate::world::{ReadAt, World};
 
 /// An opened flat world (manifest, overview and tables in memory). Opaque.
 pub struct relief_world {
     pub(crate) world: Arc<World>,
 }
 
-/// What `relief_world_get_info` reports. Set `struct_size = sizeof(relief_world_info)` before the
-/// call: relief writes only the fields a struct of that size has, so callers built against an
-/// older or newer header both work.
+/// What `relief_world_get_info` reports. Set `struct_size = sizeof(relief_world_info)` first.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct relief_world_info {
-    /// sizeof(relief_world_info) as the caller knows it; at least the size of version 1.
+    /// sizeof(relief_world_info), set by the caller.
     pub struct_size: u32,
     /// Samples per region side.
     pub region_size: u32,
@@ -39,8 +37,84 @@ pub struct relief_world_info {
     pub biome_count: u32,
 }
 
-/// Opens the world directory at `path` (NUL-terminated UTF-8): reads its manifest, overview
-/// and tables and checks them; regions are read later, by streaming.
+/// Reads `length` bytes at `offset` of the caller's pack into `out`; returns 0 on success and
+/// anything else on failure. relief only asks for bytes inside the reader's `length`.
+pub type relief_read_fn =
+    Option<unsafe extern "C" fn(user: *mut c_void, offset: u64, length: u64, out: *mut u8) -> i32>;
+
+/// Called once when relief no longer needs a reader's `user` (free it here).
+pub type relief_release_fn = Option<unsafe extern "C" fn(user: *mut c_void)>;
+
+/// A caller's pack, read through callbacks: for files that can't be opened by path or mapped,
+/// such as a pack in an Android APK's StreamingAssets. Set `struct_size` first.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct relief_reader {
+    /// sizeof(relief_reader), set by the caller.
+    pub struct_size: u32,
+    /// The pack's total length in bytes.
+    pub length: u64,
+    /// Passed back to `read_at` and `release`; relief never looks inside.
+    pub user: *mut c_void,
+    /// Required. Called from relief's loader threads, possibly several at once.
+    pub read_at: relief_read_fn,
+    /// Optional (NULL): called exactly once, from any thread, when relief is done with `user`.
+    pub release: relief_release_fn,
+}
+
+/// The caller's callbacks as relief's random-access bytes.
+struct CallbackBytes {
+    user: *mut c_void,
+    length: u64,
+    read_at: unsafe extern "C" fn(*mut c_void, u64, u64, *mut u8) -> i32,
+    release: relief_release_fn,
+}
+
+// SAFETY: relief_world_open_reader's contract makes the callbacks callable from any thread.
+unsafe impl Send for CallbackBytes {}
+unsafe impl Sync for CallbackBytes {}
+
+impl ReadAt for CallbackBytes {
+    fn length(&self) -> u64 {
+        self.length
+    }
+    fn read_at(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()> {
+        if out.is_empty() {
+            return Ok(());
+        }
+        // SAFETY: the caller's contract; `out` is valid for its length.
+        let code = unsafe { (self.read_at)(self.user, offset, out.len() as u64, out.as_mut_ptr()) };
+        if code == 0 {
+            Ok(())
+        } else {
+            Err(std::io::Error::other(format!(
+                "the read_at callback returned {code} for {} bytes at {offset}",
+                out.len()
+            )))
+        }
+    }
+}
+
+impl Drop for CallbackBytes {
+    fn drop(&mut self) {
+        if let Some(release) = self.release {
+            // SAFETY: the caller's contract: called once, when relief is done.
+            unsafe { release(self.user) };
+        }
+    }
+}
+
+fn publish(out_world: *mut *mut relief_world, world: World) {
+    let h = into_handle(relief_world {
+        world: Arc::new(world),
+    });
+    // SAFETY: every caller checked `out_world` is non-NULL; the C caller promises writable.
+    unsafe { *out_world = h };
+}
+
+/// Opens the world at `path` (NUL-terminated UTF-8): a world directory, or a pack file from
+/// `relief pack`. Reads the manifest, overview and tables and checks them; regions are read
+/// later, by streaming.
 ///
 /// On success writes a new handle to `*out_world`; the caller owns it and frees it with
 /// `relief_world_destroy`. On failure `*out_world` is untouched.
@@ -55,74 +129,129 @@ pub unsafe extern "C" fn relief_world_open(
     out_world: *mut *mut relief_world,
 ) -> relief_status {
     ffi_guard!({
-        if path.is_null() || out_world.is_null() {
-            return Err(Failure::invalid(
-                "relief_world_open: path and out_world must not be NULL",
-            ));
-        }
+        let what = "relief_world_open";
+        require(
+            what,
+            &[("path", path.is_null()), ("out_world", out_world.is_null())],
+        )?;
         // SAFETY: the caller promises a NUL-terminated string.
         let path = unsafe { CStr::from_ptr(path) }
             .to_str()
-            .map_err(|_| Failure::invalid("relief_world_open: path is not UTF-8"))?;
-        let world = World::open(path)?;
-        let handle = Box::into_raw(Box::new(relief_world {
-            world: Arc::new(world),
-        }));
-        // SAFETY: checked non-NULL; the caller promises it is writable.
-        unsafe { *out_world = handle };
+            .map_err(|_| Failure::invalid(format!("{what}: path is not UTF-8")))?;
+        publish(out_world, World::open(path)?);
         Ok(())
     })
 }
 
-/// Frees a world from `relief_world_open`. NULL is a no-op. Streamers created from it keep
-/// what they need, so they may outlive it. Threads: any, but not while another thread uses
-/// this handle.
+/// Opens a pack (the bytes of a `relief pack` file) held in memory. relief copies the `length`
+/// bytes at `bytes`, so the caller may free them when the call returns.
+///
+/// On success writes a new handle to `*out_world` (free with `relief_world_destroy`); on
+/// failure it is untouched. Errors: INVALID_ARGUMENT (NULL `out_world`, or NULL `bytes` with
+/// a non-zero `length`), CORRUPT (including an empty or cut-short pack),
+/// UNSUPPORTED_VERSION. Threads: any.
 ///
 /// # Safety
-/// `world` must be NULL or a handle from `relief_world_open` not yet destroyed.
+/// `bytes` must be NULL or readable for `length` bytes; `out_world` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn relief_world_open_memory(
+    bytes: *const u8,
+    length: usize,
+    out_world: *mut *mut relief_world,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_world_open_memory";
+        require(what, &[("out_world", out_world.is_null())])?;
+        // SAFETY: the caller promises `length` readable bytes when non-NULL.
+        let bytes = unsafe { super::slice_in(what, bytes, length) }?;
+        publish(
+            out_world,
+            World::open_pack("<memory>", Box::new(bytes.to_vec()))?,
+        );
+        Ok(())
+    })
+}
+
+/// Opens a pack through the caller's callbacks (see `relief_reader`). Opening reads the pack's
+/// index and the world's small files; regions are read on loader threads as they stream, so
+/// `read_at` must be safe to call from several threads at once until `release` is called.
+///
+/// Ownership: when `reader` is non-NULL with a known `struct_size` and a non-NULL `read_at`,
+/// relief owns `reader->user` from this call on and calls `release(user)` (if set) exactly
+/// once: before returning if the open fails, otherwise after the world and everything made
+/// from it (streamers, terrains, views) are destroyed. Otherwise nothing is called.
+/// The `relief_reader` struct itself is copied; the caller may free it on return.
+///
+/// On success writes a new handle to `*out_world` (free with `relief_world_destroy`); on
+/// failure it is untouched. Errors: INVALID_ARGUMENT (NULL `reader`/`out_world`/`read_at`,
+/// unknown `struct_size`), CORRUPT, UNSUPPORTED_VERSION, IO (a callback returned non-zero).
+/// Threads: any.
+///
+/// # Safety
+/// `reader` must be NULL or readable; its callbacks must honour the contract above.
+#[no_mangle]
+pub unsafe extern "C" fn relief_world_open_reader(
+    reader: *const relief_reader,
+    out_world: *mut *mut relief_world,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_world_open_reader";
+        require(what, &[("reader", reader.is_null())])?;
+        // SAFETY: non-NULL; the caller promises a readable struct.
+        unsafe { check_struct_size(what, reader) }?;
+        // SAFETY: the size matched ours, so the whole struct is readable.
+        let r = unsafe { reader.read_unaligned() };
+        let Some(read_at) = r.read_at else {
+            return Err(Failure::invalid(format!(
+                "{what}: read_at must not be NULL"
+            )));
+        };
+        // From here relief owns `user`: dropping `bytes` releases it, on every path.
+        let bytes = CallbackBytes {
+            user: r.user,
+            length: r.length,
+            read_at,
+            release: r.release,
+        };
+        require(what, &[("out_world", out_world.is_null())])?;
+        publish(out_world, World::open_pack("<reader>", Box::new(bytes))?);
+        Ok(())
+    })
+}
+
+/// Frees a world. NULL is a no-op. Streamers and terrains made from it keep what they need,
+/// so they may outlive it. Threads: any, but not while another thread uses this handle.
+///
+/// # Safety
+/// `world` must be NULL or a live handle from a `relief_world_open*` call, not used again.
 #[no_mangle]
 pub unsafe extern "C" fn relief_world_destroy(world: *mut relief_world) {
-    let _ = ffi_guard!({
-        if !world.is_null() {
-            // SAFETY: the caller passes a live handle from relief_world_open, once.
-            drop(unsafe { Box::from_raw(world) });
-        }
-        Ok(())
-    });
+    // SAFETY: forwarded contract.
+    unsafe { super::destroy_handle(world) }
 }
 
 /// Fills `*info` (whose `struct_size` the caller has set) with the world's figures.
 ///
-/// Errors: INVALID_ARGUMENT (NULL `world` or `info`, or `struct_size` below version 1's
-/// size). On failure `*info` is untouched. Threads: any.
+/// Errors: INVALID_ARGUMENT (NULL `world` or `info`, or a `struct_size` this relief doesn't
+/// know). On failure `*info` is untouched. Threads: any.
 ///
 /// # Safety
-/// `world` must be NULL or a live handle; `info` NULL or writable for `info->struct_size`
-/// bytes.
+/// `world` must be NULL or a live handle; `info` NULL or a writable `relief_world_info`.
 #[no_mangle]
 pub unsafe extern "C" fn relief_world_get_info(
     world: *const relief_world,
     info: *mut relief_world_info,
 ) -> relief_status {
     ffi_guard!({
-        if world.is_null() || info.is_null() {
-            return Err(Failure::invalid(
-                "relief_world_get_info: world and info must not be NULL",
-            ));
-        }
-        // SAFETY: checked non-NULL; the caller promises struct_size is readable.
-        let size = unsafe { std::ptr::addr_of!((*info).struct_size).read_unaligned() } as usize;
-        let ours = std::mem::size_of::<relief_world_info>();
-        if size < ours {
-            return Err(Failure::invalid(format!(
-                "relief_world_get_info: struct_size {size} is smaller than this version's {ours}"
-            )));
-        }
-        // SAFETY: a live handle.
-        let w = unsafe { &(*world).world };
+        let what = "relief_world_get_info";
+        // SAFETY: forwarded contract.
+        let w = &unsafe { handle(what, world) }?.world;
+        require(what, &[("info", info.is_null())])?;
+        // SAFETY: non-NULL.
+        unsafe { check_struct_size(what, info) }?;
         let m = w.manifest();
         let filled = relief_world_info {
-            struct_size: size as u32,
+            struct_size: std::mem::size_of::<relief_world_info>() as u32,
             region_size: m.region_size,
             vertex_spacing: m.vertex_spacing,
             region_min_x: m.region_bounds.min[0],
@@ -137,9 +266,61 @@ pub unsafe extern "C" fn relief_world_get_info(
             lake_count: w.lakes().len() as u32,
             biome_count: w.biomes().len() as u32,
         };
-        // A newer caller's larger struct keeps its extra fields; we write only ours.
-        // SAFETY: info is writable for at least `ours` bytes (size >= ours).
+        // SAFETY: checked non-NULL and of our size.
         unsafe { info.write_unaligned(filled) };
+        Ok(())
+    })
+}
+
+/// Copies biome `id`'s name (UTF-8, NUL-terminated) into `name`, which holds `capacity` bytes,
+/// and writes its length without the NUL to `*out_length`.
+///
+/// Size query: with `name` NULL and `capacity` 0, only `*out_length` is written; allocate
+/// `*out_length + 1` bytes. Errors: INVALID_ARGUMENT (NULL `world`/`out_length`, an `id` at
+/// or past `biome_count`, NULL `name` with a non-zero `capacity`, or `capacity` too small,
+/// when nothing is written). Threads: any.
+///
+/// # Safety
+/// `world` NULL or live; `name` NULL or writable for `capacity` bytes; `out_length` NULL or
+/// writable.
+#[no_mangle]
+pub unsafe extern "C" fn relief_world_get_biome_name(
+    world: *const relief_world,
+    id: u32,
+    name: *mut c_char,
+    capacity: usize,
+    out_length: *mut usize,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_world_get_biome_name";
+        // SAFETY: forwarded contract.
+        let w = &unsafe { handle(what, world) }?.world;
+        require(what, &[("out_length", out_length.is_null())])?;
+        let biomes = w.biomes();
+        let text = biomes
+            .get(id as usize)
+            .ok_or_else(|| {
+                Failure::invalid(format!(
+                    "{what}: biome {id} is out of range (the world has {})",
+                    biomes.len()
+                ))
+            })?
+            .name
+            .as_bytes();
+        // SAFETY: forwarded contract.
+        let buf = unsafe { super::slice_out(what, name.cast::<u8>(), capacity) }?;
+        if capacity > 0 {
+            if capacity <= text.len() {
+                return Err(Failure::invalid(format!(
+                    "{what}: the name needs {} bytes with its NUL, the buffer holds {capacity}",
+                    text.len() + 1
+                )));
+            }
+            buf[..text.len()].copy_from_slice(text);
+            buf[text.len()] = 0;
+        }
+        // SAFETY: checked non-NULL.
+        unsafe { *out_length = text.len() };
         Ok(())
     })
 }

@@ -12,7 +12,7 @@ use super::FormatError;
 /// Random-access bytes: a pack's backing. Called from loader threads concurrently.
 pub trait ReadAt: Send + Sync {
     /// Total length in bytes.
-    fn len(&self) -> u64;
+    fn length(&self) -> u64;
     /// Fills `out` with the bytes at `offset..offset + out.len()` (always within `len`).
     fn read_at(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()>;
 }
@@ -32,7 +32,7 @@ impl FileBytes {
 }
 
 impl ReadAt for FileBytes {
-    fn len(&self) -> u64 {
+    fn length(&self) -> u64 {
         self.len
     }
     fn read_at(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()> {
@@ -60,8 +60,8 @@ impl ReadAt for FileBytes {
 }
 
 impl ReadAt for Vec<u8> {
-    fn len(&self) -> u64 {
-        self.as_slice().len() as u64
+    fn length(&self) -> u64 {
+        self.len() as u64
     }
     fn read_at(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()> {
         let start = usize::try_from(offset).map_err(|_| std::io::ErrorKind::UnexpectedEof)?;
@@ -94,7 +94,7 @@ impl Pack {
     /// Reads and checks the index (magic, version, CRC, every entry inside the backing).
     pub fn open(name: impl Into<PathBuf>, bytes: Box<dyn ReadAt>) -> Result<Pack, FormatError> {
         let name = name.into();
-        let total = bytes.len();
+        let total = bytes.length();
         let io = |e| FormatError::io(&name, e);
         let need = |n: u64| {
             if n > total {
@@ -151,7 +151,7 @@ impl Pack {
                 .ok_or_else(|| FormatError::Corrupt("pack index entry cut short".into()))?;
             at = rest;
             let (file, offset, length) = entry;
-            if offset.checked_add(length).is_none_or(|end| end > total) {
+            if offset.checked_add(length).map_or(true, |end| end > total) {
                 return Err(FormatError::Corrupt(format!(
                     "pack entry `{file}` ({length} bytes at {offset}) lies outside the pack's {total} bytes"
                 )));
@@ -180,7 +180,10 @@ impl Pack {
     }
 }
 
-fn parse_entry(at: &[u8]) -> Option<((String, u64, u64), &[u8])> {
+/// One index entry: a file's name, offset and length.
+type Entry = (String, u64, u64);
+
+fn parse_entry(at: &[u8]) -> Option<(Entry, &[u8])> {
     let n = u16::from_le_bytes(at.get(..2)?.try_into().ok()?) as usize;
     let name = std::str::from_utf8(at.get(2..2 + n)?).ok()?.to_string();
     let rest = at.get(2 + n..)?;

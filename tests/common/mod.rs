@@ -57,3 +57,5 @@ pub fn walk(dir: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+pub mod native;

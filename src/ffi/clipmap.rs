@@ -1,0 +1,307 @@
+//! `relief_clipmap`: camera-following LOD height levels, updated incrementally, with the
+//! rectangles each update rewrote (upload only those to the GPU).
+
+use parking_lot::Mutex;
+
+use super::terrain::relief_terrain;
+use super::{
+    check_struct_size, ffi_guard, finite, handle, into_handle, relief_status, require, slice_out,
+    Failure,
+};
+use crate::clipmap::{Clipmap, ClipmapConfig, DirtyRect};
+use crate::query::Terrain;
+use crate::world::RegionLocation;
+
+/// Clipmap levels following a focus. Opaque. Threads: one thread at a time (each call locks
+/// the clipmap); level views stay valid until the next update, refresh or destroy.
+pub struct relief_clipmap {
+    inner: Mutex<Clipmap>,
+    terrain: Terrain,
+}
+
+/// Clipmap shape. Get defaults from `relief_clipmap_config_default`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct relief_clipmap_config {
+    /// sizeof(relief_clipmap_config), set by the caller (the default call sets it).
+    pub struct_size: u32,
+    /// Levels, 1–24 (default 6).
+    pub levels: u32,
+    /// Cells per level side: even, 2–4096 (default 128).
+    pub size: u32,
+    /// Metres between level 0's cells (default 16); level k's are `base_spacing · 2^k`.
+    pub base_spacing: f64,
+}
+
+/// A rectangle of a level's storage rewritten by the last update or refresh, in storage
+/// cells: columns `x .. x + width`, rows `z .. z + depth`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct relief_dirty_rect {
+    pub level: u32,
+    pub x: u32,
+    pub z: u32,
+    pub width: u32,
+    pub depth: u32,
+}
+
+/// One level's heights, read in place. Storage is toroidal: world cell (i, j) of the window
+/// `origin_i .. origin_i + size` (likewise j) is at `(j mod size) * size + (i mod size)`
+/// (non-negative modulo), and covers world x from `i * spacing`. Set `struct_size` first.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct relief_clipmap_level {
+    /// sizeof(relief_clipmap_level), set by the caller.
+    pub struct_size: u32,
+    pub level: u32,
+    /// Cells per side.
+    pub size: u32,
+    /// 0 before the first update (origin and heights are then meaningless), else 1.
+    pub filled: u32,
+    /// World cell index of the window's first cell.
+    pub origin_i: i64,
+    pub origin_j: i64,
+    /// Metres per cell.
+    pub spacing: f64,
+    /// `size²` heights, metres; valid until the clipmap's next update, refresh or destroy.
+    pub heights: *const f32,
+}
+
+fn defaults() -> relief_clipmap_config {
+    let c = ClipmapConfig::default();
+    relief_clipmap_config {
+        struct_size: std::mem::size_of::<relief_clipmap_config>() as u32,
+        levels: c.levels,
+        size: c.size,
+        base_spacing: c.base_spacing,
+    }
+}
+
+/// Fills `*config` with the defaults (6 levels of 128² from 16 m), `struct_size` included.
+/// Errors: INVALID_ARGUMENT (NULL `config`). Threads: any.
+///
+/// # Safety
+/// `config` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn relief_clipmap_config_default(
+    config: *mut relief_clipmap_config,
+) -> relief_status {
+    ffi_guard!({
+        require(
+            "relief_clipmap_config_default",
+            &[("config", config.is_null())],
+        )?;
+        // SAFETY: checked non-NULL.
+        unsafe { config.write_unaligned(defaults()) };
+        Ok(())
+    })
+}
+
+/// Creates a clipmap over `terrain`'s heights with `config` (NULL for the defaults). Levels
+/// fill on the first `relief_clipmap_update`. On success writes a new handle to
+/// `*out_clipmap` (free with `relief_clipmap_destroy`); on failure it is untouched.
+/// Errors: INVALID_ARGUMENT (NULL arguments, unknown `struct_size`, levels outside 1–24,
+/// an odd or out-of-range size, a non-positive spacing). Threads: any.
+///
+/// # Safety
+/// `terrain` NULL or live; `config` NULL or readable; `out_clipmap` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn relief_clipmap_create(
+    terrain: *const relief_terrain,
+    config: *const relief_clipmap_config,
+    out_clipmap: *mut *mut relief_clipmap,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_clipmap_create";
+        // SAFETY: forwarded contract.
+        let t = unsafe { handle(what, terrain) }?;
+        require(what, &[("out_clipmap", out_clipmap.is_null())])?;
+        let c = if config.is_null() {
+            defaults()
+        } else {
+            // SAFETY: non-NULL, forwarded contract.
+            unsafe { check_struct_size(what, config) }?;
+            // SAFETY: of our size.
+            unsafe { config.read_unaligned() }
+        };
+        let spacing_ok = c.base_spacing.is_finite() && c.base_spacing > 0.0;
+        if !(1..=24).contains(&c.levels)
+            || !(2..=4096).contains(&c.size)
+            || c.size % 2 != 0
+            || !spacing_ok
+        {
+            return Err(Failure::invalid(format!(
+                "{what}: levels {} (1–24), size {} (even, 2–4096), base_spacing {} (> 0)",
+                c.levels, c.size, c.base_spacing
+            )));
+        }
+        let clipmap = Clipmap::new(ClipmapConfig {
+            levels: c.levels,
+            size: c.size,
+            base_spacing: c.base_spacing,
+        });
+        let h = into_handle(relief_clipmap {
+            inner: Mutex::new(clipmap),
+            terrain: t.terrain.clone(),
+        });
+        // SAFETY: checked non-NULL.
+        unsafe { *out_clipmap = h };
+        Ok(())
+    })
+}
+
+/// Frees a clipmap. NULL is a no-op. Level views from it become invalid.
+///
+/// # Safety
+/// `clipmap` NULL or a live handle, not used again.
+#[no_mangle]
+pub unsafe extern "C" fn relief_clipmap_destroy(clipmap: *mut relief_clipmap) {
+    // SAFETY: forwarded contract.
+    unsafe { super::destroy_handle(clipmap) }
+}
+
+/// Centres every level on world (x, y, z) and fills only the cells that came into view; writes
+/// how many storage rectangles changed to `*out_dirty_count` (0 when nothing moved; fetch
+/// them with `relief_clipmap_get_dirty`). Never reads files. Errors: INVALID_ARGUMENT (NULL
+/// arguments, non-finite position).
+///
+/// # Safety
+/// `clipmap` NULL or live; `out_dirty_count` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn relief_clipmap_update(
+    clipmap: *const relief_clipmap,
+    x: f64,
+    y: f64,
+    z: f64,
+    out_dirty_count: *mut usize,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_clipmap_update";
+        // SAFETY: forwarded contract.
+        let c = unsafe { handle(what, clipmap) }?;
+        require(what, &[("out_dirty_count", out_dirty_count.is_null())])?;
+        finite(what, &[x, y, z])?;
+        let n = c.inner.lock().update([x, y, z], &c.terrain).len();
+        // SAFETY: checked non-NULL.
+        unsafe { *out_dirty_count = n };
+        Ok(())
+    })
+}
+
+/// Refills the visible cells over region (x, z): call on the streamer's LOADED event for it,
+/// so levels switch from overview heights to the region's. Writes the rectangle count to
+/// `*out_dirty_count`, as `relief_clipmap_update`. Errors: INVALID_ARGUMENT (NULL arguments).
+///
+/// # Safety
+/// `clipmap` NULL or live; `out_dirty_count` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn relief_clipmap_refresh_region(
+    clipmap: *const relief_clipmap,
+    x: i32,
+    z: i32,
+    out_dirty_count: *mut usize,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_clipmap_refresh_region";
+        // SAFETY: forwarded contract.
+        let c = unsafe { handle(what, clipmap) }?;
+        require(what, &[("out_dirty_count", out_dirty_count.is_null())])?;
+        let n = c
+            .inner
+            .lock()
+            .refresh_region(RegionLocation::new(x, z), &c.terrain)
+            .len();
+        // SAFETY: checked non-NULL.
+        unsafe { *out_dirty_count = n };
+        Ok(())
+    })
+}
+
+/// Copies the rectangles the last update or refresh rewrote into `rects` (room for
+/// `capacity`) and writes their count to `*out_count`. Size query: `(NULL, 0)` writes only
+/// the count. Errors: INVALID_ARGUMENT (NULL `clipmap`/`out_count`, NULL `rects` with a
+/// non-zero `capacity`, or a non-zero `capacity` below the count, when nothing is written).
+///
+/// # Safety
+/// `rects` NULL or writable for `capacity` rects; `out_count` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn relief_clipmap_get_dirty(
+    clipmap: *const relief_clipmap,
+    rects: *mut relief_dirty_rect,
+    capacity: usize,
+    out_count: *mut usize,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_clipmap_get_dirty";
+        // SAFETY: forwarded contract.
+        let c = unsafe { handle(what, clipmap) }?;
+        require(what, &[("out_count", out_count.is_null())])?;
+        // SAFETY: forwarded contract.
+        let out = unsafe { slice_out(what, rects, capacity) }?;
+        let cm = c.inner.lock();
+        let dirty: &[DirtyRect] = cm.dirty();
+        if capacity > 0 {
+            if capacity < dirty.len() {
+                return Err(Failure::invalid(format!(
+                    "{what}: {} rectangles, the buffer holds {capacity}",
+                    dirty.len()
+                )));
+            }
+            for (o, d) in out.iter_mut().zip(dirty) {
+                *o = relief_dirty_rect {
+                    level: d.level,
+                    x: d.x,
+                    z: d.z,
+                    width: d.width,
+                    depth: d.depth,
+                };
+            }
+        }
+        // SAFETY: checked non-NULL.
+        unsafe { *out_count = dirty.len() };
+        Ok(())
+    })
+}
+
+/// Fills `*out_level` (its `struct_size` set) with level `level`'s view. Errors:
+/// INVALID_ARGUMENT (NULL arguments, unknown `struct_size`, `level` ≥ the level count).
+///
+/// # Safety
+/// `clipmap` NULL or live; `out_level` NULL or a writable `relief_clipmap_level`.
+#[no_mangle]
+pub unsafe extern "C" fn relief_clipmap_get_level(
+    clipmap: *const relief_clipmap,
+    level: u32,
+    out_level: *mut relief_clipmap_level,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_clipmap_get_level";
+        // SAFETY: forwarded contract.
+        let c = unsafe { handle(what, clipmap) }?;
+        require(what, &[("out_level", out_level.is_null())])?;
+        // SAFETY: non-NULL.
+        unsafe { check_struct_size(what, out_level) }?;
+        let cm = c.inner.lock();
+        let count = cm.config().levels;
+        if level >= count {
+            return Err(Failure::invalid(format!(
+                "{what}: level {level} is out of range (the clipmap has {count})"
+            )));
+        }
+        let l = cm.level(level as usize);
+        let origin = l.origin();
+        let view = relief_clipmap_level {
+            struct_size: std::mem::size_of::<relief_clipmap_level>() as u32,
+            level,
+            size: cm.config().size,
+            filled: origin.is_some() as u32,
+            origin_i: origin.map_or(0, |o| o[0]),
+            origin_j: origin.map_or(0, |o| o[1]),
+            spacing: l.spacing,
+            heights: l.storage().as_ptr(),
+        };
+        // SAFETY: checked non-NULL and of our size.
+        unsafe { out_level.write_unaligned(view) };
+        Ok(())
+    })
+}

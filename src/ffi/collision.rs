@@ -1,0 +1,347 @@
+//! `relief_collision`: collision heightfield chunks streamed near the focus, and
+//! `relief_chunk_view`, zero-copy access to one.
+
+use std::ffi::c_void;
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+
+use super::streamer::{
+    poll_into, relief_event, relief_stream_config, relief_stream_stats, relief_streamer,
+    write_stats,
+};
+use super::{
+    check_struct_size, ffi_guard, finite, handle, into_handle, relief_status, require, Failure,
+};
+use crate::collision::{ChunkKey, ChunkSource, CollisionChunk};
+use crate::stream::{Resident, Streamer};
+
+/// Collision chunks streaming around a focus: square heightfields in the layout Godot's
+/// HeightMapShape3D and Jolt's HeightFieldShape take. Opaque. Its own focus, radii and budget;
+/// it reads the samples of the region streamer it was made from. Threads: as
+/// `relief_streamer`.
+pub struct relief_collision {
+    inner: Mutex<Streamer<ChunkSource>>,
+    resident: Resident<ChunkKey, CollisionChunk>,
+    source: Arc<ChunkSource>,
+}
+
+/// One chunk's heightfield, read in place: `samples × samples` heights in metres, row-major
+/// with X fastest, NaN where the ground has a hole. Sample (i, j) is at world
+/// (`corner_x + i * spacing`, `corner_z + j * spacing`). Valid until
+/// `relief_collision_release`, even if the chunk unloads. Set `struct_size` before acquiring.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct relief_chunk_view {
+    /// sizeof(relief_chunk_view), set by the caller.
+    pub struct_size: u32,
+    /// Chunk index: the chunk covers x in `[x·size, (x+1)·size]` metres, likewise z.
+    pub x: i32,
+    pub z: i32,
+    /// Samples per side (cells + 1: 65 for 64 m at 1 m).
+    pub samples: u32,
+    /// Lowest and highest non-hole height (both 0 if every sample is a hole).
+    pub min_height: f32,
+    pub max_height: f32,
+    /// Metres between samples: scale the shape's X and Z by this.
+    pub spacing: f64,
+    /// World (x, z) of the centre: where Godot's HeightMapShape3D goes.
+    pub centre_x: f64,
+    pub centre_z: f64,
+    /// World (x, z) of sample (0, 0): Jolt's HeightFieldShape offset.
+    pub corner_x: f64,
+    pub corner_z: f64,
+    /// `samples²` heights.
+    pub heights: *const f32,
+    /// relief's; NULL when the view holds nothing.
+    pub token: *mut c_void,
+}
+
+impl Default for relief_chunk_view {
+    fn default() -> Self {
+        relief_chunk_view {
+            struct_size: std::mem::size_of::<relief_chunk_view>() as u32,
+            x: 0,
+            z: 0,
+            samples: 0,
+            min_height: 0.0,
+            max_height: 0.0,
+            spacing: 0.0,
+            centre_x: 0.0,
+            centre_z: 0.0,
+            corner_x: 0.0,
+            corner_z: 0.0,
+            heights: std::ptr::null(),
+            token: std::ptr::null_mut(),
+        }
+    }
+}
+
+/// Creates a collision streamer reading `streamer`'s world and resident regions, with chunks
+/// of `chunk_size_m` metres (0 for 64 m; a whole number of samples, 2–4096) and `config`
+/// (NULL for the collision defaults: 288 m / 352 m / 64 MiB). Nothing builds until the
+/// first `relief_collision_update`.
+///
+/// On success writes a new handle to `*out_collision` (free with
+/// `relief_collision_destroy`); it may outlive `streamer`. On failure it is untouched.
+/// Errors: INVALID_ARGUMENT (NULL arguments, unknown `struct_size`, a bad config value or
+/// chunk size). Threads: any.
+///
+/// # Safety
+/// `streamer` NULL or live; `config` NULL or readable; `out_collision` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn relief_collision_create(
+    streamer: *const relief_streamer,
+    config: *const relief_stream_config,
+    chunk_size_m: f64,
+    out_collision: *mut *mut relief_collision,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_collision_create";
+        // SAFETY: forwarded contract.
+        let s = unsafe { handle(what, streamer) }?;
+        require(what, &[("out_collision", out_collision.is_null())])?;
+        // SAFETY: forwarded contract.
+        let config =
+            unsafe { relief_stream_config::read(what, config, crate::collision::stream_config()) }?;
+        finite(what, &[chunk_size_m])?;
+        let size = if chunk_size_m == 0.0 {
+            64.0
+        } else {
+            chunk_size_m
+        };
+        let source = Arc::new(
+            ChunkSource::new(s.world.clone(), s.resident.clone(), size)
+                .map_err(|e| Failure::invalid(format!("{what}: {e}")))?,
+        );
+        let inner = Streamer::new(source.clone(), config);
+        let h = into_handle(relief_collision {
+            resident: inner.resident(),
+            inner: Mutex::new(inner),
+            source,
+        });
+        // SAFETY: checked non-NULL.
+        unsafe { *out_collision = h };
+        Ok(())
+    })
+}
+
+/// Frees a collision streamer (stopping its threads). Acquired chunk views stay valid until
+/// released. NULL is a no-op. Threads: any, once no other thread uses the handle.
+///
+/// # Safety
+/// `collision` NULL or a live handle, not used again.
+#[no_mangle]
+pub unsafe extern "C" fn relief_collision_destroy(collision: *mut relief_collision) {
+    // SAFETY: forwarded contract.
+    unsafe { super::destroy_handle(collision) }
+}
+
+/// Moves the collision focus to world (x, y, z) (usually the player, while the region focus
+/// follows the camera): queues builds of chunks within the load radius, nearest first.
+/// Never blocks. Errors: INVALID_ARGUMENT (NULL handle, non-finite position). Threads: one
+/// thread at a time, as `relief_streamer_update`.
+///
+/// # Safety
+/// `collision` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn relief_collision_update(
+    collision: *const relief_collision,
+    x: f64,
+    y: f64,
+    z: f64,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_collision_update";
+        // SAFETY: forwarded contract.
+        let c = unsafe { handle(what, collision) }?;
+        finite(what, &[x, y, z])?;
+        c.inner.lock().update([x, y, z]);
+        Ok(())
+    })
+}
+
+/// Blocks until every chunk the focus wants is built, or `timeout_ms` passes; writes 1 to
+/// `*out_settled` if all settled, else 0. Not for per-frame use. Errors: INVALID_ARGUMENT.
+///
+/// # Safety
+/// `collision` NULL or live; `out_settled` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn relief_collision_settle(
+    collision: *const relief_collision,
+    x: f64,
+    y: f64,
+    z: f64,
+    timeout_ms: u32,
+    out_settled: *mut u32,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_collision_settle";
+        // SAFETY: forwarded contract.
+        let c = unsafe { handle(what, collision) }?;
+        require(what, &[("out_settled", out_settled.is_null())])?;
+        finite(what, &[x, y, z])?;
+        let done = c.inner.lock().settle(
+            [x, y, z],
+            std::time::Duration::from_millis(timeout_ms as u64),
+        );
+        // SAFETY: checked non-NULL.
+        unsafe { *out_settled = done as u32 };
+        Ok(())
+    })
+}
+
+/// Moves up to `capacity` pending chunk events into `events` (x, z are chunk indices) and
+/// writes how many to `*out_count`; as `relief_streamer_poll_events`.
+///
+/// # Safety
+/// `events` NULL or writable for `capacity` events; `out_count` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn relief_collision_poll_events(
+    collision: *const relief_collision,
+    events: *mut relief_event,
+    capacity: usize,
+    out_count: *mut usize,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_collision_poll_events";
+        // SAFETY: forwarded contract.
+        let c = unsafe { handle(what, collision) }?;
+        // SAFETY: forwarded contract.
+        unsafe { poll_into(what, &c.inner, events, capacity, out_count, |k| (k.x, k.z)) }
+    })
+}
+
+/// Fills `*stats` (its `struct_size` set) with a snapshot; as `relief_streamer_get_stats`.
+///
+/// # Safety
+/// `stats` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn relief_collision_get_stats(
+    collision: *const relief_collision,
+    stats: *mut relief_stream_stats,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_collision_get_stats";
+        // SAFETY: forwarded contract.
+        let c = unsafe { handle(what, collision) }?;
+        // SAFETY: forwarded contract.
+        unsafe { write_stats(what, c.inner.lock().stats(), stats) }
+    })
+}
+
+/// Writes the index of the chunk containing world (x, z) to `*out_x`, `*out_z`.
+/// Errors: INVALID_ARGUMENT (NULL arguments, non-finite position). Threads: any.
+///
+/// # Safety
+/// Out-pointers NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn relief_collision_chunk_at(
+    collision: *const relief_collision,
+    x: f64,
+    z: f64,
+    out_x: *mut i32,
+    out_z: *mut i32,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_collision_chunk_at";
+        // SAFETY: forwarded contract.
+        let c = unsafe { handle(what, collision) }?;
+        require(
+            what,
+            &[("out_x", out_x.is_null()), ("out_z", out_z.is_null())],
+        )?;
+        finite(what, &[x, z])?;
+        let k = c.source.key_at(x, z);
+        // SAFETY: checked non-NULL.
+        unsafe {
+            *out_x = k.x;
+            *out_z = k.z;
+        }
+        Ok(())
+    })
+}
+
+/// Acquires a view of built chunk (x, z), holding it until `relief_collision_release(view)`.
+/// Errors: INVALID_ARGUMENT (NULL `collision`/`view`, unknown `struct_size`, `view` still
+/// holding a chunk), NOT_FOUND (not built: wait for its LOADED event). On failure `*view` is
+/// untouched. Threads: any.
+///
+/// # Safety
+/// `collision` NULL or live; `view` NULL or a writable `relief_chunk_view`.
+#[no_mangle]
+pub unsafe extern "C" fn relief_collision_acquire(
+    collision: *const relief_collision,
+    x: i32,
+    z: i32,
+    view: *mut relief_chunk_view,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_collision_acquire";
+        // SAFETY: forwarded contract.
+        let c = unsafe { handle(what, collision) }?;
+        require(what, &[("view", view.is_null())])?;
+        // SAFETY: non-NULL.
+        unsafe { check_struct_size(what, view) }?;
+        // SAFETY: of our size.
+        if !unsafe { view.read_unaligned() }.token.is_null() {
+            return Err(Failure::invalid(format!(
+                "{what}: the view still holds a chunk; release it first"
+            )));
+        }
+        let chunk = c
+            .resident
+            .read()
+            .get(&ChunkKey { x, z })
+            .cloned()
+            .ok_or(Failure {
+                status: super::RELIEF_STATUS_NOT_FOUND,
+                message: format!("{what}: chunk ({x}, {z}) is not built"),
+            })?;
+        let filled = relief_chunk_view {
+            struct_size: std::mem::size_of::<relief_chunk_view>() as u32,
+            x,
+            z,
+            samples: chunk.samples,
+            min_height: chunk.min_height,
+            max_height: chunk.max_height,
+            spacing: chunk.spacing,
+            centre_x: chunk.centre[0],
+            centre_z: chunk.centre[1],
+            corner_x: chunk.corner[0],
+            corner_z: chunk.corner[1],
+            heights: chunk.heights.as_ptr(),
+            token: Box::into_raw(Box::new(chunk)).cast(),
+        };
+        // SAFETY: checked non-NULL and of our size.
+        unsafe { view.write_unaligned(filled) };
+        Ok(())
+    })
+}
+
+/// Releases what `view` holds and clears it; releasing twice, a cleared view, or NULL is a
+/// no-op. Threads: any.
+///
+/// # Safety
+/// `view` NULL or a view filled by `relief_collision_acquire` (or zeroed).
+#[no_mangle]
+pub unsafe extern "C" fn relief_collision_release(view: *mut relief_chunk_view) {
+    let _ = ffi_guard!({
+        if view.is_null() {
+            return Ok(());
+        }
+        // SAFETY: non-NULL; the caller promises a view.
+        let v = unsafe { view.read_unaligned() };
+        if !v.token.is_null() {
+            // SAFETY: the token came from Box<Arc<CollisionChunk>> in acquire, once.
+            drop(unsafe { Box::from_raw(v.token.cast::<Arc<CollisionChunk>>()) });
+        }
+        let cleared = relief_chunk_view {
+            struct_size: v.struct_size,
+            ..Default::default()
+        };
+        // SAFETY: as above.
+        unsafe { view.write_unaligned(cleared) };
+        Ok(())
+    });
+}

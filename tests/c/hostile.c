@@ -1,0 +1,350 @@
+/* The C ABI against hostile input: every misuse gets its status, a message, and no effect.
+ *
+ *   hostile WORLD_DIR WORLD_PACK
+ *
+ * Prints one line per failed check and a closing "hostile: N checks, M failed" line; exits
+ * with 1 if any failed. Run under AddressSanitizer/UBSan and valgrind by tests/c_abi.rs. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "relief.h"
+
+static int checks, failures;
+
+static void expect(int ok, const char *what, int line) {
+    ++checks;
+    if (!ok) {
+        ++failures;
+        printf("FAILED (line %d): %s -- last error: %s\n", line, what, relief_last_error_message());
+    }
+}
+#define EXPECT(cond) expect((cond), #cond, __LINE__)
+/* A call that must fail with `status` and explain itself. */
+#define REFUSED(call, status)                                                                    \
+    do {                                                                                         \
+        relief_status s_ = (call);                                                               \
+        expect(s_ == (status), #call " -> " #status, __LINE__);                                  \
+        expect(relief_last_error_message()[0] != '\0', #call " explains itself", __LINE__);      \
+    } while (0)
+#define OK(call) expect((call) == RELIEF_STATUS_OK, #call " -> OK", __LINE__)
+
+/* Reader callbacks over a buffer, counting releases. */
+typedef struct {
+    unsigned char *bytes;
+    size_t length;
+    int releases;
+    int fail_reads;
+} buffer_reader;
+
+static int32_t read_at(void *user, uint64_t offset, uint64_t length, uint8_t *out) {
+    buffer_reader *r = user;
+    if (r->fail_reads || offset + length > r->length)
+        return -5;
+    memcpy(out, r->bytes + offset, (size_t)length);
+    return 0;
+}
+
+static void release(void *user) { ((buffer_reader *)user)->releases += 1; }
+
+static unsigned char *slurp(const char *path, size_t *length) {
+    FILE *f = fopen(path, "rb");
+    unsigned char *bytes;
+    long n;
+    if (f == NULL)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    bytes = malloc((size_t)n);
+    if (bytes != NULL && fread(bytes, 1, (size_t)n, f) != (size_t)n) {
+        free(bytes);
+        bytes = NULL;
+    }
+    fclose(f);
+    *length = (size_t)n;
+    return bytes;
+}
+
+int main(int argc, char **argv) {
+    relief_world *world = NULL, *sentinel = (relief_world *)&checks, *w;
+    relief_streamer *streamer = NULL;
+    relief_terrain *terrain = NULL;
+    relief_collision *collision = NULL, *csentinel = (relief_collision *)&checks;
+    relief_clipmap *clipmap = NULL;
+    relief_world_info info;
+    relief_stream_config config;
+    relief_stream_stats stats;
+    relief_event events[8];
+    relief_region_view view;
+    relief_chunk_view chunk;
+    relief_clipmap_config cconfig;
+    relief_clipmap_level level;
+    relief_dirty_rect rects[1];
+    relief_reader reader;
+    buffer_reader buffer;
+    relief_river river;
+    char name[4];
+    double xz[6] = {0, 0, 1, 1, 2, 2};
+    float out[9];
+    size_t n, length;
+    uint32_t settled;
+    unsigned char *pack;
+
+    if (argc < 3) {
+        fprintf(stderr, "usage: hostile WORLD_DIR WORLD_PACK\n");
+        return 2;
+    }
+    EXPECT(strcmp(relief_version(), RELIEF_VERSION_STRING) == 0);
+    EXPECT(relief_last_error_message() != NULL);
+
+    /* Opening: NULLs, a missing path, bad bytes; out-parameters untouched on failure. */
+    w = sentinel;
+    REFUSED(relief_world_open(NULL, &w), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_world_open(argv[1], NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_world_open("/nonexistent/relief/world", &w), RELIEF_STATUS_NOT_FOUND);
+    REFUSED(relief_world_open("\xff\xfe", &w), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_world_open_memory(NULL, 16, &w), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_world_open_memory(NULL, 0, &w), RELIEF_STATUS_CORRUPT); /* valid, but empty */
+    {
+        /* A pack header with an empty index and a wrong index checksum. */
+        static const uint8_t bad_crc[20] = {'R', 'L', 'P', 'K', 1, 0, 0, 0, 0, 0,
+                                            0,   0,   0,   0,   0, 0, 1, 2, 3, 4};
+        REFUSED(relief_world_open_memory(bad_crc, sizeof bad_crc, &w), RELIEF_STATUS_CORRUPT);
+    }
+    REFUSED(relief_world_open_memory((const uint8_t *)"RLPK\x09\0\0\0garbagegarbage", 22, &w),
+            RELIEF_STATUS_UNSUPPORTED_VERSION);
+    EXPECT(w == sentinel);
+
+    pack = slurp(argv[2], &length);
+    EXPECT(pack != NULL);
+    if (pack == NULL)
+        return 1;
+    OK(relief_world_open_memory(pack, length, &w));
+    relief_world_destroy(w);
+    w = sentinel;
+
+    /* Reader callbacks: a bad struct calls nothing; a failed open releases once. */
+    buffer.bytes = pack;
+    buffer.length = length;
+    buffer.releases = 0;
+    buffer.fail_reads = 0;
+    memset(&reader, 0, sizeof reader);
+    reader.struct_size = sizeof reader + 8; /* a newer caller's struct */
+    reader.length = length;
+    reader.user = &buffer;
+    reader.read_at = read_at;
+    reader.release = release;
+    REFUSED(relief_world_open_reader(NULL, &w), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_world_open_reader(&reader, &w), RELIEF_STATUS_INVALID_ARGUMENT);
+    EXPECT(buffer.releases == 0);
+    reader.struct_size = sizeof reader;
+    reader.read_at = NULL;
+    REFUSED(relief_world_open_reader(&reader, &w), RELIEF_STATUS_INVALID_ARGUMENT);
+    EXPECT(buffer.releases == 0);
+    reader.read_at = read_at;
+    buffer.fail_reads = 1;
+    REFUSED(relief_world_open_reader(&reader, &w), RELIEF_STATUS_IO);
+    EXPECT(buffer.releases == 1);
+    buffer.fail_reads = 0;
+    reader.length = 10; /* shorter than the index claims */
+    REFUSED(relief_world_open_reader(&reader, &w), RELIEF_STATUS_CORRUPT);
+    EXPECT(buffer.releases == 2);
+    REFUSED(relief_world_open_reader(&reader, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+    EXPECT(buffer.releases == 3);
+    reader.length = length;
+    buffer.releases = 0;
+    EXPECT(w == sentinel);
+    OK(relief_world_open_reader(&reader, &world));
+    EXPECT(buffer.releases == 0);
+
+    /* Info: NULLs, and struct sizes this relief doesn't know (older or newer callers). */
+    memset(&info, 0, sizeof info);
+    REFUSED(relief_world_get_info(NULL, &info), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_world_get_info(world, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+    info.struct_size = 8;
+    REFUSED(relief_world_get_info(world, &info), RELIEF_STATUS_INVALID_ARGUMENT);
+    info.struct_size = sizeof info + 16;
+    REFUSED(relief_world_get_info(world, &info), RELIEF_STATUS_INVALID_ARGUMENT);
+    EXPECT(info.region_count == 0);
+    info.struct_size = sizeof info;
+    OK(relief_world_get_info(world, &info));
+    EXPECT(info.region_count > 0);
+
+    /* Biome names: out-of-range ids, undersized and NULL buffers, the size query. */
+    REFUSED(relief_world_get_biome_name(world, info.biome_count, name, sizeof name, &n),
+            RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_world_get_biome_name(world, 0, NULL, 8, &n), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_world_get_biome_name(world, 0, name, sizeof name, NULL),
+            RELIEF_STATUS_INVALID_ARGUMENT);
+    memcpy(name, "xyz", 4);
+    REFUSED(relief_world_get_biome_name(world, 0, name, 2, &n), RELIEF_STATUS_INVALID_ARGUMENT);
+    EXPECT(memcmp(name, "xyz", 4) == 0);
+    n = 0;
+    OK(relief_world_get_biome_name(world, 0, NULL, 0, &n));
+    EXPECT(n > 0);
+
+    /* Stream configs: out-of-range enums, newer struct sizes, impossible values. */
+    REFUSED(relief_stream_config_default(7, &config), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_stream_config_default(RELIEF_STREAM_KIND_REGIONS, NULL),
+            RELIEF_STATUS_INVALID_ARGUMENT);
+    OK(relief_stream_config_default(RELIEF_STREAM_KIND_REGIONS, &config));
+    EXPECT(config.struct_size == sizeof config && config.load_radius > 0);
+    config.struct_size += 8;
+    REFUSED(relief_streamer_create(world, &config, &streamer), RELIEF_STATUS_INVALID_ARGUMENT);
+    config.struct_size = sizeof config;
+    config.load_radius = NAN;
+    REFUSED(relief_streamer_create(world, &config, &streamer), RELIEF_STATUS_INVALID_ARGUMENT);
+    config.load_radius = -1;
+    REFUSED(relief_streamer_create(world, &config, &streamer), RELIEF_STATUS_INVALID_ARGUMENT);
+    config.load_radius = 300;
+    config.budget_bytes = 0;
+    REFUSED(relief_streamer_create(world, &config, &streamer), RELIEF_STATUS_INVALID_ARGUMENT);
+    config.budget_bytes = 64u << 20;
+    REFUSED(relief_streamer_create(NULL, &config, &streamer), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_streamer_create(world, &config, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+    EXPECT(streamer == NULL);
+    OK(relief_streamer_create(world, &config, &streamer));
+    relief_world_destroy(world); /* the streamer keeps what it needs */
+    world = NULL;
+
+    /* Streamer calls: NULL handles, non-finite positions, NULL buffers with lengths. */
+    REFUSED(relief_streamer_update(NULL, 0, 0, 0), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_streamer_update(streamer, NAN, 0, 0), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_streamer_update(streamer, 0, 0, INFINITY), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_streamer_poll_events(streamer, NULL, 5, &n), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_streamer_poll_events(streamer, events, 8, NULL),
+            RELIEF_STATUS_INVALID_ARGUMENT);
+    n = 99;
+    OK(relief_streamer_poll_events(streamer, NULL, 0, &n));
+    EXPECT(n == 0);
+    memset(&stats, 0, sizeof stats);
+    REFUSED(relief_streamer_get_stats(streamer, &stats), RELIEF_STATUS_INVALID_ARGUMENT);
+    stats.struct_size = sizeof stats;
+    REFUSED(relief_streamer_get_stats(NULL, &stats), RELIEF_STATUS_INVALID_ARGUMENT);
+    OK(relief_streamer_get_stats(streamer, &stats));
+    EXPECT(stats.budget_bytes == (64u << 20));
+    REFUSED(relief_streamer_settle(streamer, 0, 0, 0, 10, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+
+    /* Region views: not resident yet, NULL views, unknown sizes. */
+    memset(&view, 0, sizeof view);
+    view.struct_size = sizeof view;
+    REFUSED(relief_region_acquire(streamer, info.region_min_x, info.region_min_z, &view),
+            RELIEF_STATUS_NOT_FOUND);
+    EXPECT(view.token == NULL && view.height == NULL);
+    REFUSED(relief_region_acquire(streamer, 0, 0, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+    view.struct_size = 4;
+    REFUSED(relief_region_acquire(streamer, 0, 0, &view), RELIEF_STATUS_INVALID_ARGUMENT);
+    view.struct_size = sizeof view;
+    {
+        double extent = info.region_size * info.vertex_spacing;
+        double x = (info.region_min_x + 0.5) * extent, z = (info.region_min_z + 0.5) * extent;
+        OK(relief_streamer_settle(streamer, x, 0, z, 60000, &settled));
+        EXPECT(settled == 1);
+        OK(relief_region_acquire(streamer, info.region_min_x, info.region_min_z, &view));
+        EXPECT(view.height != NULL && view.size == info.region_size);
+        REFUSED(relief_region_acquire(streamer, info.region_min_x, info.region_min_z, &view),
+                RELIEF_STATUS_INVALID_ARGUMENT); /* still holds one */
+        /* The view outlives the region's residency: move away, then read it. */
+        OK(relief_streamer_update(streamer, x + 1e6, 0, z + 1e6));
+        EXPECT(isfinite(view.height[view.size * view.size - 1]));
+        relief_region_release(&view);
+        EXPECT(view.token == NULL && view.height == NULL);
+        relief_region_release(&view); /* twice: a no-op */
+        relief_region_release(NULL);
+        OK(relief_streamer_settle(streamer, x, 0, z, 60000, &settled));
+    }
+
+    /* Queries: undersized and NULL buffers, bad radii; (NULL, 0) is fine. */
+    OK(relief_terrain_create(streamer, &terrain));
+    REFUSED(relief_terrain_create(NULL, &terrain), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_terrain_height(terrain, 0, 0, NULL, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_terrain_height(NULL, 0, 0, out, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_terrain_heights(terrain, xz, 3, out, 2, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_terrain_heights(terrain, NULL, 3, out, 3, NULL),
+            RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_terrain_heights(terrain, xz, 3, NULL, 3, NULL),
+            RELIEF_STATUS_INVALID_ARGUMENT);
+    OK(relief_terrain_heights(terrain, NULL, 0, NULL, 0, &n));
+    EXPECT(n == 0);
+    OK(relief_terrain_heights(terrain, xz, 3, out, 9, NULL));
+    REFUSED(relief_terrain_normals(terrain, xz, 3, out, 8), RELIEF_STATUS_INVALID_ARGUMENT);
+    OK(relief_terrain_normals(terrain, xz, 3, out, 9));
+    EXPECT(out[1] > 0.0f);
+    REFUSED(relief_terrain_river(terrain, 0, 0, -1, &river), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_terrain_river(terrain, 0, 0, NAN, &river), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_terrain_ground(terrain, 0, 0, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_terrain_biome(terrain, 0, 0, NULL, &settled), RELIEF_STATUS_INVALID_ARGUMENT);
+    {
+        float h = 1.0f;
+        relief_origin origin = 99;
+        OK(relief_terrain_height(terrain, NAN, 0, &h, &origin));
+        EXPECT(isnan(h) && origin == RELIEF_ORIGIN_OUTSIDE);
+    }
+
+    /* Collision: bad chunk sizes, unknown config sizes, views of unbuilt chunks. */
+    REFUSED(relief_collision_create(streamer, NULL, 3.3, &collision),
+            RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_collision_create(streamer, NULL, NAN, &collision),
+            RELIEF_STATUS_INVALID_ARGUMENT);
+    config.struct_size = 12;
+    collision = csentinel;
+    REFUSED(relief_collision_create(streamer, &config, 0, &collision),
+            RELIEF_STATUS_INVALID_ARGUMENT);
+    EXPECT(collision == csentinel);
+    OK(relief_collision_create(streamer, NULL, 0, &collision));
+    memset(&chunk, 0, sizeof chunk);
+    chunk.struct_size = sizeof chunk;
+    REFUSED(relief_collision_acquire(collision, 0, 0, &chunk), RELIEF_STATUS_NOT_FOUND);
+    REFUSED(relief_collision_chunk_at(collision, NAN, 0, &chunk.x, &chunk.z),
+            RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_collision_poll_events(collision, NULL, 1, &n), RELIEF_STATUS_INVALID_ARGUMENT);
+    relief_collision_release(&chunk);
+    relief_collision_release(NULL);
+
+    /* Clipmaps: impossible shapes, levels out of range, undersized rectangle buffers. */
+    OK(relief_clipmap_config_default(&cconfig));
+    cconfig.size = 127;
+    REFUSED(relief_clipmap_create(terrain, &cconfig, &clipmap), RELIEF_STATUS_INVALID_ARGUMENT);
+    cconfig.size = 64;
+    cconfig.levels = 0;
+    REFUSED(relief_clipmap_create(terrain, &cconfig, &clipmap), RELIEF_STATUS_INVALID_ARGUMENT);
+    cconfig.levels = 3;
+    cconfig.struct_size = sizeof cconfig * 2;
+    REFUSED(relief_clipmap_create(terrain, &cconfig, &clipmap), RELIEF_STATUS_INVALID_ARGUMENT);
+    cconfig.struct_size = sizeof cconfig;
+    OK(relief_clipmap_create(terrain, &cconfig, &clipmap));
+    memset(&level, 0, sizeof level);
+    level.struct_size = sizeof level;
+    OK(relief_clipmap_get_level(clipmap, 0, &level));
+    EXPECT(level.filled == 0 && level.size == 64);
+    REFUSED(relief_clipmap_get_level(clipmap, 3, &level), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_clipmap_update(clipmap, 0, 0, 0, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+    OK(relief_clipmap_update(clipmap, 100, 0, 100, &n));
+    EXPECT(n >= 3);
+    REFUSED(relief_clipmap_get_dirty(clipmap, rects, 1, &n), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_clipmap_get_dirty(clipmap, NULL, 4, &n), RELIEF_STATUS_INVALID_ARGUMENT);
+    OK(relief_clipmap_get_dirty(clipmap, NULL, 0, &n));
+    EXPECT(n >= 3);
+    OK(relief_clipmap_get_level(clipmap, 2, &level));
+    EXPECT(level.filled == 1 && level.heights != NULL);
+
+    /* destroy(NULL) is a no-op for every object. */
+    relief_clipmap_destroy(NULL);
+    relief_collision_destroy(NULL);
+    relief_terrain_destroy(NULL);
+    relief_streamer_destroy(NULL);
+    relief_world_destroy(NULL);
+
+    relief_clipmap_destroy(clipmap);
+    relief_collision_destroy(collision);
+    relief_terrain_destroy(terrain);
+    EXPECT(buffer.releases == 0); /* the streamer still reads through the callbacks */
+    relief_streamer_destroy(streamer);
+    EXPECT(buffer.releases == 1);
+    free(pack);
+
+    printf("hostile: %d checks, %d failed\n", checks, failures);
+    return failures != 0;
+}

@@ -1,0 +1,144 @@
+//! Real C callers: the samples (a streaming walk, every query) and the hostile-input program,
+//! each built against the shared and the static library, run once under AddressSanitizer and
+//! UndefinedBehaviorSanitizer and once under valgrind. Any sanitizer report, valgrind error,
+//! leak or failed check fails the test.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::native::{must, native, root, run};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Link {
+    Shared,
+    Static,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Check {
+    Sanitizers,
+    Valgrind,
+}
+
+fn build(source: &Path, link: Link, check: Check) -> PathBuf {
+    let n = native();
+    let stem = source.file_stem().unwrap().to_str().unwrap();
+    let exe = n
+        .scratch
+        .join(format!("{stem}-{link:?}-{check:?}").to_lowercase());
+    let mut cc = Command::new("cc");
+    cc.args([
+        "-std=c99",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-pedantic",
+        "-g",
+        "-O1",
+    ])
+    .arg("-I")
+    .arg(root().join("include"))
+    .arg(source)
+    .arg("-o")
+    .arg(&exe);
+    if check == Check::Sanitizers {
+        cc.args([
+            "-fsanitize=address,undefined",
+            "-fno-omit-frame-pointer",
+            "-fno-sanitize-recover=all",
+        ]);
+    }
+    match link {
+        Link::Shared => {
+            cc.arg("-L").arg(&n.lib_dir).arg("-lrelief");
+            cc.arg(format!("-Wl,-rpath,{}", n.lib_dir.display()));
+        }
+        Link::Static => {
+            cc.arg(n.lib_dir.join("librelief.a"))
+                .args(["-lpthread", "-ldl"]);
+        }
+    }
+    cc.arg("-lm");
+    must(&mut cc);
+    exe
+}
+
+fn check_run(exe: &Path, args: &[&Path], check: Check) -> Result<String, String> {
+    let mut cmd = match check {
+        Check::Sanitizers => {
+            let mut c = Command::new(exe);
+            c.env(
+                "ASAN_OPTIONS",
+                "detect_leaks=1:abort_on_error=0:exitcode=97",
+            )
+            .env("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1");
+            c
+        }
+        Check::Valgrind => {
+            let mut c = Command::new("valgrind");
+            c.args([
+                "-q",
+                "--error-exitcode=98",
+                "--leak-check=full",
+                "--show-leak-kinds=definite,indirect",
+                "--errors-for-leak-kinds=definite,indirect",
+            ])
+            .arg(exe);
+            c
+        }
+    };
+    let out = run(cmd.args(args));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if out.status.success() {
+        Ok(text)
+    } else {
+        Err(format!("{} ({}):\n{text}", exe.display(), out.status))
+    }
+}
+
+/// Every program, both links, both checks; reports all failures together.
+fn run_matrix(source: &str, args: &[&Path], expect: &str) {
+    let source = root().join(source);
+    let mut failed = Vec::new();
+    for link in [Link::Shared, Link::Static] {
+        for check in [Check::Sanitizers, Check::Valgrind] {
+            let exe = build(&source, link, check);
+            match check_run(&exe, args, check) {
+                Ok(text) if text.contains(expect) => {
+                    println!("--- {} ({link:?}, {check:?}) ---\n{text}", exe.display())
+                }
+                Ok(text) => failed.push(format!("{}: no `{expect}` in:\n{text}", exe.display())),
+                Err(e) => failed.push(e),
+            }
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n\n"));
+}
+
+#[test]
+fn the_streaming_walk_sample_runs_clean() {
+    let n = native();
+    run_matrix(
+        "samples/c/stream_walk.c",
+        &[&n.world, Path::new("240")],
+        "chunks built",
+    );
+}
+
+#[test]
+fn the_queries_sample_runs_clean() {
+    let n = native();
+    run_matrix("samples/c/queries.c", &[&n.pack], "batch:");
+}
+
+#[test]
+fn hostile_input_gets_its_status_every_time() {
+    let n = native();
+    run_matrix("tests/c/hostile.c", &[&n.world, &n.pack], ", 0 failed");
+}

@@ -1,0 +1,79 @@
+//! Builds and worlds for the tests that call relief as a native library (C and C#): the
+//! release cdylib and staticlib, the real default world (baked by the release CLI) and its
+//! pack.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+pub struct Native {
+    /// target/release: librelief.so, librelief.a, the relief CLI.
+    pub lib_dir: PathBuf,
+    /// The default world (seed "relief"), as a directory and as a pack.
+    pub world: PathBuf,
+    pub pack: PathBuf,
+    /// Scratch space for this test binary's builds.
+    pub scratch: PathBuf,
+}
+
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs a command, returning its output; panics only if it can't be started.
+pub fn run(cmd: &mut Command) -> Output {
+    cmd.output()
+        .unwrap_or_else(|e| panic!("could not run {cmd:?}: {e}"))
+}
+
+/// Fails the test with a command's output unless it succeeded.
+pub fn must(cmd: &mut Command) -> Output {
+    let out = run(cmd);
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed ({}):\n{}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// Builds the release library and CLI (cheap when CI already has), bakes the default world
+/// once per target directory, and packs it.
+pub fn native() -> &'static Native {
+    static NATIVE: OnceLock<Native> = OnceLock::new();
+    NATIVE.get_or_init(|| {
+        let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        let target = tmp.parent().expect("target dir");
+        must(Command::new(env!("CARGO")).current_dir(root()).args([
+            "build",
+            "--release",
+            "--quiet",
+        ]));
+        let lib_dir = target.join("release");
+        let cli = lib_dir.join(format!("relief{}", std::env::consts::EXE_SUFFIX));
+        let world = tmp.join("native-default-world");
+        let pack = tmp.join("native-default-world.rlpack");
+        // A world from an older bake (or a half-written one) fails `info`: bake it afresh.
+        let fresh = run(Command::new(&cli).arg("info").arg(&world))
+            .status
+            .success();
+        if !fresh {
+            let _ = std::fs::remove_dir_all(&world);
+            must(Command::new(&cli).args(["bake", "--out"]).arg(&world));
+            let _ = std::fs::remove_file(&pack);
+        }
+        if !pack.exists() {
+            must(Command::new(&cli).arg("pack").arg(&world).arg(&pack));
+        }
+        let scratch = tmp.join(format!("native-{}", env!("CARGO_CRATE_NAME")));
+        std::fs::create_dir_all(&scratch).unwrap();
+        Native {
+            lib_dir,
+            world,
+            pack,
+            scratch,
+        }
+    })
+}
