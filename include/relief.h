@@ -411,7 +411,8 @@ relief_status relief_clipmap_create(const struct relief_terrain *terrain,
                                     const struct relief_clipmap_config *config,
                                     struct relief_clipmap **out_clipmap);
 
-// Frees a clipmap. NULL is a no-op. Level views from it become invalid.
+// Frees a clipmap. NULL is a no-op. Level views from it become invalid. Threads: any, once
+// no other thread uses the handle.
 //
 // # Safety
 // `clipmap` NULL or a live handle, not used again.
@@ -420,7 +421,7 @@ void relief_clipmap_destroy(struct relief_clipmap *clipmap);
 // Centres every level on world (x, y, z) and fills only the cells that came into view; writes
 // how many storage rectangles changed to `*out_dirty_count` (0 when nothing moved; fetch
 // them with `relief_clipmap_get_dirty`). Never reads files. Errors: INVALID_ARGUMENT (NULL
-// arguments, non-finite position).
+// arguments, non-finite position). Threads: one at a time (the render thread's owner).
 //
 // # Safety
 // `clipmap` NULL or live; `out_dirty_count` NULL or writable.
@@ -433,6 +434,7 @@ relief_status relief_clipmap_update(const struct relief_clipmap *clipmap,
 // Refills the visible cells over region (x, z): call on the streamer's LOADED event for it,
 // so levels switch from overview heights to the region's. Writes the rectangle count to
 // `*out_dirty_count`, as `relief_clipmap_update`. Errors: INVALID_ARGUMENT (NULL arguments).
+// Threads: as `relief_clipmap_update`.
 //
 // # Safety
 // `clipmap` NULL or live; `out_dirty_count` NULL or writable.
@@ -445,6 +447,7 @@ relief_status relief_clipmap_refresh_region(const struct relief_clipmap *clipmap
 // `capacity`) and writes their count to `*out_count`. Size query: `(NULL, 0)` writes only
 // the count. Errors: INVALID_ARGUMENT (NULL `clipmap`/`out_count`, NULL `rects` with a
 // non-zero `capacity`, or a non-zero `capacity` below the count, when nothing is written).
+// Threads: as `relief_clipmap_update`.
 //
 // # Safety
 // `rects` NULL or writable for `capacity` rects; `out_count` NULL or writable.
@@ -454,7 +457,8 @@ relief_status relief_clipmap_get_dirty(const struct relief_clipmap *clipmap,
                                        uintptr_t *out_count);
 
 // Fills `*out_level` (its `struct_size` set) with level `level`'s view. Errors:
-// INVALID_ARGUMENT (NULL arguments, unknown `struct_size`, `level` ≥ the level count).
+// INVALID_ARGUMENT (NULL arguments, unknown `struct_size`, `level` ≥ the level count);
+// `*out_level` is untouched on failure. Threads: as `relief_clipmap_update`.
 //
 // # Safety
 // `clipmap` NULL or live; `out_level` NULL or a writable `relief_clipmap_level`.
@@ -499,7 +503,9 @@ relief_status relief_collision_update(const struct relief_collision *collision,
                                       double z);
 
 // Blocks until every chunk the focus wants is built, or `timeout_ms` passes; writes 1 to
-// `*out_settled` if all settled, else 0. Not for per-frame use. Errors: INVALID_ARGUMENT.
+// `*out_settled` if all settled, else 0. Not for per-frame use. Errors: INVALID_ARGUMENT
+// (NULL handle or `out_settled`, non-finite position). Threads: as
+// `relief_collision_update`.
 //
 // # Safety
 // `collision` NULL or live; `out_settled` NULL or writable.
@@ -511,7 +517,8 @@ relief_status relief_collision_settle(const struct relief_collision *collision,
                                       uint32_t *out_settled);
 
 // Moves up to `capacity` pending chunk events into `events` (x, z are chunk indices) and
-// writes how many to `*out_count`; as `relief_streamer_poll_events`.
+// writes how many to `*out_count`; as `relief_streamer_poll_events` (NULL, buffers, errors).
+// Threads: as `relief_collision_update`.
 //
 // # Safety
 // `events` NULL or writable for `capacity` events; `out_count` NULL or writable.
@@ -520,7 +527,8 @@ relief_status relief_collision_poll_events(const struct relief_collision *collis
                                            uintptr_t capacity,
                                            uintptr_t *out_count);
 
-// Fills `*stats` (its `struct_size` set) with a snapshot; as `relief_streamer_get_stats`.
+// Fills `*stats` (its `struct_size` set) with a snapshot; as `relief_streamer_get_stats`
+// (NULL, sizes, errors). Threads: any.
 //
 // # Safety
 // `stats` NULL or writable.

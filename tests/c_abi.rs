@@ -8,7 +8,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::native::{must, native, root, run};
+use common::native::{must, native, record_summary, root, run};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Link {
@@ -104,12 +104,26 @@ fn check_run(exe: &Path, args: &[&Path], check: Check) -> Result<String, String>
 
 /// Every program, both links, both checks; reports all failures together.
 fn run_matrix(source: &str, args: &[&Path], expect: &str) {
+    let name = Path::new(source)
+        .file_stem()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
     let source = root().join(source);
     let mut failed = Vec::new();
+    let mut lines = String::new();
     for link in [Link::Shared, Link::Static] {
         for check in [Check::Sanitizers, Check::Valgrind] {
             let exe = build(&source, link, check);
-            match check_run(&exe, args, check) {
+            let result = check_run(&exe, args, check);
+            let verdict = if matches!(&result, Ok(t) if t.contains(expect)) {
+                "passed"
+            } else {
+                "FAILED"
+            };
+            lines += &format!("C {name}, {link:?} library, {check:?}: {verdict}\n");
+            match result {
                 Ok(text) if text.contains(expect) => {
                     println!("--- {} ({link:?}, {check:?}) ---\n{text}", exe.display())
                 }
@@ -118,6 +132,7 @@ fn run_matrix(source: &str, args: &[&Path], expect: &str) {
             }
         }
     }
+    record_summary(&format!("c-{name}"), &lines);
     assert!(failed.is_empty(), "{}", failed.join("\n\n"));
 }
 

@@ -67,7 +67,10 @@ fn open_and_describe_a_world() {
     );
     assert!(last_error().contains("struct_size"), "{}", last_error());
     assert_eq!(newer.info.region_count, 0);
-    assert_eq!(newer.added_later, 0xdead_beef, "nothing is written on failure");
+    assert_eq!(
+        newer.added_later, 0xdead_beef,
+        "nothing is written on failure"
+    );
     unsafe { relief_world_destroy(world) };
 }
 

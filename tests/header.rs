@@ -92,3 +92,36 @@ fn the_header_compiles_alone_as_c99_and_cpp17() {
         );
     }
 }
+
+/// Every function's comment in the header says which threads may call it and what NULL does
+/// (docs/c-api.md states the rest of the conventions once).
+#[test]
+fn every_function_documents_threads_and_null() {
+    let header = generate();
+    let mut doc = String::new();
+    let mut missing = Vec::new();
+    let mut functions = 0;
+    for line in header.lines() {
+        if let Some(text) = line.strip_prefix("//") {
+            doc += text;
+            continue;
+        }
+        let is_fn =
+            line.contains('(') && !line.starts_with([' ', '#', 't']) && line.contains("relief_");
+        if is_fn {
+            functions += 1;
+            let name = line[..line.find('(').unwrap()]
+                .rsplit([' ', '*'])
+                .next()
+                .unwrap();
+            for word in ["Threads", "NULL"] {
+                if !doc.contains(word) {
+                    missing.push(format!("{name}: no `{word}`"));
+                }
+            }
+        }
+        doc.clear();
+    }
+    assert!(functions >= 40, "only {functions} functions found");
+    assert!(missing.is_empty(), "{missing:#?}");
+}

@@ -150,7 +150,8 @@ pub unsafe extern "C" fn relief_clipmap_create(
     })
 }
 
-/// Frees a clipmap. NULL is a no-op. Level views from it become invalid.
+/// Frees a clipmap. NULL is a no-op. Level views from it become invalid. Threads: any, once
+/// no other thread uses the handle.
 ///
 /// # Safety
 /// `clipmap` NULL or a live handle, not used again.
@@ -163,7 +164,7 @@ pub unsafe extern "C" fn relief_clipmap_destroy(clipmap: *mut relief_clipmap) {
 /// Centres every level on world (x, y, z) and fills only the cells that came into view; writes
 /// how many storage rectangles changed to `*out_dirty_count` (0 when nothing moved; fetch
 /// them with `relief_clipmap_get_dirty`). Never reads files. Errors: INVALID_ARGUMENT (NULL
-/// arguments, non-finite position).
+/// arguments, non-finite position). Threads: one at a time (the render thread's owner).
 ///
 /// # Safety
 /// `clipmap` NULL or live; `out_dirty_count` NULL or writable.
@@ -191,6 +192,7 @@ pub unsafe extern "C" fn relief_clipmap_update(
 /// Refills the visible cells over region (x, z): call on the streamer's LOADED event for it,
 /// so levels switch from overview heights to the region's. Writes the rectangle count to
 /// `*out_dirty_count`, as `relief_clipmap_update`. Errors: INVALID_ARGUMENT (NULL arguments).
+/// Threads: as `relief_clipmap_update`.
 ///
 /// # Safety
 /// `clipmap` NULL or live; `out_dirty_count` NULL or writable.
@@ -221,6 +223,7 @@ pub unsafe extern "C" fn relief_clipmap_refresh_region(
 /// `capacity`) and writes their count to `*out_count`. Size query: `(NULL, 0)` writes only
 /// the count. Errors: INVALID_ARGUMENT (NULL `clipmap`/`out_count`, NULL `rects` with a
 /// non-zero `capacity`, or a non-zero `capacity` below the count, when nothing is written).
+/// Threads: as `relief_clipmap_update`.
 ///
 /// # Safety
 /// `rects` NULL or writable for `capacity` rects; `out_count` NULL or writable.
@@ -264,7 +267,8 @@ pub unsafe extern "C" fn relief_clipmap_get_dirty(
 }
 
 /// Fills `*out_level` (its `struct_size` set) with level `level`'s view. Errors:
-/// INVALID_ARGUMENT (NULL arguments, unknown `struct_size`, `level` ≥ the level count).
+/// INVALID_ARGUMENT (NULL arguments, unknown `struct_size`, `level` ≥ the level count);
+/// `*out_level` is untouched on failure. Threads: as `relief_clipmap_update`.
 ///
 /// # Safety
 /// `clipmap` NULL or live; `out_level` NULL or a writable `relief_clipmap_level`.

@@ -162,7 +162,9 @@ pub unsafe extern "C" fn relief_collision_update(
 }
 
 /// Blocks until every chunk the focus wants is built, or `timeout_ms` passes; writes 1 to
-/// `*out_settled` if all settled, else 0. Not for per-frame use. Errors: INVALID_ARGUMENT.
+/// `*out_settled` if all settled, else 0. Not for per-frame use. Errors: INVALID_ARGUMENT
+/// (NULL handle or `out_settled`, non-finite position). Threads: as
+/// `relief_collision_update`.
 ///
 /// # Safety
 /// `collision` NULL or live; `out_settled` NULL or writable.
@@ -192,7 +194,8 @@ pub unsafe extern "C" fn relief_collision_settle(
 }
 
 /// Moves up to `capacity` pending chunk events into `events` (x, z are chunk indices) and
-/// writes how many to `*out_count`; as `relief_streamer_poll_events`.
+/// writes how many to `*out_count`; as `relief_streamer_poll_events` (NULL, buffers, errors).
+/// Threads: as `relief_collision_update`.
 ///
 /// # Safety
 /// `events` NULL or writable for `capacity` events; `out_count` NULL or writable.
@@ -212,7 +215,8 @@ pub unsafe extern "C" fn relief_collision_poll_events(
     })
 }
 
-/// Fills `*stats` (its `struct_size` set) with a snapshot; as `relief_streamer_get_stats`.
+/// Fills `*stats` (its `struct_size` set) with a snapshot; as `relief_streamer_get_stats`
+/// (NULL, sizes, errors). Threads: any.
 ///
 /// # Safety
 /// `stats` NULL or writable.

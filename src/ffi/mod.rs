@@ -225,3 +225,39 @@ pub extern "C" fn relief_last_error_message() -> *const c_char {
 pub extern "C" fn relief_version() -> *const c_char {
     concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::CStr;
+
+    fn last() -> String {
+        // SAFETY: relief_last_error_message never returns NULL.
+        unsafe { CStr::from_ptr(relief_last_error_message()) }
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    #[test]
+    fn a_panic_becomes_a_status_and_a_message() {
+        let status = ffi_guard!({
+            if last().is_empty() {
+                panic!("a bug");
+            }
+            Ok(())
+        });
+        assert_eq!(status, RELIEF_STATUS_PANIC);
+        assert!(last().contains("panicked"), "{}", last());
+    }
+
+    #[test]
+    fn a_failure_sets_the_message_and_success_keeps_it() {
+        let status = ffi_guard!({ Err(Failure::invalid("nope: the reason")) });
+        assert_eq!(status, RELIEF_STATUS_INVALID_ARGUMENT);
+        assert_eq!(last(), "nope: the reason");
+        assert_eq!(ffi_guard!({ Ok(()) }), RELIEF_STATUS_OK);
+        assert_eq!(last(), "nope: the reason", "kept until the next failure");
+        set_last_error("with\0nul");
+        assert_eq!(last(), "with nul");
+    }
+}

@@ -77,3 +77,11 @@ pub fn native() -> &'static Native {
         }
     })
 }
+
+/// Keeps a native run's closing lines in target/tmp/summaries/NAME.txt: `.ci/test` prints
+/// them after `cargo test` (which hides a passing test's output).
+pub fn record_summary(name: &str, text: &str) {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("summaries");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(format!("{name}.txt")), text).unwrap();
+}

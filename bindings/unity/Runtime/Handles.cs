@@ -1,0 +1,51 @@
+// SafeHandles own relief's objects: each frees its object exactly once, on Dispose or, if the
+// caller forgets, from the finalizer. relief's destroy functions accept any thread.
+using System;
+using System.Runtime.InteropServices;
+
+namespace Relief.Native
+{
+    public abstract class ReliefHandle : SafeHandle
+    {
+        protected ReliefHandle() : base(IntPtr.Zero, true) { }
+        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
+    }
+
+    public sealed class WorldHandle : ReliefHandle
+    {
+        protected override bool ReleaseHandle() { NativeMethods.relief_world_destroy(handle); return true; }
+    }
+
+    public sealed class StreamerHandle : ReliefHandle
+    {
+        protected override bool ReleaseHandle() { NativeMethods.relief_streamer_destroy(handle); return true; }
+    }
+
+    public sealed class TerrainHandle : ReliefHandle
+    {
+        protected override bool ReleaseHandle() { NativeMethods.relief_terrain_destroy(handle); return true; }
+    }
+
+    public sealed class CollisionHandle : ReliefHandle
+    {
+        protected override bool ReleaseHandle() { NativeMethods.relief_collision_destroy(handle); return true; }
+    }
+
+    public sealed class ClipmapHandle : ReliefHandle
+    {
+        protected override bool ReleaseHandle() { NativeMethods.relief_clipmap_destroy(handle); return true; }
+    }
+}
+
+#if !UNITY_5_3_OR_NEWER
+namespace AOT
+{
+    /// <summary>Unity's marker for native-to-managed callbacks under IL2CPP; declared here
+    /// for builds outside Unity (Unity matches it by name).</summary>
+    [AttributeUsage(AttributeTargets.Method)]
+    public sealed class MonoPInvokeCallbackAttribute : Attribute
+    {
+        public MonoPInvokeCallbackAttribute(Type type) { }
+    }
+}
+#endif

@@ -1,0 +1,108 @@
+using System;
+using System.Runtime.InteropServices;
+using System.Text;
+using Relief.Native;
+
+namespace Relief
+{
+    /// <summary>A caller's pack bytes, read from relief's loader threads (several at once):
+    /// for packs that can't be opened by path, such as one inside an Android APK.</summary>
+    public interface IPackReader
+    {
+        /// <summary>The pack's length in bytes.</summary>
+        long Length { get; }
+        /// <summary>Fills <paramref name="destination"/> with the bytes at
+        /// <paramref name="offset"/>; false (or an exception) on failure.</summary>
+        bool ReadAt(long offset, Span<byte> destination);
+    }
+
+    /// <summary>An opened world: a directory or a pack (relief pack), from a path, bytes or a
+    /// reader. Streamers made from it keep what they need, so it may be disposed first.</summary>
+    public sealed class World : IDisposable
+    {
+        public readonly WorldHandle Handle;
+        public readonly relief_world_info Info;
+
+        World(WorldHandle handle)
+        {
+            Handle = handle;
+            var info = new relief_world_info();
+            info.struct_size = (uint)Marshal.SizeOf(typeof(relief_world_info));
+            ReliefException.Check(NativeMethods.relief_world_get_info(handle, ref info));
+            Info = info;
+        }
+
+        /// <summary>Opens a world directory or pack file by path (desktop; Android needs
+        /// <see cref="OpenMemory"/> or <see cref="OpenReader"/>).</summary>
+        public static World Open(string path)
+        {
+            WorldHandle h;
+            ReliefException.Check(NativeMethods.relief_world_open(ReliefException.CString(path), out h));
+            return new World(h);
+        }
+
+        /// <summary>Opens a pack held in memory; relief copies the bytes.</summary>
+        public static unsafe World OpenMemory(ReadOnlySpan<byte> pack)
+        {
+            WorldHandle h;
+            fixed (byte* p = &MemoryMarshal.GetReference(pack))
+                ReliefException.Check(NativeMethods.relief_world_open_memory(p, (UIntPtr)pack.Length, out h));
+            return new World(h);
+        }
+
+        /// <summary>Opens a pack through <paramref name="reader"/>, which relief keeps (and
+        /// calls from its threads) until the world and everything made from it are gone.</summary>
+        public static World OpenReader(IPackReader reader)
+        {
+            if (reader == null)
+                throw new ArgumentNullException("reader");
+            var r = new relief_reader();
+            r.struct_size = (uint)Marshal.SizeOf(typeof(relief_reader));
+            r.length = (ulong)reader.Length;
+            // relief owns the GCHandle from here and frees it through Release, even on failure.
+            r.user = GCHandle.ToIntPtr(GCHandle.Alloc(reader));
+            r.read_at = Marshal.GetFunctionPointerForDelegate(ReadAtFn);
+            r.release = Marshal.GetFunctionPointerForDelegate(ReleaseFn);
+            WorldHandle h;
+            ReliefException.Check(NativeMethods.relief_world_open_reader(ref r, out h));
+            return new World(h);
+        }
+
+        // Kept in static fields so the delegates outlive every native call through them.
+        static readonly relief_read_fn ReadAtFn = ReadAtCallback;
+        static readonly relief_release_fn ReleaseFn = ReleaseCallback;
+
+        [AOT.MonoPInvokeCallback(typeof(relief_read_fn))]
+        static unsafe int ReadAtCallback(IntPtr user, ulong offset, ulong length, IntPtr output)
+        {
+            try
+            {
+                var reader = (IPackReader)GCHandle.FromIntPtr(user).Target;
+                return reader.ReadAt((long)offset, new Span<byte>((void*)output, checked((int)length))) ? 0 : 1;
+            }
+            catch (Exception)
+            {
+                return 2; // never let an exception unwind into native code
+            }
+        }
+
+        [AOT.MonoPInvokeCallback(typeof(relief_release_fn))]
+        static void ReleaseCallback(IntPtr user)
+        {
+            GCHandle.FromIntPtr(user).Free();
+        }
+
+        /// <summary>Biome <paramref name="id"/>'s name.</summary>
+        public unsafe string BiomeName(uint id)
+        {
+            UIntPtr length;
+            ReliefException.Check(NativeMethods.relief_world_get_biome_name(Handle, id, null, UIntPtr.Zero, out length));
+            byte[] name = new byte[(int)length + 1];
+            fixed (byte* p = name)
+                ReliefException.Check(NativeMethods.relief_world_get_biome_name(Handle, id, p, (UIntPtr)name.Length, out length));
+            return Encoding.UTF8.GetString(name, 0, (int)length);
+        }
+
+        public void Dispose() { Handle.Dispose(); }
+    }
+}

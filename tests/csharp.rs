@@ -1,0 +1,200 @@
+//! The C# layer (bindings/unity/Runtime) under Mono against the real library: compiled with
+//! `mcs -langversion:7.2` (the subset Unity also takes), then its NUnit tests run with
+//! nunit-console. They check every struct's size and field offsets, every constant and the
+//! version against a C program compiled from include/relief.h, then open, stream and query.
+//! Needs Mono: `.ci/deps` installs it.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::native::{must, native, record_summary, root, run};
+
+/// A C program printing what the C compiler makes of every struct and constant in the header.
+fn layout_program(header: &str) -> String {
+    let mut body = String::new();
+    let mut lines = header.lines();
+    while let Some(line) = lines.next() {
+        if let Some(rest) = line.strip_prefix("typedef struct ") {
+            let Some(name) = rest.strip_suffix(" {") else {
+                continue; // an opaque handle
+            };
+            body += &format!("    printf(\"struct {name} %zu\\n\", sizeof({name}));\n");
+            for field in lines.by_ref() {
+                let field = field.trim();
+                if field.starts_with('}') {
+                    break;
+                }
+                if field.starts_with("//") || field.is_empty() {
+                    continue;
+                }
+                let decl = field.trim_end_matches(';');
+                let member = decl.rsplit([' ', '*']).next().unwrap();
+                body += &format!(
+                    "    printf(\"field {name}.{member} %zu\\n\", offsetof({name}, {member}));\n"
+                );
+            }
+        } else if let Some(rest) = line.strip_prefix("#define RELIEF_") {
+            let name = rest.split_whitespace().next().unwrap();
+            if name != "H" && !name.starts_with("VERSION_") {
+                body += &format!(
+                    "    printf(\"const RELIEF_{name} %llu\\n\", (unsigned long long)RELIEF_{name});\n"
+                );
+            }
+        }
+    }
+    format!(
+        "#include <stddef.h>\n#include <stdio.h>\n#include \"relief.h\"\n\nint main(void) {{\n{body}    printf(\"version %s\\n\", RELIEF_VERSION_STRING);\n    return 0;\n}}\n"
+    )
+}
+
+fn tool(name: &str) {
+    let found = Command::new("sh")
+        .args(["-c", &format!("command -v {name}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        found,
+        "`{name}` is missing: run .ci/deps (Debian: apt-get install mono-mcs mono-runtime nunit-console libnunit-cil-dev)"
+    );
+}
+
+#[test]
+fn every_export_has_a_p_invoke_declaration() {
+    let header = std::fs::read_to_string(root().join("include/relief.h")).unwrap();
+    let cs = std::fs::read_to_string(root().join("bindings/unity/Runtime/Native.cs")).unwrap();
+    let mut n = 0;
+    for line in header.lines() {
+        // A declaration's first line: `<type> relief_name(`; typedefs and continuations aside.
+        let Some(paren) = line
+            .find('(')
+            .filter(|_| !line.starts_with([' ', '#', '/', 't']))
+        else {
+            continue;
+        };
+        let name = line[..paren].rsplit([' ', '*']).next().unwrap();
+        n += 1;
+        assert!(
+            cs.contains(&format!(" {name}(")),
+            "{name} has no DllImport in bindings/unity/Runtime/Native.cs"
+        );
+    }
+    assert!(n >= 40, "found only {n} functions in the header");
+}
+
+#[test]
+fn the_csharp_layer_passes_its_nunit_tests_under_mono() {
+    for t in ["mcs", "mono", "nunit-console", "cc"] {
+        tool(t);
+    }
+    let n = native();
+    let dir = &n.scratch;
+
+    // What C makes of the header.
+    let header = std::fs::read_to_string(root().join("include/relief.h")).unwrap();
+    let layout_c = dir.join("layout.c");
+    std::fs::write(&layout_c, layout_program(&header)).unwrap();
+    let layout_exe = dir.join("layout");
+    must(
+        Command::new("cc")
+            .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-I"])
+            .arg(root().join("include"))
+            .arg(&layout_c)
+            .arg("-o")
+            .arg(&layout_exe),
+    );
+    let layout = must(&mut Command::new(&layout_exe)).stdout;
+    let layout_txt = dir.join("layout.txt");
+    std::fs::write(&layout_txt, &layout).unwrap();
+
+    // The package's runtime and its tests, compiled as Unity would take them.
+    let sources = |sub: &str| -> Vec<std::path::PathBuf> {
+        let mut v: Vec<_> = std::fs::read_dir(root().join("bindings/unity").join(sub))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "cs"))
+            .collect();
+        v.sort();
+        v
+    };
+    let runtime = dir.join("Relief.dll");
+    must(
+        Command::new("mcs")
+            .args([
+                "-langversion:7.2",
+                "-unsafe",
+                "-warnaserror",
+                "-target:library",
+            ])
+            .arg(format!("-out:{}", runtime.display()))
+            .args(sources("Runtime")),
+    );
+    let tests = dir.join("Relief.Tests.dll");
+    let nunit = "/usr/lib/cli/nunit.framework-2.6.3/nunit.framework.dll";
+    assert!(
+        Path::new(nunit).exists(),
+        "{nunit} is missing: run .ci/deps"
+    );
+    must(
+        Command::new("mcs")
+            .args(["-langversion:7.2", "-unsafe", "-target:library"])
+            .arg(format!("-out:{}", tests.display()))
+            .arg(format!("-r:{}", runtime.display()))
+            .arg(format!("-r:{nunit}"))
+            .args(sources("Tests")),
+    );
+
+    let out = run(Command::new("nunit-console")
+        .arg(&tests)
+        .args(["-nologo", "-labels"])
+        .current_dir(dir)
+        .env("LD_LIBRARY_PATH", &n.lib_dir)
+        .env("RELIEF_WORLD", &n.world)
+        .env("RELIEF_PACK", &n.pack)
+        .env("RELIEF_LAYOUT", &layout_txt));
+    let text = String::from_utf8_lossy(&out.stdout);
+    println!("{text}{}", String::from_utf8_lossy(&out.stderr));
+    let summary = text
+        .lines()
+        .find(|l| l.starts_with("Tests run:"))
+        .unwrap_or("no summary");
+    record_summary(
+        "csharp",
+        &format!("C# layer, NUnit under Mono: {summary}\n"),
+    );
+    assert!(
+        out.status.success() && summary.contains("Errors: 0, Failures: 0"),
+        "NUnit under Mono: {summary}\n{text}"
+    );
+}
+
+/// Unity ignores files without a .meta inside a package (packages are read-only), so every
+/// file and folder of the package has one, and every .meta has its file.
+#[test]
+fn every_package_file_and_folder_has_a_meta() {
+    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            }
+            out.push(p);
+        }
+    }
+    let mut all = Vec::new();
+    walk(&root().join("bindings/unity"), &mut all);
+    let mut problems = Vec::new();
+    for p in &all {
+        let name = p.to_string_lossy();
+        match name.strip_suffix(".meta") {
+            Some(file) if !Path::new(file).exists() => problems.push(format!("{name}: orphan")),
+            Some(_) => {}
+            None if !Path::new(&format!("{name}.meta")).exists() => {
+                problems.push(format!("{name}: no .meta"))
+            }
+            None => {}
+        }
+    }
+    assert!(all.len() > 20 && problems.is_empty(), "{problems:#?}");
+}
