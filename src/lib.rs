@@ -7,6 +7,7 @@ pub mod bake;
 pub mod clipmap;
 pub mod collision;
 pub mod ffi;
+pub mod planet;
 pub mod query;
 pub mod stream;
 pub mod world;

@@ -1,0 +1,283 @@
+//! Reading a PLNT blob: opening reads the header and tables only (one read, whatever the
+//! planet's size); tiles and sections are read and checked when asked for, from a memory
+//! map or through any [`ReadAt`] (a caller's callbacks where no path can be mapped).
+
+use std::path::{Path, PathBuf};
+
+use crate::world::codec;
+use crate::world::store::ReadAt;
+use crate::world::FormatError;
+
+use super::format::{
+    decode_fields, decode_index, decode_sections, FieldInfo, Header, SampleType, Section,
+    TileEntry, FIELD_BYTES, HEADER_BYTES,
+};
+
+/// A tile of one face: samples `tx·T .. (tx+1)·T` across, `ty·T ..` up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TileKey {
+    pub face: u8,
+    pub tx: u16,
+    pub ty: u16,
+}
+
+/// One field's decoded samples for one tile, row-major (`j·T + i`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Samples {
+    F32(Vec<f32>),
+    U8(Vec<u8>),
+    U16(Vec<u16>),
+}
+
+impl Samples {
+    pub fn bytes(&self) -> usize {
+        match self {
+            Samples::F32(v) => v.len() * 4,
+            Samples::U8(v) => v.len(),
+            Samples::U16(v) => v.len() * 2,
+        }
+    }
+    /// Sample `k` as a stored number (before the field's scale and offset).
+    #[inline]
+    pub fn get(&self, k: usize) -> f64 {
+        match self {
+            Samples::F32(v) => v[k] as f64,
+            Samples::U8(v) => v[k] as f64,
+            Samples::U16(v) => v[k] as f64,
+        }
+    }
+}
+
+/// A memory-mapped file. Each read copies out of the map and then tells the kernel the pages
+/// are not needed, so touching the whole planet does not grow the process's resident set.
+pub struct MappedBytes {
+    map: memmap2::Mmap,
+}
+
+impl MappedBytes {
+    pub fn open(path: &Path) -> std::io::Result<MappedBytes> {
+        let file = std::fs::File::open(path)?;
+        // SAFETY: the blob is read-only data nobody truncates while relief has it open (a
+        // truncation is the one way a map can fault; the header's length check catches files
+        // already cut short).
+        let map = unsafe { memmap2::Mmap::map(&file)? };
+        #[cfg(unix)]
+        let _ = map.advise(memmap2::Advice::Random);
+        Ok(MappedBytes { map })
+    }
+}
+
+impl ReadAt for MappedBytes {
+    fn length(&self) -> u64 {
+        self.map.len() as u64
+    }
+    fn read_at(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()> {
+        let start = usize::try_from(offset).map_err(|_| std::io::ErrorKind::UnexpectedEof)?;
+        let src = start
+            .checked_add(out.len())
+            .and_then(|end| self.map.get(start..end))
+            .ok_or(std::io::ErrorKind::UnexpectedEof)?;
+        out.copy_from_slice(src);
+        #[cfg(unix)]
+        {
+            // Drop the whole pages this read covered. SAFETY: a shared read-only file mapping:
+            // dropped pages fault back in with the same bytes, so no reader (here or on
+            // another thread) can observe a change.
+            let page = 4096usize;
+            let (a, b) = (
+                start.div_ceil(page) * page,
+                (start + out.len()) / page * page,
+            );
+            if b > a {
+                let _ = unsafe {
+                    self.map
+                        .unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, a, b - a)
+                };
+            }
+        }
+        Ok(())
+    }
+}
+
+/// An opened planet blob.
+pub struct Blob {
+    name: PathBuf,
+    bytes: Box<dyn ReadAt>,
+    header: Header,
+    fields: Vec<FieldInfo>,
+    index: Vec<TileEntry>,
+    sections: Vec<Section>,
+}
+
+impl std::fmt::Debug for Blob {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Blob")
+            .field("name", &self.name)
+            .field("header", &self.header)
+            .field("fields", &self.fields)
+            .finish()
+    }
+}
+
+impl Blob {
+    /// Opens a blob file by memory-mapping it.
+    pub fn open(path: impl AsRef<Path>) -> Result<Blob, FormatError> {
+        let path = path.as_ref();
+        let bytes = MappedBytes::open(path).map_err(|e| FormatError::io(path, e))?;
+        Blob::open_bytes(path, Box::new(bytes))
+    }
+
+    /// Opens a blob from any random-access bytes (memory, a caller's reader).
+    pub fn open_bytes(
+        name: impl Into<PathBuf>,
+        bytes: Box<dyn ReadAt>,
+    ) -> Result<Blob, FormatError> {
+        Blob::open_with_fields(name, bytes, None)
+    }
+
+    /// As [`Blob::open_bytes`], for a reader that knows only the fields named in `known` (in
+    /// order; say, a v6 reader's): they must be the blob's first fields, and any after them
+    /// are ignored — which is how a v6 reader reads a v7 blob.
+    pub fn open_with_fields(
+        name: impl Into<PathBuf>,
+        bytes: Box<dyn ReadAt>,
+        known: Option<&[&str]>,
+    ) -> Result<Blob, FormatError> {
+        let name = name.into();
+        let total = bytes.length();
+        let io = |e| FormatError::io(&name, e);
+        let mut head = vec![0u8; HEADER_BYTES.min(total as usize)];
+        bytes.read_at(0, &mut head).map_err(io)?;
+        let header = Header::decode(&head, total)?;
+        // Everything before the data in one read: field table, index, section table.
+        let mut tables = vec![0u8; (header.data_offset as usize).saturating_sub(HEADER_BYTES)];
+        bytes
+            .read_at(HEADER_BYTES as u64, &mut tables)
+            .map_err(io)?;
+        let at = |offset: u64| &tables[(offset as usize - HEADER_BYTES)..];
+        let count = header.field_count as usize;
+        let mut fields = decode_fields(&tables, count)?;
+        debug_assert_eq!(
+            header.index_offset as usize,
+            HEADER_BYTES + count * FIELD_BYTES + 4
+        );
+        let tiles = header.tiles_per_field();
+        let mut index = decode_index(at(header.index_offset), count * tiles, &header)?;
+        let sections = decode_sections(
+            at(header.sections_offset),
+            header.section_count as usize,
+            &header,
+        )?;
+        if let Some(known) = known {
+            if fields.len() < known.len() || fields.iter().zip(known).any(|(f, k)| f.name != *k) {
+                return Err(FormatError::Corrupt(format!(
+                    "PLNT fields {:?} do not begin with {known:?}",
+                    fields.iter().map(|f| &f.name).collect::<Vec<_>>()
+                )));
+            }
+            fields.truncate(known.len());
+            index.truncate(known.len() * tiles);
+        }
+        Ok(Blob {
+            name,
+            bytes,
+            header,
+            fields,
+            index,
+            sections,
+        })
+    }
+
+    pub fn name(&self) -> &Path {
+        &self.name
+    }
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+    pub fn fields(&self) -> &[FieldInfo] {
+        &self.fields
+    }
+    pub fn field_index(&self, name: &str) -> Option<usize> {
+        self.fields.iter().position(|f| f.name == name)
+    }
+
+    /// Where a field's tile sits in the index.
+    pub fn entry(&self, field: usize, key: TileKey) -> Option<TileEntry> {
+        let tps = self.header.tiles_per_side() as usize;
+        let (tx, ty) = (key.tx as usize, key.ty as usize);
+        if field >= self.fields.len() || key.face >= 6 || tx >= tps || ty >= tps {
+            return None;
+        }
+        self.index
+            .get(((field * 6 + key.face as usize) * tps + ty) * tps + tx)
+            .copied()
+    }
+
+    /// A tile's stored bytes, checked against its CRC.
+    pub fn read_stored(&self, field: usize, key: TileKey) -> Result<Vec<u8>, FormatError> {
+        let e = self.entry(field, key).ok_or_else(|| {
+            FormatError::Corrupt(format!(
+                "no tile {key:?} of field {field} in {}",
+                self.name.display()
+            ))
+        })?;
+        let mut stored = vec![0u8; e.length as usize];
+        self.bytes
+            .read_at(e.offset, &mut stored)
+            .map_err(|err| FormatError::io(&self.name, err))?;
+        let computed = crc32fast::hash(&stored);
+        if computed != e.crc32 {
+            return Err(FormatError::Checksum {
+                what: format!(
+                    "{} tile {}/{},{}",
+                    self.fields[field].name, key.face, key.tx, key.ty
+                ),
+                stored: e.crc32,
+                computed,
+            });
+        }
+        Ok(stored)
+    }
+
+    /// A tile of one field, read, checked and decoded.
+    pub fn read_tile(&self, field: usize, key: TileKey) -> Result<Samples, FormatError> {
+        let stored = self.read_stored(field, key)?;
+        let f = &self.fields[field];
+        let n = (self.header.tile_size as usize).pow(2);
+        let mut raw = vec![0u8; n * f.ty.size()];
+        codec::decode(f.codec, f.ty.size(), &stored, &mut raw)?;
+        Ok(match f.ty {
+            SampleType::F32 => Samples::F32(
+                raw.chunks_exact(4)
+                    .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+                    .collect(),
+            ),
+            SampleType::U8 => Samples::U8(raw),
+            SampleType::U16 => Samples::U16(
+                raw.chunks_exact(2)
+                    .map(|c| u16::from_le_bytes(c.try_into().unwrap()))
+                    .collect(),
+            ),
+        })
+    }
+
+    /// A section's bytes, checked against its CRC; `None` if the blob has no such section.
+    pub fn section(&self, tag: [u8; 4]) -> Result<Option<Vec<u8>>, FormatError> {
+        let Some(s) = self.sections.iter().find(|s| s.tag == tag) else {
+            return Ok(None);
+        };
+        let mut out = vec![0u8; s.length as usize];
+        self.bytes
+            .read_at(s.offset, &mut out)
+            .map_err(|err| FormatError::io(&self.name, err))?;
+        let computed = crc32fast::hash(&out);
+        if computed != s.crc32 {
+            return Err(FormatError::Checksum {
+                what: format!("PLNT section {}", String::from_utf8_lossy(&tag)),
+                stored: s.crc32,
+                computed,
+            });
+        }
+        Ok(Some(out))
+    }
+}

@@ -1,0 +1,436 @@
+//! PLNT blob layout (docs/formats.md is the byte-exact specification): a fixed header, a field
+//! table, a tile index (field-major, so a v6 blob's fields are a prefix of a v7 blob's), a
+//! section table (rivers, lakes, biomes, seed, overview), then the data. Every table has
+//! its own CRC-32 and every tile and section its own, so damage is found where it is.
+
+use crate::world::codec::Codec;
+use crate::world::FormatError;
+
+use super::cube::{Projection, Vec3};
+
+pub const MAGIC: [u8; 4] = *b"PLNT";
+/// The newest version written; readers also take 6 (the v6 field set, no v7 fields).
+pub const VERSION: u32 = 7;
+pub const OLDEST_VERSION: u32 = 6;
+pub const HEADER_BYTES: usize = 128;
+pub const FIELD_BYTES: usize = 32;
+pub const INDEX_ENTRY_BYTES: usize = 16;
+pub const SECTION_BYTES: usize = 24;
+
+/// How a field's samples are stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum SampleType {
+    F32 = 0,
+    U8 = 1,
+    U16 = 2,
+}
+
+impl SampleType {
+    pub fn from_code(c: u8) -> Option<SampleType> {
+        match c {
+            0 => Some(SampleType::F32),
+            1 => Some(SampleType::U8),
+            2 => Some(SampleType::U16),
+            _ => None,
+        }
+    }
+    pub fn size(self) -> usize {
+        match self {
+            SampleType::F32 => 4,
+            SampleType::U8 => 1,
+            SampleType::U16 => 2,
+        }
+    }
+}
+
+/// One field of the blob: a named per-sample map over every face.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldInfo {
+    pub name: String,
+    pub ty: SampleType,
+    pub codec: Codec,
+    /// The format version that introduced the field (6 or 7).
+    pub since: u8,
+    /// A stored value `s` means `s · scale + offset` (1 and 0 when unquantised).
+    pub scale: f32,
+    pub offset: f32,
+}
+
+/// The fields relief writes, v6's first. Readers find fields by name, in this order.
+pub fn standard_fields() -> Vec<FieldInfo> {
+    let f = |name: &str, ty, codec, since, scale| FieldInfo {
+        name: name.into(),
+        ty,
+        codec,
+        since,
+        scale,
+        offset: 0.0,
+    };
+    vec![
+        f(HEIGHT, SampleType::F32, Codec::ShuffleLz4, 6, 1.0),
+        f(BIOME, SampleType::U8, Codec::Lz4, 6, 1.0),
+        f(LAKE, SampleType::U16, Codec::Lz4, 6, 1.0),
+        f(SEDIMENT, SampleType::F32, Codec::ShuffleLz4, 7, 1.0),
+        // Millimetres a year in steps of 0.5 mm: 0–32,767 mm.
+        f(PRECIPITATION, SampleType::U16, Codec::ShuffleLz4, 7, 0.5),
+    ]
+}
+
+/// Height above the radius, metres.
+pub const HEIGHT: &str = "height";
+/// Biome class, an index into the BIOM section.
+pub const BIOME: &str = "biome";
+/// Lake id (1-based; 0 = no lake), an index into the LAKE section.
+pub const LAKE: &str = "lake";
+/// Loose sediment thickness, metres (v7).
+pub const SEDIMENT: &str = "sediment";
+/// Mean annual precipitation, mm (v7).
+pub const PRECIPITATION: &str = "precipitation";
+
+/// The fixed header.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Header {
+    pub version: u32,
+    pub bake_version: u32,
+    pub radius: f64,
+    pub face_resolution: u32,
+    pub tile_size: u32,
+    pub projection: Projection,
+    pub field_count: u32,
+    pub polar_axis: Vec3,
+    pub height_min: f32,
+    pub height_max: f32,
+    pub sea_level: f32,
+    pub section_count: u32,
+    pub seed: u64,
+    pub index_offset: u64,
+    pub sections_offset: u64,
+    pub data_offset: u64,
+    pub file_length: u64,
+}
+
+impl Header {
+    /// Tiles per face side.
+    pub fn tiles_per_side(&self) -> u32 {
+        self.face_resolution / self.tile_size
+    }
+    /// Tiles of one field over all six faces.
+    pub fn tiles_per_field(&self) -> usize {
+        6 * (self.tiles_per_side() as usize).pow(2)
+    }
+
+    pub fn encode(&self) -> [u8; HEADER_BYTES] {
+        let mut b = [0u8; HEADER_BYTES];
+        b[0..4].copy_from_slice(&MAGIC);
+        put_u32(&mut b, 4, self.version);
+        put_u32(&mut b, 8, HEADER_BYTES as u32);
+        put_u32(&mut b, 12, self.bake_version);
+        b[16..24].copy_from_slice(&self.radius.to_le_bytes());
+        put_u32(&mut b, 24, self.face_resolution);
+        put_u32(&mut b, 28, self.tile_size);
+        put_u32(&mut b, 32, self.projection as u32);
+        put_u32(&mut b, 36, self.field_count);
+        for k in 0..3 {
+            b[40 + 8 * k..48 + 8 * k].copy_from_slice(&self.polar_axis[k].to_le_bytes());
+        }
+        b[64..68].copy_from_slice(&self.height_min.to_le_bytes());
+        b[68..72].copy_from_slice(&self.height_max.to_le_bytes());
+        b[72..76].copy_from_slice(&self.sea_level.to_le_bytes());
+        put_u32(&mut b, 76, self.section_count);
+        b[80..88].copy_from_slice(&self.seed.to_le_bytes());
+        b[88..96].copy_from_slice(&self.index_offset.to_le_bytes());
+        b[96..104].copy_from_slice(&self.sections_offset.to_le_bytes());
+        b[104..112].copy_from_slice(&self.data_offset.to_le_bytes());
+        b[112..120].copy_from_slice(&self.file_length.to_le_bytes());
+        let crc = crc32fast::hash(&b[..124]);
+        put_u32(&mut b, 124, crc);
+        b
+    }
+
+    /// Parses and checks a header against the length of the bytes it heads.
+    pub fn decode(b: &[u8], actual_length: u64) -> Result<Header, FormatError> {
+        if b.len() < HEADER_BYTES {
+            return Err(FormatError::Truncated {
+                need: HEADER_BYTES as u64,
+                have: b.len() as u64,
+            });
+        }
+        if b[0..4] != MAGIC {
+            return Err(FormatError::BadMagic {
+                expected: "PLNT planet",
+                found: b[0..4].to_vec(),
+            });
+        }
+        let version = u32_at(b, 4);
+        if !(OLDEST_VERSION..=VERSION).contains(&version) {
+            return Err(FormatError::UnsupportedVersion {
+                what: "PLNT",
+                found: version,
+                supported: VERSION,
+            });
+        }
+        let (stored, computed) = (u32_at(b, 124), crc32fast::hash(&b[..124]));
+        if stored != computed {
+            return Err(FormatError::Checksum {
+                what: "PLNT header".into(),
+                stored,
+                computed,
+            });
+        }
+        let f64_at = |o: usize| f64::from_le_bytes(b[o..o + 8].try_into().unwrap());
+        let f32_at = |o: usize| f32::from_le_bytes(b[o..o + 4].try_into().unwrap());
+        let u64_at = |o: usize| u64::from_le_bytes(b[o..o + 8].try_into().unwrap());
+        let projection = Projection::from_code(u32_at(b, 32))
+            .ok_or_else(|| FormatError::Corrupt(format!("projection {}", u32_at(b, 32))))?;
+        let h = Header {
+            version,
+            bake_version: u32_at(b, 12),
+            radius: f64_at(16),
+            face_resolution: u32_at(b, 24),
+            tile_size: u32_at(b, 28),
+            projection,
+            field_count: u32_at(b, 36),
+            polar_axis: [f64_at(40), f64_at(48), f64_at(56)],
+            height_min: f32_at(64),
+            height_max: f32_at(68),
+            sea_level: f32_at(72),
+            section_count: u32_at(b, 76),
+            seed: u64_at(80),
+            index_offset: u64_at(88),
+            sections_offset: u64_at(96),
+            data_offset: u64_at(104),
+            file_length: u64_at(112),
+        };
+        h.validate(actual_length)?;
+        Ok(h)
+    }
+
+    fn validate(&self, actual_length: u64) -> Result<(), FormatError> {
+        let bad = |what: String| Err(FormatError::Corrupt(format!("PLNT header: {what}")));
+        if !(self.radius.is_finite() && self.radius > 0.0) {
+            return bad(format!("radius {}", self.radius));
+        }
+        let (n, t) = (self.face_resolution, self.tile_size);
+        if !(8..=65_536).contains(&t) || n < t || n % t != 0 || n > 1 << 20 {
+            return bad(format!("face resolution {n} and tile size {t}"));
+        }
+        if self.field_count == 0 || self.field_count > 64 || self.section_count > 64 {
+            return bad(format!(
+                "{} fields, {} sections",
+                self.field_count, self.section_count
+            ));
+        }
+        let p = self.polar_axis;
+        let len = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
+        if !len.is_finite() || (len - 1.0).abs() > 1e-6 {
+            return bad(format!("polar axis {p:?} is not a unit vector"));
+        }
+        if self.file_length != actual_length {
+            return Err(FormatError::Truncated {
+                need: self.file_length,
+                have: actual_length,
+            });
+        }
+        let fields_end = (HEADER_BYTES + self.field_count as usize * FIELD_BYTES + 4) as u64;
+        let index_len = self.index_bytes();
+        let sections_len = self.section_count as u64 * SECTION_BYTES as u64 + 4;
+        let ordered = self.index_offset == fields_end
+            && self.sections_offset == self.index_offset + index_len
+            && self.data_offset >= self.sections_offset + sections_len
+            && self.data_offset <= self.file_length;
+        if !ordered {
+            return bad(format!(
+                "tables out of place (index at {}, sections at {}, data at {}, file {} bytes)",
+                self.index_offset, self.sections_offset, self.data_offset, self.file_length
+            ));
+        }
+        Ok(())
+    }
+
+    /// Bytes of the tile index, its CRC included.
+    pub fn index_bytes(&self) -> u64 {
+        (self.field_count as u64 * self.tiles_per_field() as u64) * INDEX_ENTRY_BYTES as u64 + 4
+    }
+}
+
+pub fn encode_fields(fields: &[FieldInfo]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(fields.len() * FIELD_BYTES + 4);
+    for f in fields {
+        let mut e = [0u8; FIELD_BYTES];
+        let name = f.name.as_bytes();
+        e[..name.len().min(16)].copy_from_slice(&name[..name.len().min(16)]);
+        e[16] = f.ty as u8;
+        e[17] = f.codec as u8;
+        e[18] = f.since;
+        e[20..24].copy_from_slice(&f.scale.to_le_bytes());
+        e[24..28].copy_from_slice(&f.offset.to_le_bytes());
+        out.extend_from_slice(&e);
+    }
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    out
+}
+
+pub fn decode_fields(b: &[u8], count: usize) -> Result<Vec<FieldInfo>, FormatError> {
+    let body = checked_table(b, count * FIELD_BYTES, "PLNT field table")?;
+    let mut out = Vec::with_capacity(count);
+    for e in body.chunks_exact(FIELD_BYTES) {
+        let end = e[..16].iter().position(|&c| c == 0).unwrap_or(16);
+        let name = std::str::from_utf8(&e[..end])
+            .map_err(|_| FormatError::Corrupt("PLNT field name is not UTF-8".into()))?;
+        let ty = SampleType::from_code(e[16]).ok_or_else(|| {
+            FormatError::Corrupt(format!("field `{name}`: sample type {}", e[16]))
+        })?;
+        let codec = Codec::from_code(e[17])?;
+        if !codec.supports(ty.size()) {
+            return Err(FormatError::Corrupt(format!(
+                "field `{name}`: codec {} can't store {}-byte samples",
+                codec.name(),
+                ty.size()
+            )));
+        }
+        let scale = f32::from_le_bytes(e[20..24].try_into().unwrap());
+        let offset = f32::from_le_bytes(e[24..28].try_into().unwrap());
+        if !(scale.is_finite() && scale != 0.0 && offset.is_finite()) {
+            return Err(FormatError::Corrupt(format!(
+                "field `{name}`: scale {scale}, offset {offset}"
+            )));
+        }
+        out.push(FieldInfo {
+            name: name.to_string(),
+            ty,
+            codec,
+            since: e[18],
+            scale,
+            offset,
+        });
+    }
+    Ok(out)
+}
+
+/// Where one tile's stored bytes are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TileEntry {
+    pub offset: u64,
+    pub length: u32,
+    pub crc32: u32,
+}
+
+pub fn encode_index(entries: &[TileEntry]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(entries.len() * INDEX_ENTRY_BYTES + 4);
+    for e in entries {
+        out.extend_from_slice(&e.offset.to_le_bytes());
+        out.extend_from_slice(&e.length.to_le_bytes());
+        out.extend_from_slice(&e.crc32.to_le_bytes());
+    }
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    out
+}
+
+/// Parses the index and checks every entry lies inside the data region.
+pub fn decode_index(b: &[u8], count: usize, h: &Header) -> Result<Vec<TileEntry>, FormatError> {
+    let body = checked_table(b, count * INDEX_ENTRY_BYTES, "PLNT tile index")?;
+    let mut out = Vec::with_capacity(count);
+    for (k, e) in body.chunks_exact(INDEX_ENTRY_BYTES).enumerate() {
+        let t = TileEntry {
+            offset: u64::from_le_bytes(e[0..8].try_into().unwrap()),
+            length: u32_at(e, 8),
+            crc32: u32_at(e, 12),
+        };
+        let end = t.offset.checked_add(t.length as u64);
+        if t.offset < h.data_offset || past(end, h.file_length) {
+            return Err(FormatError::Corrupt(format!(
+                "PLNT tile index entry {k}: {} bytes at {} lie outside the data ({}..{})",
+                t.length, t.offset, h.data_offset, h.file_length
+            )));
+        }
+        out.push(t);
+    }
+    Ok(out)
+}
+
+/// A named extra section (rivers, lakes, biome names, seed text, overview).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Section {
+    pub tag: [u8; 4],
+    pub crc32: u32,
+    pub offset: u64,
+    pub length: u64,
+}
+
+pub const RIVERS: [u8; 4] = *b"RIVR";
+pub const LAKES: [u8; 4] = *b"LAKE";
+pub const BIOMES: [u8; 4] = *b"BIOM";
+pub const SEED_TEXT: [u8; 4] = *b"SEED";
+pub const OVERVIEW: [u8; 4] = *b"OVRV";
+
+pub fn encode_sections(sections: &[Section]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(sections.len() * SECTION_BYTES + 4);
+    for s in sections {
+        out.extend_from_slice(&s.tag);
+        out.extend_from_slice(&s.crc32.to_le_bytes());
+        out.extend_from_slice(&s.offset.to_le_bytes());
+        out.extend_from_slice(&s.length.to_le_bytes());
+    }
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    out
+}
+
+pub fn decode_sections(b: &[u8], count: usize, h: &Header) -> Result<Vec<Section>, FormatError> {
+    let body = checked_table(b, count * SECTION_BYTES, "PLNT section table")?;
+    let mut out = Vec::with_capacity(count);
+    for e in body.chunks_exact(SECTION_BYTES) {
+        let s = Section {
+            tag: e[0..4].try_into().unwrap(),
+            crc32: u32_at(e, 4),
+            offset: u64::from_le_bytes(e[8..16].try_into().unwrap()),
+            length: u64::from_le_bytes(e[16..24].try_into().unwrap()),
+        };
+        let end = s.offset.checked_add(s.length);
+        if s.offset < h.data_offset || past(end, h.file_length) {
+            return Err(FormatError::Corrupt(format!(
+                "PLNT section {}: {} bytes at {} lie outside the data",
+                String::from_utf8_lossy(&s.tag),
+                s.length,
+                s.offset
+            )));
+        }
+        out.push(s);
+    }
+    Ok(out)
+}
+
+/// `b` is a table of `body` bytes and a trailing CRC-32 of them; returns the body.
+fn checked_table<'a>(b: &'a [u8], body: usize, what: &str) -> Result<&'a [u8], FormatError> {
+    if b.len() < body + 4 {
+        return Err(FormatError::Truncated {
+            need: (body + 4) as u64,
+            have: b.len() as u64,
+        });
+    }
+    let (stored, computed) = (u32_at(b, body), crc32fast::hash(&b[..body]));
+    if stored != computed {
+        return Err(FormatError::Checksum {
+            what: what.into(),
+            stored,
+            computed,
+        });
+    }
+    Ok(&b[..body])
+}
+
+/// An overflowed (`None`) or too-far end.
+fn past(end: Option<u64>, limit: u64) -> bool {
+    end.map_or(true, |e| e > limit)
+}
+
+fn put_u32(b: &mut [u8], at: usize, v: u32) {
+    b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+}

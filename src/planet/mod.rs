@@ -1,0 +1,13 @@
+//! PLNT planets: a cube sphere of six faces, each tiled, stored in one blob (docs/formats.md)
+//! that opens by reading its header and index only and serves tiles from a memory map or a
+//! caller's reader.
+
+pub mod blob;
+pub mod cube;
+pub mod format;
+pub mod writer;
+
+pub use blob::{Blob, Samples, TileKey};
+pub use cube::Projection;
+pub use format::{FieldInfo, Header, SampleType};
+pub use writer::{BlobSpec, BlobWriter};

@@ -1,0 +1,176 @@
+//! Writing a PLNT blob without holding it: each field's encoded tiles spill to their own
+//! temporary file as they come (in any order, from any thread's encoder), and `finish` lays
+//! them out field-major after the tables, so the v6 fields' tiles come first.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use crate::world::codec;
+use crate::world::FormatError;
+
+use super::blob::TileKey;
+use super::cube::{Projection, Vec3};
+use super::format::{
+    encode_fields, encode_index, encode_sections, FieldInfo, Header, Section, TileEntry,
+    FIELD_BYTES, HEADER_BYTES, INDEX_ENTRY_BYTES, SECTION_BYTES,
+};
+
+/// Everything the header says, except what the writer works out (offsets, lengths).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlobSpec {
+    pub version: u32,
+    pub bake_version: u32,
+    pub radius: f64,
+    pub face_resolution: u32,
+    pub tile_size: u32,
+    pub projection: Projection,
+    pub polar_axis: Vec3,
+    pub height_range: [f32; 2],
+    pub sea_level: f32,
+    pub seed: u64,
+    pub fields: Vec<FieldInfo>,
+}
+
+/// Encodes one field's raw little-endian samples for a tile with the field's codec.
+pub fn encode_tile(field: &FieldInfo, raw: &[u8]) -> Vec<u8> {
+    codec::encode(field.codec, field.ty.size(), raw)
+}
+
+struct Spill {
+    path: PathBuf,
+    file: BufWriter<File>,
+    length: u64,
+}
+
+pub struct BlobWriter {
+    out: PathBuf,
+    spec: BlobSpec,
+    spills: Vec<Spill>,
+    /// Per field, per tile: offset within the field's spill, length, CRC.
+    entries: Vec<Vec<Option<TileEntry>>>,
+}
+
+impl BlobWriter {
+    pub fn create(out: &Path, spec: BlobSpec) -> Result<BlobWriter, FormatError> {
+        let tps = (spec.face_resolution / spec.tile_size) as usize;
+        let mut spills = Vec::new();
+        for k in 0..spec.fields.len() {
+            let path = out.with_extension(format!("field{k}.tmp"));
+            let file = File::create(&path).map_err(|e| FormatError::io(&path, e))?;
+            spills.push(Spill {
+                path,
+                file: BufWriter::new(file),
+                length: 0,
+            });
+        }
+        Ok(BlobWriter {
+            out: out.to_path_buf(),
+            entries: vec![vec![None; 6 * tps * tps]; spec.fields.len()],
+            spec,
+            spills,
+        })
+    }
+
+    fn slot(&self, key: TileKey) -> usize {
+        let tps = (self.spec.face_resolution / self.spec.tile_size) as usize;
+        (key.face as usize * tps + key.ty as usize) * tps + key.tx as usize
+    }
+
+    /// Adds one tile's encoded bytes for every field (in field order).
+    pub fn add_tile(&mut self, key: TileKey, stored: &[Vec<u8>]) -> Result<(), FormatError> {
+        assert_eq!(stored.len(), self.spills.len(), "one stored tile per field");
+        let slot = self.slot(key);
+        for (k, bytes) in stored.iter().enumerate() {
+            let s = &mut self.spills[k];
+            s.file
+                .write_all(bytes)
+                .map_err(|e| FormatError::io(&s.path, e))?;
+            self.entries[k][slot] = Some(TileEntry {
+                offset: s.length,
+                length: bytes.len() as u32,
+                crc32: crc32fast::hash(bytes),
+            });
+            s.length += bytes.len() as u64;
+        }
+        Ok(())
+    }
+
+    /// Lays out the blob: header, field table, index, section table, field data, sections.
+    /// Every tile must have been added.
+    pub fn finish(self, sections: &[([u8; 4], Vec<u8>)]) -> Result<u64, FormatError> {
+        let io = |e| FormatError::io(&self.out, e);
+        let fields = self.spec.fields.len();
+        let tiles = self.entries.first().map_or(0, Vec::len);
+        let index_offset = (HEADER_BYTES + fields * FIELD_BYTES + 4) as u64;
+        let sections_offset = index_offset + (fields * tiles * INDEX_ENTRY_BYTES + 4) as u64;
+        let data_offset = sections_offset + (sections.len() * SECTION_BYTES + 4) as u64;
+
+        let mut index = Vec::with_capacity(fields * tiles);
+        let mut field_start = data_offset;
+        for (k, spill) in self.spills.iter().enumerate() {
+            for (t, e) in self.entries[k].iter().enumerate() {
+                let e = e.ok_or_else(|| {
+                    FormatError::Corrupt(format!("tile {t} of field {k} was never written"))
+                })?;
+                index.push(TileEntry {
+                    offset: field_start + e.offset,
+                    ..e
+                });
+            }
+            field_start += spill.length;
+        }
+        let mut table = Vec::with_capacity(sections.len());
+        let mut at = field_start;
+        for (tag, bytes) in sections {
+            table.push(Section {
+                tag: *tag,
+                crc32: crc32fast::hash(bytes),
+                offset: at,
+                length: bytes.len() as u64,
+            });
+            at += bytes.len() as u64;
+        }
+        let header = Header {
+            version: self.spec.version,
+            bake_version: self.spec.bake_version,
+            radius: self.spec.radius,
+            face_resolution: self.spec.face_resolution,
+            tile_size: self.spec.tile_size,
+            projection: self.spec.projection,
+            field_count: fields as u32,
+            polar_axis: self.spec.polar_axis,
+            height_min: self.spec.height_range[0],
+            height_max: self.spec.height_range[1],
+            sea_level: self.spec.sea_level,
+            section_count: sections.len() as u32,
+            seed: self.spec.seed,
+            index_offset,
+            sections_offset,
+            data_offset,
+            file_length: at,
+        };
+
+        let file = File::create(&self.out).map_err(io)?;
+        let mut w = BufWriter::with_capacity(1 << 20, file);
+        w.write_all(&header.encode()).map_err(io)?;
+        w.write_all(&encode_fields(&self.spec.fields)).map_err(io)?;
+        w.write_all(&encode_index(&index)).map_err(io)?;
+        w.write_all(&encode_sections(&table)).map_err(io)?;
+        for mut spill in self.spills {
+            spill
+                .file
+                .flush()
+                .map_err(|e| FormatError::io(&spill.path, e))?;
+            drop(spill.file);
+            let mut r = File::open(&spill.path).map_err(|e| FormatError::io(&spill.path, e))?;
+            std::io::copy(&mut r, &mut w).map_err(io)?;
+            let _ = std::fs::remove_file(&spill.path);
+        }
+        for (_, bytes) in sections {
+            w.write_all(bytes).map_err(io)?;
+        }
+        w.flush().map_err(io)?;
+        Ok(at)
+    }
+}
