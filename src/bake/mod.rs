@@ -10,6 +10,7 @@ pub mod erosion;
 pub mod grid;
 pub mod hydrology;
 pub mod noise;
+pub mod planet;
 pub mod routing;
 pub mod seed;
 pub mod surface;

@@ -11,6 +11,24 @@ use std::collections::BinaryHeap;
 
 use crate::bake::grid::Grid;
 
+/// Nodes and their neighbours with distances: a flat grid, or the cube sphere (whose
+/// neighbours span face seams).
+pub trait Graph {
+    fn node_count(&self) -> usize;
+    /// Calls `f(neighbour, distance in metres)` for each neighbour of `k`.
+    fn each_neighbour(&self, k: usize, f: impl FnMut(usize, f64));
+}
+
+impl Graph for Grid {
+    fn node_count(&self) -> usize {
+        Grid::len(self)
+    }
+    #[inline]
+    fn each_neighbour(&self, k: usize, f: impl FnMut(usize, f64)) {
+        Grid::each_neighbour(self, k, f)
+    }
+}
+
 /// Rise per step across a filled depression, metres.
 pub const FILL_EPSILON: f64 = 1e-5;
 
@@ -38,8 +56,8 @@ fn key(h: f64) -> u64 {
 }
 
 impl Routing {
-    pub fn compute(grid: &Grid, h: &[f64], outlet: &[bool]) -> Routing {
-        let n = grid.len();
+    pub fn compute(grid: &impl Graph, h: &[f64], outlet: &[bool]) -> Routing {
+        let n = grid.node_count();
         let mut filled = h.to_vec();
         let mut seen = vec![false; n];
         let mut heap = BinaryHeap::with_capacity(n / 4);

@@ -365,6 +365,7 @@ pub const LAKES: [u8; 4] = *b"LAKE";
 pub const BIOMES: [u8; 4] = *b"BIOM";
 pub const SEED_TEXT: [u8; 4] = *b"SEED";
 pub const OVERVIEW: [u8; 4] = *b"OVRV";
+pub const CENSUS: [u8; 4] = *b"CNSS";
 
 pub fn encode_sections(sections: &[Section]) -> Vec<u8> {
     let mut out = Vec::with_capacity(sections.len() * SECTION_BYTES + 4);

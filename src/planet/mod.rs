@@ -5,6 +5,7 @@
 pub mod blob;
 pub mod cube;
 pub mod format;
+pub mod tables;
 pub mod writer;
 
 pub use blob::{Blob, Samples, TileKey};

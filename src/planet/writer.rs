@@ -77,6 +77,11 @@ impl BlobWriter {
         (key.face as usize * tps + key.ty as usize) * tps + key.tx as usize
     }
 
+    /// Sets the header's height range (known only once every tile is baked).
+    pub fn set_height_range(&mut self, range: [f32; 2]) {
+        self.spec.height_range = range;
+    }
+
     /// Adds one tile's encoded bytes for every field (in field order).
     pub fn add_tile(&mut self, key: TileKey, stored: &[Vec<u8>]) -> Result<(), FormatError> {
         assert_eq!(stored.len(), self.spills.len(), "one stored tile per field");

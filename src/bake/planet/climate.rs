@@ -1,0 +1,105 @@
+//! Planet climate on the sphere grid. Latitude is measured from the blob's polar axis, never
+//! assumed to be Y. Temperature: insolation following P₂(sin φ) and a lapse rate (the flat
+//! baker's law). Precipitation: latitude bands (wet equator, dry subtropics, wet westerlies),
+//! moisture carried along zonal winds from the sea, rained out where the wind climbs.
+
+use crate::bake::climate::{ClimateSetup, LAPSE};
+use crate::bake::routing::Graph;
+use crate::planet::cube::{self, Vec3};
+
+use super::sphere::SphereGrid;
+
+pub fn latitude_deg(d: Vec3, pole: Vec3) -> f64 {
+    cube::lat_lon(d, pole).0.to_degrees()
+}
+
+/// Mean annual temperature, °C, at direction `d` and height `h`.
+pub fn temperature(d: Vec3, h: f64, pole: Vec3) -> f64 {
+    ClimateSetup::sea_level_temperature(latitude_deg(d, pole)) - LAPSE * h.max(0.0)
+}
+
+/// Zonal-mean precipitation over the sea, mm/yr.
+pub fn band(lat_deg: f64) -> f64 {
+    let a = lat_deg.abs();
+    250.0 + 2200.0 * (-(a / 12.0).powi(2)).exp() + 1000.0 * (-((a - 50.0) / 12.0).powi(2)).exp()
+}
+
+/// The prevailing wind's sign along the local east: trades and polar easterlies blow west
+/// (−1), the mid-latitude westerlies east (+1).
+fn wind_sign(lat_deg: f64) -> f64 {
+    let a = lat_deg.abs();
+    if (30.0..60.0).contains(&a) {
+        1.0
+    } else {
+        -1.0
+    }
+}
+
+pub fn precipitation(g: &SphereGrid, h: &[f64], ocean: &[bool], pole: Vec3) -> Vec<f64> {
+    let n = g.node_count();
+    let lat: Vec<f64> = (0..n).map(|k| latitude_deg(g.dir(k), pole)).collect();
+    let lon: Vec<f64> = (0..n).map(|k| cube::lat_lon(g.dir(k), pole).1).collect();
+    // Each node's upwind neighbour and the climb from it.
+    let mut upwind = vec![0usize; n];
+    let mut climb = vec![0.0f64; n];
+    for k in 0..n {
+        let d = g.dir(k);
+        let c = cross(pole, d);
+        if c[0] * c[0] + c[1] * c[1] + c[2] * c[2] < 1e-18 {
+            upwind[k] = k; // on the pole: no east, no wind to follow
+            continue;
+        }
+        let east = cube::normalize(c);
+        let s = wind_sign(lat[k]);
+        let (mut best, mut best_dot, mut best_d) = (k, 0.0, 1.0);
+        g.each_neighbour(k, |k2, dist| {
+            let d2 = g.dir(k2);
+            let step = [d2[0] - d[0], d2[1] - d[1], d2[2] - d[2]];
+            let along = -(step[0] * east[0] + step[1] * east[1] + step[2] * east[2]) * s;
+            let along = along / (dist / g.radius);
+            if along > best_dot {
+                (best, best_dot, best_d) = (k2, along, dist);
+            }
+        });
+        upwind[k] = best;
+        climb[k] = ((h[k].max(0.0) - h[best].max(0.0)) / best_d).max(0.0);
+    }
+    // Moisture carried downwind: sweep in wind order (two passes cover the wrap-around).
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| (lon[a] * wind_sign(lat[a])).total_cmp(&(lon[b] * wind_sign(lat[b]))));
+    let decay = 0.5 * g.radius;
+    let mut q = vec![1.0f64; n];
+    for _ in 0..2 {
+        for &k in &order {
+            if ocean[k] {
+                q[k] = 1.0;
+                continue;
+            }
+            let u = upwind[k];
+            if u == k {
+                continue;
+            }
+            let dist = cube::angle(g.dir(k), g.dir(u)) * g.radius;
+            let rise = (h[k].max(0.0) - h[u].max(0.0)).max(0.0);
+            q[k] = q[u] * (-dist / decay).exp() * (-rise / 1500.0).exp();
+        }
+    }
+    (0..n)
+        .map(|k| {
+            let base = band(lat[k]);
+            if ocean[k] {
+                base
+            } else {
+                base * (0.3 + 0.7 * q[k]) * (1.0 + 12.0 * climb[k].min(0.5))
+            }
+        })
+        .collect()
+}
+
+fn cross(a: Vec3, b: Vec3) -> Vec3 {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}

@@ -1,0 +1,304 @@
+//! `relief bake --planet`: a cube-sphere planet from a seed string. Continents and mountain
+//! belts from 3-D noise; stream-power erosion and flow routing on a coarse cube-sphere grid
+//! whose neighbours span face seams; lakes and river reaches; climate from latitude about
+//! the polar axis; biomes, sediment and precipitation; then every tile at the face
+//! resolution with detail synthesised up to it, written to one PLNT blob.
+
+pub mod climate;
+pub mod erode;
+pub mod shape;
+pub mod sphere;
+pub mod tiles;
+pub mod water;
+
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::bake::biomes;
+use crate::bake::noise::Noise3;
+use crate::bake::routing::Graph;
+use crate::bake::seed::fnv1a;
+use crate::bake::Progress;
+use crate::planet::blob::TileKey;
+use crate::planet::cube::{self, Projection, Vec3};
+use crate::planet::format::{self, standard_fields};
+use crate::planet::tables::{encode_lakes, encode_reaches, PlanetCensus};
+use crate::planet::writer::{encode_tile, BlobSpec, BlobWriter};
+use crate::world::{FormatError, ReachKind};
+
+/// The planet baker's algorithm version (in every blob's header).
+pub const PLANET_BAKE_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanetConfig {
+    pub seed: String,
+    /// Metres.
+    pub radius: f64,
+    /// Samples per face side (a multiple of `tile_size`).
+    pub face_resolution: u32,
+    pub tile_size: u32,
+    /// Samples per face side of the erosion grid (≤ face resolution).
+    pub erosion_resolution: u32,
+    /// Unit vector the latitudes are measured from.
+    pub polar_axis: Vec3,
+    /// Height the highest peak is scaled to, metres.
+    pub top: f64,
+    /// 7 (every field) or 6 (the v6 fields only).
+    pub version: u32,
+    /// Worker threads for the tile pass (0 = one per core).
+    pub threads: usize,
+}
+
+impl PlanetConfig {
+    /// The seed's 50 km planet at a 1024² face (use `face_resolution` 4096 for the full one).
+    pub fn new(seed: &str) -> PlanetConfig {
+        PlanetConfig {
+            seed: seed.to_string(),
+            radius: 50_000.0,
+            face_resolution: 1024,
+            tile_size: 256,
+            erosion_resolution: 256,
+            polar_axis: [0.0, 1.0, 0.0],
+            top: 2600.0,
+            version: format::VERSION,
+            threads: 0,
+        }
+    }
+
+    fn check(&self) -> Result<(), FormatError> {
+        let bad = |m: String| Err(FormatError::Corrupt(format!("planet bake: {m}")));
+        let (n, t) = (self.face_resolution, self.tile_size);
+        if !(8..=16_384).contains(&n) || t < 8 || n % t != 0 {
+            return bad(format!(
+                "face resolution {n} must be a multiple of the tile size {t}"
+            ));
+        }
+        if !(8..=n).contains(&self.erosion_resolution) {
+            return bad(format!(
+                "erosion resolution {} must be 8–{n}",
+                self.erosion_resolution
+            ));
+        }
+        if !(self.radius.is_finite() && self.radius >= 1000.0) {
+            return bad(format!("radius {} m (at least 1 km)", self.radius));
+        }
+        let p = self.polar_axis;
+        if ((p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt() - 1.0).abs() > 1e-9 {
+            return bad(format!("polar axis {p:?} must be a unit vector"));
+        }
+        if !(6..=7).contains(&self.version) {
+            return bad(format!("version {}", self.version));
+        }
+        Ok(())
+    }
+}
+
+/// One tile's stored bytes per field and its census counts.
+type BakedTile = (Vec<Vec<u8>>, tiles::Tally);
+
+/// Bakes a planet into the blob at `out`; returns its census.
+pub fn bake_planet(
+    cfg: &PlanetConfig,
+    out: &Path,
+    progress: &dyn Progress,
+) -> Result<PlanetCensus, FormatError> {
+    cfg.check()?;
+    let seed = fnv1a(&cfg.seed);
+    let grid = sphere::SphereGrid::new(cfg.erosion_resolution, cfg.radius, Projection::EquiAngular);
+    let mut shape = shape::build(&grid, seed);
+    erode::erode(&grid, &mut shape, &erode::ErosionSetup::default(), progress);
+    erode::rescale_land(&mut shape, cfg.top);
+    // Rivers from about a two-hundredth of the planet's land, at least ten cells.
+    let cell_area = grid.area.iter().sum::<f64>() / grid.node_count() as f64;
+    let river_area =
+        (4.0 * std::f64::consts::PI * cfg.radius * cfg.radius * 2e-4).max(10.0 * cell_area);
+    let water = water::analyse(&grid, &shape.height, &shape.ocean, river_area);
+    let precipitation = climate::precipitation(&grid, &shape.height, &shape.ocean, cfg.polar_axis);
+    let (sediment, wetness) = soils(&grid, &shape.height, &shape.ocean, &water);
+    let lake_levels: Vec<f32> = water.lakes.iter().map(|l| l.level_m).collect();
+    let coarse = tiles::Coarse {
+        grid: &grid,
+        height: &shape.height,
+        precipitation: &precipitation,
+        sediment: &sediment,
+        wetness: &wetness,
+        lake: &water.lake,
+        lake_levels: &lake_levels,
+        pole: cfg.polar_axis,
+        detail: Noise3::new(seed, 201),
+    };
+
+    let mut fields = standard_fields();
+    if cfg.version == 6 {
+        fields.retain(|f| f.since <= 6);
+    }
+    let keep = fields.len();
+    let (n, t) = (cfg.face_resolution, cfg.tile_size);
+    let spec = BlobSpec {
+        version: cfg.version,
+        bake_version: PLANET_BAKE_VERSION,
+        radius: cfg.radius,
+        face_resolution: n,
+        tile_size: t,
+        projection: Projection::EquiAngular,
+        polar_axis: cfg.polar_axis,
+        height_range: [0.0, 0.0],
+        sea_level: 0.0,
+        seed,
+        fields: fields.clone(),
+    };
+    let mut writer = BlobWriter::create(out, spec)?;
+    let tps = (n / t) as usize;
+    let keys: Vec<TileKey> = (0..6u8)
+        .flat_map(|face| {
+            (0..tps).flat_map(move |ty| {
+                (0..tps).map(move |tx| TileKey {
+                    face,
+                    tx: tx as u16,
+                    ty: ty as u16,
+                })
+            })
+        })
+        .collect();
+    let threads = if cfg.threads == 0 {
+        std::thread::available_parallelism().map_or(2, |n| n.get())
+    } else {
+        cfg.threads
+    };
+    progress.start("planet tiles", keys.len() as u64);
+    let mut tally = tiles::Tally::default();
+    // Batches in key order keep the blob byte-identical at any thread count.
+    for batch in keys.chunks(threads * 4) {
+        let next = AtomicUsize::new(0);
+        let slots: Vec<parking_lot::Mutex<Option<BakedTile>>> = batch
+            .iter()
+            .map(|_| parking_lot::Mutex::new(None))
+            .collect();
+        std::thread::scope(|s| {
+            for _ in 0..threads.min(batch.len()) {
+                s.spawn(|| loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&key) = batch.get(k) else { break };
+                    let (raw, tally) = tiles::bake_tile(&coarse, n, t, key);
+                    let stored = raw
+                        .iter()
+                        .zip(&fields)
+                        .map(|(r, f)| encode_tile(f, r))
+                        .collect();
+                    *slots[k].lock() = Some((stored, tally));
+                    progress.inc(1);
+                });
+            }
+        });
+        for (key, slot) in batch.iter().zip(slots) {
+            let (mut stored, t) = slot.into_inner().expect("every tile of the batch baked");
+            stored.truncate(keep);
+            writer.add_tile(*key, &stored)?;
+            tally.add(&t);
+        }
+    }
+    progress.finish();
+
+    let census = census_of(&tally, &water, cfg.radius);
+    let overview = overview(&grid, &shape.height, 64.min(n));
+    let biome_names: Vec<String> = biomes::table().into_iter().map(|b| b.name).collect();
+    let sections = vec![
+        (format::SEED_TEXT, cfg.seed.as_bytes().to_vec()),
+        (format::BIOMES, serde_json::to_vec(&biome_names).unwrap()),
+        (format::RIVERS, encode_reaches(&water.reaches)),
+        (format::LAKES, encode_lakes(&water.lakes)),
+        (format::OVERVIEW, overview),
+        (format::CENSUS, serde_json::to_vec(&census).unwrap()),
+    ];
+    writer.set_height_range([census.height_min, census.height_max]);
+    writer.finish(&sections)?;
+    Ok(census)
+}
+
+/// Sediment thickness (m) and wetness (0–1) per coarse node.
+fn soils(
+    g: &sphere::SphereGrid,
+    h: &[f64],
+    ocean: &[bool],
+    w: &water::Water,
+) -> (Vec<f64>, Vec<f64>) {
+    let n = g.node_count();
+    let mut sediment = vec![0.0; n];
+    let mut wet = vec![0.0; n];
+    for k in 0..n {
+        let r = w.routing.recv[k] as usize;
+        let d = w.routing.dist[k].max(1.0);
+        let slope = ((h[k] - h[r]) / d).abs();
+        if ocean[k] {
+            // Shelves hold what rivers bring; the deep floor a thin drape.
+            sediment[k] = 1.0 + 20.0 * (h[k] / 600.0).exp();
+            continue;
+        }
+        let a_km2 = w.area[k] / 1e6;
+        sediment[k] = (0.4 * a_km2.powf(0.35) * (-slope / 0.06).exp()).min(40.0);
+        if w.lake[k] > 0 {
+            sediment[k] += 3.0;
+        }
+        wet[k] = (((a_km2.log10() - 0.5) / 2.0).clamp(0.0, 1.0)) * (-slope / 0.02).exp();
+    }
+    (sediment, wet)
+}
+
+fn census_of(t: &tiles::Tally, w: &water::Water, radius: f64) -> PlanetCensus {
+    let s = t.samples.max(1) as f64;
+    let mut shares = std::collections::BTreeMap::new();
+    for (k, &count) in t.biomes.iter().enumerate() {
+        if count > 0 {
+            let name = biomes::table()[k].name.clone();
+            shares.insert(name, count as f64 / s);
+        }
+    }
+    let km = |kind: ReachKind| {
+        w.reaches
+            .iter()
+            .filter(|r| r.kind == kind)
+            .map(|r| {
+                r.points
+                    .windows(2)
+                    .map(|p| {
+                        let a = [p[0][0] as f64, p[0][1] as f64, p[0][2] as f64];
+                        let b = [p[1][0] as f64, p[1][1] as f64, p[1][2] as f64];
+                        cube::angle(a, b) * radius / 1000.0
+                    })
+                    .sum::<f64>()
+            })
+            .sum::<f64>()
+    };
+    PlanetCensus {
+        samples: t.samples,
+        ocean_share: t.ocean as f64 / s,
+        lake_share: t.lake as f64 / s,
+        biome_shares: shares,
+        river_km: km(ReachKind::River),
+        creek_km: km(ReachKind::Creek),
+        reaches: w.reaches.len() as u32,
+        lakes: w.lakes.len() as u32,
+        height_min: t.height_min,
+        height_max: t.height_max,
+    }
+}
+
+/// The OVRV section: u32 m, then 6·m² f32 heights at cell centres of an m² face grid.
+fn overview(g: &sphere::SphereGrid, h: &[f64], m: u32) -> Vec<u8> {
+    let mut out = Vec::with_capacity(4 + 6 * (m as usize).pow(2) * 4);
+    out.extend_from_slice(&m.to_le_bytes());
+    for face in 0..6 {
+        for j in 0..m {
+            for i in 0..m {
+                let d = cube::direction(
+                    Projection::EquiAngular,
+                    face,
+                    cube::coord_of(i as f64, m),
+                    cube::coord_of(j as f64, m),
+                );
+                out.extend_from_slice(&(g.sample(h, d) as f32).to_le_bytes());
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,140 @@
+//! One tile of every field at the face resolution: the eroded coarse surface sampled across
+//! seams, with detail synthesised by 3-D noise scaled to the local relief; then biome, lake,
+//! sediment and precipitation for each sample. A tile depends only on its key and the coarse
+//! fields, so tiles bake in parallel and come out the same on any thread.
+
+use crate::bake::biomes::{classify, BiomeId, Site};
+use crate::bake::noise::Noise3;
+use crate::planet::blob::TileKey;
+use crate::planet::cube::{self, Projection, Vec3};
+
+use super::climate;
+use super::sphere::SphereGrid;
+
+/// The coarse fields tiles are made from.
+pub struct Coarse<'a> {
+    pub grid: &'a SphereGrid,
+    pub height: &'a [f64],
+    pub precipitation: &'a [f64],
+    pub sediment: &'a [f64],
+    pub wetness: &'a [f64],
+    pub lake: &'a [u16],
+    pub lake_levels: &'a [f32],
+    pub pole: Vec3,
+    pub detail: Noise3,
+}
+
+/// Per-tile counts for the census.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    pub samples: u64,
+    pub ocean: u64,
+    pub lake: u64,
+    pub biomes: [u64; BiomeId::COUNT],
+    pub height_min: f32,
+    pub height_max: f32,
+}
+
+impl Tally {
+    pub fn add(&mut self, o: &Tally) {
+        if self.samples == 0 {
+            self.height_min = o.height_min;
+            self.height_max = o.height_max;
+        } else {
+            self.height_min = self.height_min.min(o.height_min);
+            self.height_max = self.height_max.max(o.height_max);
+        }
+        self.samples += o.samples;
+        self.ocean += o.ocean;
+        self.lake += o.lake;
+        for (a, b) in self.biomes.iter_mut().zip(o.biomes) {
+            *a += b;
+        }
+    }
+}
+
+/// The five fields' raw little-endian samples (height f32, biome u8, lake u16, sediment f32,
+/// precipitation u16 in half millimetres), in the standard field order.
+pub fn bake_tile(c: &Coarse, n: u32, t: u32, key: TileKey) -> (Vec<Vec<u8>>, Tally) {
+    let g = c.grid;
+    let p = Projection::EquiAngular;
+    let cell = g.radius * std::f64::consts::FRAC_PI_2 / n as f64;
+    let coarse_cell = g.radius * std::f64::consts::FRAC_PI_2 / g.m as f64;
+    let w = t as usize + 2;
+    // Heights over the tile and a one-sample border (for slopes), the border continuing the
+    // face's own projection just past its edge.
+    let mut hh = vec![0.0f64; w * w];
+    let mut dirs = vec![[0.0; 3]; w * w];
+    for j in 0..w {
+        for i in 0..w {
+            let gi = key.tx as f64 * t as f64 + i as f64 - 1.0;
+            let gj = key.ty as f64 * t as f64 + j as f64 - 1.0;
+            let d = cube::direction(
+                p,
+                key.face as usize,
+                cube::coord_of(gi, n),
+                cube::coord_of(gj, n),
+            );
+            let base = g.sample(c.height, d);
+            let amp = if base > 0.0 { 6.0 + 0.05 * base } else { 3.0 };
+            let r = g.radius;
+            let detail = c
+                .detail
+                .fbm([d[0] * r, d[1] * r, d[2] * r], 2.0 * coarse_cell, 6, 0.55);
+            hh[j * w + i] = base + amp * detail;
+            dirs[j * w + i] = d;
+        }
+    }
+    let tt = (t * t) as usize;
+    let mut height = Vec::with_capacity(tt * 4);
+    let mut biome = Vec::with_capacity(tt);
+    let mut lake = Vec::with_capacity(tt * 2);
+    let mut sediment = Vec::with_capacity(tt * 4);
+    let mut precip = Vec::with_capacity(tt * 2);
+    let mut tally = Tally {
+        height_min: f32::INFINITY,
+        height_max: f32::NEG_INFINITY,
+        ..Tally::default()
+    };
+    for j in 1..w - 1 {
+        for i in 1..w - 1 {
+            let k = j * w + i;
+            let (h, d) = (hh[k], dirs[k]);
+            let gx = (hh[k + 1] - hh[k - 1]) / (2.0 * cell);
+            let gz = (hh[k + w] - hh[k - w]) / (2.0 * cell);
+            let slope = (gx * gx + gz * gz).sqrt();
+            let node = g.nearest(d);
+            let lake_id = c.lake[node];
+            let in_lake = lake_id > 0 && (h as f32) < c.lake_levels[lake_id as usize - 1];
+            let rain = g.sample(c.precipitation, d).max(0.0);
+            let site = Site {
+                height: h,
+                sea_level: 0.0,
+                temperature: climate::temperature(d, h, c.pole),
+                precipitation: rain,
+                slope,
+                tan_repose: 0.7,
+                in_lake,
+                wetness: g.sample(c.wetness, d),
+            };
+            let b = classify(&site);
+            let sed = if b == BiomeId::BareRock {
+                0.0
+            } else {
+                g.sample(c.sediment, d).max(0.0)
+            };
+            height.extend_from_slice(&(h as f32).to_le_bytes());
+            biome.push(b as u8);
+            lake.extend_from_slice(&(if in_lake { lake_id } else { 0 }).to_le_bytes());
+            sediment.extend_from_slice(&(sed as f32).to_le_bytes());
+            precip.extend_from_slice(&((rain / 0.5).round().min(65_535.0) as u16).to_le_bytes());
+            tally.samples += 1;
+            tally.ocean += (h < 0.0 && !in_lake) as u64;
+            tally.lake += in_lake as u64;
+            tally.biomes[b as usize] += 1;
+            tally.height_min = tally.height_min.min(h as f32);
+            tally.height_max = tally.height_max.max(h as f32);
+        }
+    }
+    (vec![height, biome, lake, sediment, precip], tally)
+}
