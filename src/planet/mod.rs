@@ -5,10 +5,16 @@
 pub mod blob;
 pub mod cube;
 pub mod format;
+pub mod opened;
+pub mod stream;
 pub mod tables;
+pub mod terrain;
 pub mod writer;
 
 pub use blob::{Blob, Samples, TileKey};
 pub use cube::Projection;
 pub use format::{FieldInfo, Header, SampleType};
+pub use opened::{Planet, PlanetTile};
+pub use stream::TileSource;
+pub use terrain::{PlanetOrigin, PlanetTerrain};
 pub use writer::{BlobSpec, BlobWriter};

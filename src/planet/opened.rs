@@ -1,0 +1,284 @@
+//! `Planet`: an opened blob with its fields found by name and its tables read on first use
+//! (opening reads the header and index only).
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use crate::world::store::ReadAt;
+use crate::world::FormatError;
+
+use super::blob::{Blob, Samples, TileKey};
+use super::cube::{self, Projection, Vec3};
+use super::format::{self, BIOME, HEIGHT, LAKE, PRECIPITATION, SEDIMENT};
+use super::tables::{decode_lakes, decode_reaches, PlanetCensus, PlanetLake, PlanetReach};
+
+/// Every known field of one tile, decoded. Sample (i, j) of the tile is at `j·size + i`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanetTile {
+    pub key: TileKey,
+    pub size: u32,
+    /// Metres above the radius.
+    pub height: Vec<f32>,
+    /// Biome class ids.
+    pub biome: Vec<u8>,
+    /// Lake ids (0 = none).
+    pub lake: Vec<u16>,
+    /// Sediment thickness, metres (v7 blobs).
+    pub sediment: Option<Vec<f32>>,
+    /// Precipitation, mm/yr (v7 blobs).
+    pub precipitation: Option<Vec<f32>>,
+}
+
+impl PlanetTile {
+    pub fn bytes(&self) -> usize {
+        let n = self.height.len();
+        n * (4 + 1 + 2)
+            + self.sediment.as_ref().map_or(0, |_| n * 4)
+            + self.precipitation.as_ref().map_or(0, |_| n * 4)
+    }
+}
+
+/// The coarse whole-planet heights (the OVRV section): answers where no tile is resident.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanetOverview {
+    pub size: u32,
+    pub heights: Vec<f32>,
+}
+
+#[derive(Debug)]
+struct Slots {
+    height: usize,
+    biome: usize,
+    lake: usize,
+    sediment: Option<usize>,
+    precipitation: Option<usize>,
+}
+
+pub struct Planet {
+    blob: Blob,
+    slots: Slots,
+    reaches: OnceLock<Result<Vec<PlanetReach>, String>>,
+    lakes: OnceLock<Result<Vec<PlanetLake>, String>>,
+    biomes: OnceLock<Result<Vec<String>, String>>,
+    overview: OnceLock<Result<PlanetOverview, String>>,
+}
+
+impl std::fmt::Debug for Planet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Planet").field("blob", &self.blob).finish()
+    }
+}
+
+/// True if the file at `path` starts with the PLNT magic.
+pub fn is_planet_file(path: &Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 4];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok()
+        && magic == format::MAGIC
+}
+
+impl Planet {
+    /// Opens a blob by path (memory-mapped).
+    pub fn open(path: impl AsRef<Path>) -> Result<Planet, FormatError> {
+        Planet::from_blob(Blob::open(path)?)
+    }
+
+    /// Opens a blob from memory or a caller's reader.
+    pub fn open_bytes(name: &str, bytes: Box<dyn ReadAt>) -> Result<Planet, FormatError> {
+        Planet::from_blob(Blob::open_bytes(name, bytes)?)
+    }
+
+    pub fn from_blob(blob: Blob) -> Result<Planet, FormatError> {
+        let need = |name: &str| {
+            blob.field_index(name)
+                .ok_or_else(|| FormatError::Corrupt(format!("PLNT blob has no `{name}` field")))
+        };
+        let slots = Slots {
+            height: need(HEIGHT)?,
+            biome: need(BIOME)?,
+            lake: need(LAKE)?,
+            sediment: blob.field_index(SEDIMENT),
+            precipitation: blob.field_index(PRECIPITATION),
+        };
+        Ok(Planet {
+            blob,
+            slots,
+            reaches: OnceLock::new(),
+            lakes: OnceLock::new(),
+            biomes: OnceLock::new(),
+            overview: OnceLock::new(),
+        })
+    }
+
+    pub fn blob(&self) -> &Blob {
+        &self.blob
+    }
+    pub fn radius(&self) -> f64 {
+        self.blob.header().radius
+    }
+    pub fn pole(&self) -> Vec3 {
+        self.blob.header().polar_axis
+    }
+    pub fn projection(&self) -> Projection {
+        self.blob.header().projection
+    }
+    pub fn face_resolution(&self) -> u32 {
+        self.blob.header().face_resolution
+    }
+    pub fn tile_size(&self) -> u32 {
+        self.blob.header().tile_size
+    }
+    /// Metres between samples at the coarsest (face-centre) cell: R·(π/2)/N.
+    pub fn spacing(&self) -> f64 {
+        self.radius() * std::f64::consts::FRAC_PI_2 / self.face_resolution() as f64
+    }
+
+    /// Reads, checks and decodes every known field of one tile.
+    pub fn read_tile(&self, key: TileKey) -> Result<PlanetTile, FormatError> {
+        let b = &self.blob;
+        let scaled = |field: usize| -> Result<Vec<f32>, FormatError> {
+            let f = &b.fields()[field];
+            let s = b.read_tile(field, key)?;
+            Ok(match s {
+                Samples::F32(v) if f.scale == 1.0 && f.offset == 0.0 => v,
+                other => (0..other.bytes() / f.ty.size())
+                    .map(|k| (other.get(k) * f.scale as f64 + f.offset as f64) as f32)
+                    .collect(),
+            })
+        };
+        let height = scaled(self.slots.height)?;
+        let biome = match b.read_tile(self.slots.biome, key)? {
+            Samples::U8(v) => v,
+            _ => return Err(FormatError::Corrupt("PLNT biome field is not u8".into())),
+        };
+        let lake = match b.read_tile(self.slots.lake, key)? {
+            Samples::U16(v) => v,
+            _ => return Err(FormatError::Corrupt("PLNT lake field is not u16".into())),
+        };
+        Ok(PlanetTile {
+            key,
+            size: self.tile_size(),
+            height,
+            biome,
+            lake,
+            sediment: self.slots.sediment.map(scaled).transpose()?,
+            precipitation: self.slots.precipitation.map(scaled).transpose()?,
+        })
+    }
+
+    fn table<'a, T>(
+        &self,
+        cell: &'a OnceLock<Result<T, String>>,
+        read: impl FnOnce() -> Result<T, FormatError>,
+    ) -> Result<&'a T, FormatError> {
+        cell.get_or_init(|| read().map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|e| FormatError::Corrupt(e.clone()))
+    }
+
+    fn section(&self, tag: [u8; 4]) -> Result<Vec<u8>, FormatError> {
+        self.blob.section(tag)?.ok_or_else(|| {
+            FormatError::Corrupt(format!(
+                "PLNT blob has no {} section",
+                String::from_utf8_lossy(&tag)
+            ))
+        })
+    }
+
+    pub fn reaches(&self) -> Result<&[PlanetReach], FormatError> {
+        self.table(&self.reaches, || {
+            decode_reaches(&self.section(format::RIVERS)?)
+        })
+        .map(Vec::as_slice)
+    }
+
+    pub fn lakes(&self) -> Result<&[PlanetLake], FormatError> {
+        self.table(&self.lakes, || decode_lakes(&self.section(format::LAKES)?))
+            .map(Vec::as_slice)
+    }
+
+    pub fn biome_names(&self) -> Result<&[String], FormatError> {
+        self.table(&self.biomes, || {
+            serde_json::from_slice(&self.section(format::BIOMES)?)
+                .map_err(|e| FormatError::Corrupt(format!("PLNT BIOM section: {e}")))
+        })
+        .map(Vec::as_slice)
+    }
+
+    pub fn census(&self) -> Result<PlanetCensus, FormatError> {
+        serde_json::from_slice(&self.section(format::CENSUS)?)
+            .map_err(|e| FormatError::Corrupt(format!("PLNT CNSS section: {e}")))
+    }
+
+    pub fn seed_text(&self) -> Result<String, FormatError> {
+        Ok(String::from_utf8_lossy(&self.section(format::SEED_TEXT)?).into_owned())
+    }
+
+    pub fn overview(&self) -> Result<&PlanetOverview, FormatError> {
+        self.table(&self.overview, || {
+            let b = self.section(format::OVERVIEW)?;
+            let size = b
+                .get(..4)
+                .map(|s| u32::from_le_bytes(s.try_into().unwrap()))
+                .ok_or_else(|| FormatError::Corrupt("OVRV section cut short".into()))?;
+            let n = 6 * (size as usize).pow(2);
+            if size == 0 || b.len() != 4 + n * 4 {
+                return Err(FormatError::Corrupt(format!(
+                    "OVRV section of {} bytes for a {size}² overview",
+                    b.len()
+                )));
+            }
+            Ok(PlanetOverview {
+                size,
+                heights: b[4..]
+                    .chunks_exact(4)
+                    .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+                    .collect(),
+            })
+        })
+    }
+
+    /// The overview's height at direction `d` (bilinear, across seams).
+    pub fn overview_height(&self, d: Vec3) -> Result<f32, FormatError> {
+        let o = self.overview()?;
+        let m = o.size;
+        Ok(bilinear(self.projection(), m, d, |f, i, j| {
+            Some(o.heights[(f * m as usize + j as usize) * m as usize + i as usize])
+        })
+        .unwrap_or(f32::NAN))
+    }
+}
+
+/// Bilinear interpolation of a per-sample value over a face grid of `n`, at direction `d`,
+/// with stencils that cross seams; `get(face, i, j)` gives a sample or None if unavailable.
+/// Beyond a cube corner the three real samples' mean stands in for the missing fourth.
+/// None if a needed sample is unavailable.
+pub fn bilinear(
+    p: Projection,
+    n: u32,
+    d: Vec3,
+    mut get: impl FnMut(usize, i64, i64) -> Option<f32>,
+) -> Option<f32> {
+    let (face, a, b) = cube::face_coords(p, d);
+    let (s, t) = (cube::index_of(a, n), cube::index_of(b, n));
+    let (i0, j0) = (s.floor() as i64, t.floor() as i64);
+    let (fx, fy) = ((s - i0 as f64) as f32, (t - j0 as f64) as f32);
+    let mut v = [None; 4];
+    let mut missing = None;
+    for (k, (di, dj)) in [(0, 0), (1, 0), (0, 1), (1, 1)].into_iter().enumerate() {
+        match cube::resolve(face, i0 + di, j0 + dj, n) {
+            Some((f, i, j)) => v[k] = Some(get(f, i, j)?),
+            None => missing = Some(k),
+        }
+    }
+    if let Some(k) = missing {
+        let sum: f32 = v.iter().flatten().sum();
+        v[k] = Some(sum / 3.0);
+    }
+    let v = v.map(|x| x.unwrap_or(0.0));
+    let low = v[0] + (v[1] - v[0]) * fx;
+    let high = v[2] + (v[3] - v[2]) * fx;
+    Some(low + (high - low) * fy)
+}

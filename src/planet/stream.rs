@@ -1,0 +1,109 @@
+//! Planet tiles through the same [`Streamer`](crate::stream::Streamer) as flat regions:
+//! wanted by great-circle distance from the focus, one item per tile holding every field.
+
+use std::sync::Arc;
+
+use crate::stream::Source;
+use crate::world::FormatError;
+
+use super::blob::TileKey;
+use super::cube::{self, Vec3};
+use super::opened::{Planet, PlanetTile};
+
+pub struct TileSource {
+    planet: Arc<Planet>,
+    /// Per tile (in index order): centre direction and angular radius (centre to corner).
+    tiles: Vec<(TileKey, Vec3, f64)>,
+}
+
+impl TileSource {
+    pub fn new(planet: Arc<Planet>) -> TileSource {
+        let (n, t) = (planet.face_resolution(), planet.tile_size());
+        let p = planet.projection();
+        let tps = n / t;
+        let mut tiles = Vec::with_capacity(6 * (tps as usize).pow(2));
+        let at = |face: usize, i: f64, j: f64| {
+            cube::direction(p, face, i * 2.0 / n as f64 - 1.0, j * 2.0 / n as f64 - 1.0)
+        };
+        for face in 0..6u8 {
+            for ty in 0..tps {
+                for tx in 0..tps {
+                    let f = face as usize;
+                    let (x0, y0) = ((tx * t) as f64, (ty * t) as f64);
+                    let (x1, y1) = (x0 + t as f64, y0 + t as f64);
+                    let c = at(f, (x0 + x1) / 2.0, (y0 + y1) / 2.0);
+                    let r = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)]
+                        .iter()
+                        .map(|&(i, j)| cube::angle(c, at(f, i, j)))
+                        .fold(0.0, f64::max);
+                    tiles.push((
+                        TileKey {
+                            face,
+                            tx: tx as u16,
+                            ty: ty as u16,
+                        },
+                        c,
+                        r,
+                    ));
+                }
+            }
+        }
+        TileSource { planet, tiles }
+    }
+
+    pub fn planet(&self) -> &Arc<Planet> {
+        &self.planet
+    }
+
+    fn slot(&self, key: TileKey) -> usize {
+        let tps = (self.planet.face_resolution() / self.planet.tile_size()) as usize;
+        (key.face as usize * tps + key.ty as usize) * tps + key.tx as usize
+    }
+}
+
+/// The focus's direction; the origin (a degenerate focus) counts as the +Y pole.
+fn direction_of(focus: [f64; 3]) -> Vec3 {
+    if focus.iter().all(|v| *v == 0.0) || focus.iter().any(|v| !v.is_finite()) {
+        [0.0, 1.0, 0.0]
+    } else {
+        cube::normalize(focus)
+    }
+}
+
+impl Source for TileSource {
+    type Key = TileKey;
+    type Item = PlanetTile;
+    type Error = FormatError;
+
+    /// Tiles whose nearest point is within `radius` metres of the focus, measured along the
+    /// sea-level sphere (a conservative bound: tile centre distance less its radius).
+    fn keys_within(&self, focus: [f64; 3], radius: f64, out: &mut Vec<(TileKey, f64)>) {
+        let d = direction_of(focus);
+        let r = self.planet.radius();
+        for &(key, c, rho) in &self.tiles {
+            let dist = (cube::angle(d, c) - rho).max(0.0) * r;
+            if dist <= radius {
+                out.push((key, dist));
+            }
+        }
+    }
+
+    fn distance(&self, key: TileKey, focus: [f64; 3]) -> f64 {
+        let (_, c, rho) = self.tiles[self.slot(key)];
+        (cube::angle(direction_of(focus), c) - rho).max(0.0) * self.planet.radius()
+    }
+
+    fn estimate_bytes(&self, _: TileKey) -> usize {
+        let n = (self.planet.tile_size() as usize).pow(2);
+        let v7 = self.planet.blob().fields().len() > 3;
+        n * (7 + if v7 { 8 } else { 0 })
+    }
+
+    fn item_bytes(t: &PlanetTile) -> usize {
+        t.bytes()
+    }
+
+    fn load(&self, key: TileKey) -> Result<PlanetTile, FormatError> {
+        self.planet.read_tile(key)
+    }
+}

@@ -1,0 +1,352 @@
+//! Questions about a planet's ground, from any thread, while tiles stream: height, normal,
+//! biome, sediment, precipitation, nearest river, containing or nearest lake. Positions are
+//! f64 metres in the planet's frame (centre at the origin) or latitude/longitude about the
+//! blob's polar axis. Heights are bilinear over samples that may sit on different faces, so
+//! they are continuous across seams and at cube corners.
+
+use std::sync::Arc;
+
+use rstar::primitives::{GeomWithData, Line};
+use rstar::RTree;
+
+use crate::stream::Resident;
+use crate::world::{FormatError, ReachKind};
+
+use super::blob::TileKey;
+use super::cube::{self, Vec3};
+use super::opened::{bilinear, Planet, PlanetTile};
+
+/// What answered a height query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlanetOrigin {
+    /// Resident tiles' samples (the tile holding the nearest sample).
+    Tile(TileKey),
+    /// The coarse overview: a needed tile is not resident.
+    Overview,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlanetHeight {
+    /// Metres above the radius.
+    pub height: f32,
+    pub origin: PlanetOrigin,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlanetRiverAt {
+    pub reach: u32,
+    pub kind: ReachKind,
+    pub width_m: f32,
+    /// Distance to the centreline (along the sea-level sphere), metres.
+    pub distance_m: f32,
+    pub bed_m: f32,
+    pub has_water: bool,
+    /// Nearest centreline point, planet frame, on the sea-level sphere.
+    pub nearest: [f64; 3],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlanetLakeAt {
+    pub lake: u32,
+    pub level_m: f32,
+    /// 0 inside, else the distance to the lake's edge (its equal-area circle), metres.
+    pub distance_m: f32,
+    pub inside: bool,
+}
+
+type Map = std::collections::HashMap<TileKey, Arc<PlanetTile>>;
+
+/// A query handle over a planet and a resident tile map. Cheap to clone; Send + Sync.
+#[derive(Clone)]
+pub struct PlanetTerrain {
+    planet: Arc<Planet>,
+    resident: Resident<TileKey, PlanetTile>,
+    rivers: Arc<RTree<GeomWithData<Line<[f64; 3]>, (u32, u32)>>>,
+}
+
+impl PlanetTerrain {
+    /// Reads the river and lake tables (once) and indexes the rivers.
+    pub fn new(
+        planet: Arc<Planet>,
+        resident: Resident<TileKey, PlanetTile>,
+    ) -> Result<PlanetTerrain, FormatError> {
+        let r = planet.radius();
+        let mut segs = Vec::new();
+        for (ri, reach) in planet.reaches()?.iter().enumerate() {
+            for (pi, w) in reach.points.windows(2).enumerate() {
+                let at = |p: [f32; 4]| [p[0] as f64 * r, p[1] as f64 * r, p[2] as f64 * r];
+                segs.push(GeomWithData::new(
+                    Line::new(at(w[0]), at(w[1])),
+                    (ri as u32, pi as u32),
+                ));
+            }
+        }
+        planet.lakes()?;
+        planet.biome_names()?;
+        Ok(PlanetTerrain {
+            rivers: Arc::new(RTree::bulk_load(segs)),
+            planet,
+            resident,
+        })
+    }
+
+    pub fn planet(&self) -> &Arc<Planet> {
+        &self.planet
+    }
+
+    pub fn resident(&self) -> &Resident<TileKey, PlanetTile> {
+        &self.resident
+    }
+
+    /// The position (planet frame, metres) at sea level under latitude/longitude, degrees.
+    pub fn position_at(&self, lat_deg: f64, lon_deg: f64) -> [f64; 3] {
+        let d = cube::from_lat_lon(
+            lat_deg.to_radians(),
+            lon_deg.to_radians(),
+            self.planet.pole(),
+        );
+        let r = self.planet.radius();
+        [d[0] * r, d[1] * r, d[2] * r]
+    }
+
+    /// Latitude and longitude (degrees) of a position.
+    pub fn lat_lon(&self, pos: [f64; 3]) -> (f64, f64) {
+        let (la, lo) = cube::lat_lon(direction(pos), self.planet.pole());
+        (la.to_degrees(), lo.to_degrees())
+    }
+
+    fn height_in(&self, map: &Map, d: Vec3) -> PlanetHeight {
+        let (n, t) = (
+            self.planet.face_resolution(),
+            self.planet.tile_size() as i64,
+        );
+        let mut origin = None;
+        let h = bilinear(self.planet.projection(), n, d, |f, i, j| {
+            let key = TileKey {
+                face: f as u8,
+                tx: (i / t) as u16,
+                ty: (j / t) as u16,
+            };
+            let tile = map.get(&key)?;
+            origin.get_or_insert(key);
+            Some(tile.height[((j % t) * t + i % t) as usize])
+        });
+        match (h, origin) {
+            (Some(height), Some(key)) => PlanetHeight {
+                height,
+                origin: PlanetOrigin::Tile(key),
+            },
+            _ => PlanetHeight {
+                height: self.planet.overview_height(d).unwrap_or(f32::NAN),
+                origin: PlanetOrigin::Overview,
+            },
+        }
+    }
+
+    /// Height above the radius at the direction of `pos` (metres, planet frame).
+    pub fn height(&self, pos: [f64; 3]) -> PlanetHeight {
+        if pos.iter().any(|v| !v.is_finite()) || pos == [0.0; 3] {
+            return PlanetHeight {
+                height: f32::NAN,
+                origin: PlanetOrigin::Overview,
+            };
+        }
+        let map = self.resident.read();
+        self.height_in(&map, direction(pos))
+    }
+
+    /// Heights for many positions; returns how many came from tiles. One lock for all.
+    pub fn heights(&self, pos: &[[f64; 3]], out: &mut [f32]) -> usize {
+        assert_eq!(pos.len(), out.len(), "one output per position");
+        let map = self.resident.read();
+        let mut from_tiles = 0;
+        for (p, o) in pos.iter().zip(out.iter_mut()) {
+            if p.iter().any(|v| !v.is_finite()) || *p == [0.0; 3] {
+                *o = f32::NAN;
+                continue;
+            }
+            let h = self.height_in(&map, direction(*p));
+            from_tiles += matches!(h.origin, PlanetOrigin::Tile(_)) as usize;
+            *o = h.height;
+        }
+        from_tiles
+    }
+
+    /// Unit surface normal (planet frame) from height differences one sample apart along the
+    /// local east and north.
+    pub fn normal(&self, pos: [f64; 3]) -> ([f32; 3], PlanetOrigin) {
+        let d = direction(pos);
+        let (east, north) = tangent_basis(d, self.planet.pole());
+        let map = self.resident.read();
+        let origin = self.height_in(&map, d).origin;
+        let step = self.planet.spacing();
+        let r = self.planet.radius();
+        let at = |e: f64, n: f64| {
+            let q = cube::normalize([
+                d[0] + (east[0] * e + north[0] * n) / r,
+                d[1] + (east[1] * e + north[1] * n) / r,
+                d[2] + (east[2] * e + north[2] * n) / r,
+            ]);
+            self.height_in(&map, q).height as f64
+        };
+        let gx = (at(step, 0.0) - at(-step, 0.0)) / (2.0 * step);
+        let gz = (at(0.0, step) - at(0.0, -step)) / (2.0 * step);
+        let n = cube::normalize([
+            d[0] - gx * east[0] - gz * north[0],
+            d[1] - gx * east[1] - gz * north[1],
+            d[2] - gx * east[2] - gz * north[2],
+        ]);
+        ([n[0] as f32, n[1] as f32, n[2] as f32], origin)
+    }
+
+    /// The tile and index of the sample nearest `pos`, if its tile is resident.
+    fn nearest<R>(&self, pos: [f64; 3], f: impl FnOnce(&PlanetTile, usize) -> R) -> Option<R> {
+        if pos.iter().any(|v| !v.is_finite()) || pos == [0.0; 3] {
+            return None;
+        }
+        let (n, t) = (self.planet.face_resolution(), self.planet.tile_size());
+        let (face, a, b) = cube::face_coords(self.planet.projection(), direction(pos));
+        let clamp = |x: f64| x.round().clamp(0.0, n as f64 - 1.0) as u32;
+        let (i, j) = (clamp(cube::index_of(a, n)), clamp(cube::index_of(b, n)));
+        let key = TileKey {
+            face: face as u8,
+            tx: (i / t) as u16,
+            ty: (j / t) as u16,
+        };
+        let map = self.resident.read();
+        let tile = map.get(&key)?;
+        Some(f(tile, ((j % t) * t + i % t) as usize))
+    }
+
+    /// Biome id and name at the nearest sample, if its tile is resident.
+    pub fn biome(&self, pos: [f64; 3]) -> Option<(u8, &str)> {
+        let id = self.nearest(pos, |t, k| t.biome[k])?;
+        let names = self.planet.biome_names().ok()?;
+        names.get(id as usize).map(|n| (id, n.as_str()))
+    }
+
+    /// Sediment thickness (metres) at the nearest sample: None if its tile is not resident or
+    /// the blob is v6.
+    pub fn sediment(&self, pos: [f64; 3]) -> Option<f32> {
+        self.nearest(pos, |t, k| t.sediment.as_ref().map(|s| s[k]))?
+    }
+
+    /// Mean annual precipitation (mm) at the nearest sample, as [`PlanetTerrain::sediment`].
+    pub fn precipitation(&self, pos: [f64; 3]) -> Option<f32> {
+        self.nearest(pos, |t, k| t.precipitation.as_ref().map(|s| s[k]))?
+    }
+
+    /// The nearest river reach within `radius` metres. Works with nothing resident.
+    pub fn river(&self, pos: [f64; 3], radius: f64) -> Option<PlanetRiverAt> {
+        if pos.iter().any(|v| !v.is_finite()) || pos == [0.0; 3] {
+            return None;
+        }
+        let r = self.planet.radius();
+        let d = direction(pos);
+        let p = [d[0] * r, d[1] * r, d[2] * r];
+        let (hit, d2) = self
+            .rivers
+            .nearest_neighbor_iter_with_distance_2(&p)
+            .next()?;
+        if d2 > radius * radius {
+            return None;
+        }
+        let (ri, pi) = hit.data;
+        let reach = &self.planet.reaches().ok()?[ri as usize];
+        let (a, b) = (hit.geom().from, hit.geom().to);
+        let ab = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+        let ap = [p[0] - a[0], p[1] - a[1], p[2] - a[2]];
+        let len2 = ab.iter().map(|v| v * v).sum::<f64>().max(1e-12);
+        let t = ((ap[0] * ab[0] + ap[1] * ab[1] + ap[2] * ab[2]) / len2).clamp(0.0, 1.0);
+        let q = [a[0] + ab[0] * t, a[1] + ab[1] * t, a[2] + ab[2] * t];
+        let nearest = {
+            let u = cube::normalize(q);
+            [u[0] * r, u[1] * r, u[2] * r]
+        };
+        let frac = (pi as f64 + t) / (reach.points.len() - 1).max(1) as f64;
+        let width = reach.head_width_m + (reach.width_m - reach.head_width_m) * frac as f32;
+        let (pa, pb) = (reach.points[pi as usize], reach.points[pi as usize + 1]);
+        let distance = d2.sqrt();
+        Some(PlanetRiverAt {
+            reach: reach.id,
+            kind: reach.kind,
+            width_m: width,
+            distance_m: distance as f32,
+            bed_m: pa[3] + (pb[3] - pa[3]) * t as f32,
+            has_water: distance <= width as f64 / 2.0,
+            nearest,
+        })
+    }
+
+    /// The lake at `pos` (from the lake field, if its tile is resident), else the nearest lake
+    /// whose edge is within `radius` metres.
+    pub fn lake(&self, pos: [f64; 3], radius: f64) -> Option<PlanetLakeAt> {
+        if pos.iter().any(|v| !v.is_finite()) || pos == [0.0; 3] {
+            return None;
+        }
+        let lakes = self.planet.lakes().ok()?;
+        if let Some(id) = self.nearest(pos, |t, k| t.lake[k]).filter(|&id| id > 0) {
+            let l = lakes.iter().find(|l| l.id == id as u32)?;
+            return Some(PlanetLakeAt {
+                lake: l.id,
+                level_m: l.level_m,
+                distance_m: 0.0,
+                inside: true,
+            });
+        }
+        let d = direction(pos);
+        let r = self.planet.radius();
+        lakes
+            .iter()
+            .map(|l| {
+                let c = [l.centre[0] as f64, l.centre[1] as f64, l.centre[2] as f64];
+                (
+                    l,
+                    (cube::angle(d, cube::normalize(c)) * r - l.radius_m as f64).max(0.0),
+                )
+            })
+            .filter(|(_, dist)| *dist <= radius)
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(l, dist)| PlanetLakeAt {
+                lake: l.id,
+                level_m: l.level_m,
+                distance_m: dist as f32,
+                inside: dist == 0.0,
+            })
+    }
+}
+
+fn direction(pos: [f64; 3]) -> Vec3 {
+    cube::normalize(pos)
+}
+
+/// Local east and north at direction `d` for polar axis `pole` (any perpendicular pair at
+/// the poles themselves).
+pub fn tangent_basis(d: Vec3, pole: Vec3) -> (Vec3, Vec3) {
+    let c = [
+        pole[1] * d[2] - pole[2] * d[1],
+        pole[2] * d[0] - pole[0] * d[2],
+        pole[0] * d[1] - pole[1] * d[0],
+    ];
+    let c = if c.iter().map(|v| v * v).sum::<f64>() < 1e-18 {
+        let seed = if d[0].abs() < 0.9 {
+            [1.0, 0.0, 0.0]
+        } else {
+            [0.0, 0.0, 1.0]
+        };
+        [
+            seed[1] * d[2] - seed[2] * d[1],
+            seed[2] * d[0] - seed[0] * d[2],
+            seed[0] * d[1] - seed[1] * d[0],
+        ]
+    } else {
+        c
+    };
+    let east = cube::normalize(c);
+    let north = [
+        d[1] * east[2] - d[2] * east[1],
+        d[2] * east[0] - d[0] * east[2],
+        d[0] * east[1] - d[1] * east[0],
+    ];
+    (east, north)
+}
