@@ -55,13 +55,15 @@ pub struct PlanetLakeAt {
 }
 
 type Map = std::collections::HashMap<TileKey, Arc<PlanetTile>>;
+/// River segments on the sea-level sphere, tagged (reach index, first point's index).
+type RiverIndex = RTree<GeomWithData<Line<[f64; 3]>, (u32, u32)>>;
 
 /// A query handle over a planet and a resident tile map. Cheap to clone; Send + Sync.
 #[derive(Clone)]
 pub struct PlanetTerrain {
     planet: Arc<Planet>,
     resident: Resident<TileKey, PlanetTile>,
-    rivers: Arc<RTree<GeomWithData<Line<[f64; 3]>, (u32, u32)>>>,
+    rivers: Arc<RiverIndex>,
 }
 
 impl PlanetTerrain {
