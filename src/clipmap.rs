@@ -118,14 +118,46 @@ impl Clipmap {
     /// Moves every level's window to centre on `focus` and fills what became visible.
     /// Returns the storage rectangles rewritten (empty when nothing moved).
     pub fn update(&mut self, focus: [f64; 3], terrain: &Terrain) -> &[DirtyRect] {
+        let map = terrain.resident().read();
+        let mut cells = FlatCells::new(terrain, &map);
+        self.update_with([focus[0], focus[2]], &mut |k, s, i, j| {
+            cells.cell(k, s, i, j)
+        })
+    }
+
+    /// Refills every visible cell over `loc` (call when a region loads), returning what changed.
+    pub fn refresh_region(&mut self, loc: RegionLocation, terrain: &Terrain) -> &[DirtyRect] {
+        let e = terrain.world().region_extent();
+        let map = terrain.resident().read();
+        let mut cells = FlatCells::new(terrain, &map);
+        self.refill_with(
+            [loc.x as f64 * e, loc.z as f64 * e],
+            [(loc.x + 1) as f64 * e, (loc.z + 1) as f64 * e],
+            &mut |k, s, i, j| cells.cell(k, s, i, j),
+        )
+    }
+
+    /// Forgets every level's window, so the next update fills them whole.
+    pub fn reset(&mut self) {
+        for l in &mut self.levels {
+            l.origin = None;
+        }
+    }
+
+    /// The window logic on its own, for any ground: centres every level on plane point
+    /// `centre` and asks `cell(level, spacing, i, j)` for each newly exposed cell.
+    pub fn update_with(
+        &mut self,
+        centre: [f64; 2],
+        cell: &mut dyn FnMut(usize, f64, i64, i64) -> f32,
+    ) -> &[DirtyRect] {
         self.dirty.clear();
         let n = self.config.size as i64;
-        let map = terrain.resident().read();
         for k in 0..self.levels.len() {
             let s = self.levels[k].spacing;
             let new = [
-                (focus[0] / s).floor() as i64 - n / 2,
-                (focus[2] / s).floor() as i64 - n / 2,
+                (centre[0] / s).floor() as i64 - n / 2,
+                (centre[1] / s).floor() as i64 - n / 2,
             ];
             let old = self.levels[k].origin;
             self.levels[k].origin = Some(new);
@@ -137,43 +169,40 @@ impl Clipmap {
                     } else {
                         (new[0], o[0])
                     };
-                    self.fill(k, [c0, new[1]], [c1, new[1] + n], terrain, &map);
+                    self.fill(k, [c0, new[1]], [c1, new[1] + n], cell);
                     // Rows that came into view, over every column.
                     let (r0, r1) = if new[1] > o[1] {
                         (o[1] + n, new[1] + n)
                     } else {
                         (new[1], o[1])
                     };
-                    self.fill(k, [new[0], r0], [new[0] + n, r1], terrain, &map);
+                    self.fill(k, [new[0], r0], [new[0] + n, r1], cell);
                 }
-                _ => self.fill(k, new, [new[0] + n, new[1] + n], terrain, &map),
+                _ => self.fill(k, new, [new[0] + n, new[1] + n], cell),
             }
         }
         &self.dirty
     }
 
-    /// Refills every visible cell over `loc` (call when a region loads), returning what changed.
-    pub fn refresh_region(&mut self, loc: RegionLocation, terrain: &Terrain) -> &[DirtyRect] {
+    /// Refills the visible cells of every level that overlap the plane rectangle `lo..hi`.
+    pub fn refill_with(
+        &mut self,
+        lo: [f64; 2],
+        hi: [f64; 2],
+        cell: &mut dyn FnMut(usize, f64, i64, i64) -> f32,
+    ) -> &[DirtyRect] {
         self.dirty.clear();
         let n = self.config.size as i64;
-        let e = terrain.world().region_extent();
-        let map = terrain.resident().read();
         for k in 0..self.levels.len() {
             let s = self.levels[k].spacing;
             let Some(o) = self.levels[k].origin else {
                 continue;
             };
-            let lo = [
-                ((loc.x as f64 * e) / s).floor() as i64,
-                ((loc.z as f64 * e) / s).floor() as i64,
-            ];
-            let hi = [
-                (((loc.x + 1) as f64 * e) / s).ceil() as i64,
-                (((loc.z + 1) as f64 * e) / s).ceil() as i64,
-            ];
-            let a = [lo[0].max(o[0]), lo[1].max(o[1])];
-            let b = [hi[0].min(o[0] + n), hi[1].min(o[1] + n)];
-            self.fill(k, a, b, terrain, &map);
+            let a = [(lo[0] / s).floor() as i64, (lo[1] / s).floor() as i64];
+            let b = [(hi[0] / s).ceil() as i64, (hi[1] / s).ceil() as i64];
+            let a = [a[0].max(o[0]), a[1].max(o[1])];
+            let b = [b[0].min(o[0] + n), b[1].min(o[1] + n)];
+            self.fill(k, a, b, cell);
         }
         &self.dirty
     }
@@ -184,58 +213,17 @@ impl Clipmap {
         k: usize,
         a: [i64; 2],
         b: [i64; 2],
-        terrain: &Terrain,
-        map: &HashMap<RegionLocation, Arc<Region>>,
+        cell: &mut dyn FnMut(usize, f64, i64, i64) -> f32,
     ) {
         if a[0] >= b[0] || a[1] >= b[1] {
             return;
         }
         let n = self.config.size as i64;
-        let world = terrain.world();
-        let m = world.manifest();
-        let (rs, sp) = (m.region_size as i64, m.vertex_spacing);
-        let s = self.levels[k].spacing;
-        // Which pyramid level matches this spacing: cells are 2^(mip+1) samples wide.
-        let ratio = s / sp;
-        let mip = (ratio.log2().round() as i64 - 1).max(-1);
-        let exact = (2f64.powi((mip + 1) as i32) - ratio).abs() < 1e-9;
-        let per_region = if exact && mip >= 0 {
-            rs >> (mip + 1)
-        } else {
-            0
-        };
         let level = &mut self.levels[k];
-        let mut last: Option<(RegionLocation, Option<&Region>)> = None;
+        let s = level.spacing;
         for j in a[1]..b[1] {
             for i in a[0]..b[0] {
-                let mut value = None;
-                if per_region > 0 {
-                    let loc = RegionLocation::new(
-                        i.div_euclid(per_region) as i32,
-                        j.div_euclid(per_region) as i32,
-                    );
-                    let region = match last {
-                        Some((l, r)) if l == loc => r,
-                        _ => {
-                            let r = map
-                                .get(&loc)
-                                .map(|r| &**r)
-                                .filter(|r| r.mips.len() as i64 > mip);
-                            last = Some((loc, r));
-                            r
-                        }
-                    };
-                    if let Some(r) = region {
-                        let (ci, cj) = (i.rem_euclid(per_region), j.rem_euclid(per_region));
-                        value = Some(r.mips[mip as usize][(cj * per_region + ci) as usize]);
-                    }
-                }
-                let h = value.unwrap_or_else(|| {
-                    world
-                        .overview()
-                        .height((i as f64 + 0.5) * s, (j as f64 + 0.5) * s)
-                });
-                level.heights[(j.rem_euclid(n) * n + i.rem_euclid(n)) as usize] = h;
+                level.heights[(j.rem_euclid(n) * n + i.rem_euclid(n)) as usize] = cell(k, s, i, j);
             }
         }
         // The same world rectangle in storage: each axis wraps into at most two spans.
@@ -263,5 +251,61 @@ impl Clipmap {
                 }
             }
         }
+    }
+}
+
+/// A flat world's clipmap cells: the mean height over each cell's square, from the resident
+/// regions' box-filtered pyramids where the spacing matches one, else the overview at the
+/// cell's centre.
+struct FlatCells<'a> {
+    terrain: &'a Terrain,
+    map: &'a HashMap<RegionLocation, Arc<Region>>,
+    /// The last region looked up (cells come in rows, mostly from one region).
+    last: Option<(RegionLocation, Option<&'a Region>)>,
+}
+
+impl<'a> FlatCells<'a> {
+    fn new(terrain: &'a Terrain, map: &'a HashMap<RegionLocation, Arc<Region>>) -> Self {
+        FlatCells {
+            terrain,
+            map,
+            last: None,
+        }
+    }
+
+    fn cell(&mut self, _k: usize, s: f64, i: i64, j: i64) -> f32 {
+        let world = self.terrain.world();
+        let m = world.manifest();
+        let (rs, sp) = (m.region_size as i64, m.vertex_spacing);
+        // Which pyramid level matches this spacing: cells are 2^(mip+1) samples wide.
+        let ratio = s / sp;
+        let mip = (ratio.log2().round() as i64 - 1).max(-1);
+        let exact = (2f64.powi((mip + 1) as i32) - ratio).abs() < 1e-9;
+        if exact && mip >= 0 {
+            let per_region = rs >> (mip + 1);
+            let loc = RegionLocation::new(
+                i.div_euclid(per_region) as i32,
+                j.div_euclid(per_region) as i32,
+            );
+            let region = match self.last {
+                Some((l, r)) if l == loc => r,
+                _ => {
+                    let r = self
+                        .map
+                        .get(&loc)
+                        .map(|r| &**r)
+                        .filter(|r| r.mips.len() as i64 > mip);
+                    self.last = Some((loc, r));
+                    r
+                }
+            };
+            if let Some(r) = region {
+                let (ci, cj) = (i.rem_euclid(per_region), j.rem_euclid(per_region));
+                return r.mips[mip as usize][(cj * per_region + ci) as usize];
+            }
+        }
+        world
+            .overview()
+            .height((i as f64 + 0.5) * s, (j as f64 + 0.5) * s)
     }
 }

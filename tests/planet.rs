@@ -307,3 +307,251 @@ fn every_query_answers_from_resident_tiles() {
     let far = (terrain.height(pos).height - empty.height(pos).height).abs();
     assert!(far < 400.0, "overview and tiles disagree by {far} m");
 }
+
+fn open_bytes(b: Vec<u8>) -> Result<Blob, relief::world::FormatError> {
+    Blob::open_bytes("<test>", Box::new(b))
+}
+
+/// Recomputes the header CRC after a test edits a header field.
+fn reseal_header(b: &mut [u8]) {
+    let crc = crc32fast::hash(&b[..124]);
+    b[124..128].copy_from_slice(&crc.to_le_bytes());
+}
+
+#[test]
+fn damaged_blobs_fail_at_open_with_a_typed_error() {
+    use relief::world::FormatError;
+    let good = std::fs::read(&baked().0).unwrap();
+    // Truncated anywhere: the header's length says so.
+    for cut in [0, 3, 100, 127, 128, 5000, good.len() / 2, good.len() - 1] {
+        assert!(open_bytes(good[..cut].to_vec()).is_err(), "cut at {cut}");
+    }
+    assert!(matches!(
+        open_bytes(good[..good.len() - 1].to_vec()),
+        Err(FormatError::Truncated { .. })
+    ));
+    // A wrong magic or version.
+    let mut b = good.clone();
+    b[0] = b'Q';
+    assert!(matches!(open_bytes(b), Err(FormatError::BadMagic { .. })));
+    let mut b = good.clone();
+    b[4] = 9;
+    reseal_header(&mut b);
+    assert!(matches!(
+        open_bytes(b),
+        Err(FormatError::UnsupportedVersion {
+            what: "PLNT",
+            found: 9,
+            ..
+        })
+    ));
+    // A header bit flipped: its checksum.
+    let mut b = good.clone();
+    b[20] ^= 4;
+    assert!(matches!(open_bytes(b), Err(FormatError::Checksum { .. })));
+    // An index entry pointing outside the file, its table's CRC recomputed.
+    let h = Blob::open(&baked().0).unwrap().header().clone();
+    let at = h.index_offset as usize;
+    let end = h.sections_offset as usize - 4;
+    let mut b = good.clone();
+    b[at..at + 8].copy_from_slice(&(good.len() as u64 + 10).to_le_bytes());
+    let crc = crc32fast::hash(&b[at..end]);
+    b[end..end + 4].copy_from_slice(&crc.to_le_bytes());
+    let e = open_bytes(b).expect_err("an index entry past the end");
+    assert!(e.to_string().contains("outside"), "{e}");
+    // The same edit without resealing: the index checksum.
+    let mut b = good.clone();
+    b[at] ^= 1;
+    assert!(matches!(open_bytes(b), Err(FormatError::Checksum { .. })));
+    // A non-unit polar axis.
+    let mut b = good.clone();
+    b[40..48].copy_from_slice(&2.0f64.to_le_bytes());
+    reseal_header(&mut b);
+    assert!(open_bytes(b).is_err());
+}
+
+#[test]
+fn a_corrupt_tile_fails_alone_while_the_rest_serve() {
+    let good = std::fs::read(&baked().0).unwrap();
+    let blob = Blob::open(&baked().0).unwrap();
+    let bad = TileKey {
+        face: 2,
+        tx: 1,
+        ty: 3,
+    };
+    let e = blob.entry(0, bad).unwrap();
+    let mut b = good.clone();
+    b[e.offset as usize + e.length as usize / 2] ^= 0x20;
+    let planet = Arc::new(Planet::open_bytes("<damaged>", Box::new(b)).unwrap());
+    let err = planet.read_tile(bad).expect_err("the damaged tile");
+    assert!(err.to_string().contains("height tile 2/1,3"), "{err}");
+    // Streaming around it: that tile fails (and is retried, then given up), others load.
+    let cfg = StreamConfig {
+        load_radius: 1e9,
+        drop_radius: 1e9,
+        budget_bytes: 1 << 30,
+        max_attempts: 2,
+        retry_delay: Duration::from_millis(10),
+        ..StreamConfig::default()
+    };
+    let mut s = Streamer::new(Arc::new(TileSource::new(planet.clone())), cfg);
+    s.settle([0.0, 1.0, 0.0], Duration::from_secs(60));
+    let (mut loaded, mut failed) = (0, 0);
+    while let Some(ev) = s.poll_event() {
+        match ev {
+            relief::stream::Event::Loaded { .. } => loaded += 1,
+            relief::stream::Event::Failed { key, .. } => {
+                assert_eq!(key, bad);
+                failed += 1;
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(loaded, 95);
+    assert!(failed >= 1, "the damaged tile reports its failure");
+    let terrain = PlanetTerrain::new(planet, s.resident()).unwrap();
+    let r = terrain.planet().radius();
+    assert!(terrain.height([0.0, r, 0.0]).height.is_finite());
+}
+
+#[test]
+fn collision_chunks_sit_on_the_ground_in_their_own_frame() {
+    use relief::planet::collision::PlanetChunkSource;
+    let (s, terrain) = everything_resident();
+    let p = planet();
+    let source = PlanetChunkSource::new(p.clone(), s.resident(), 2).unwrap();
+    let r = p.radius();
+    // Near a cube corner, where cells are smallest and the frame most skewed.
+    let pos = {
+        let d = cube::normalize([1.0, 0.97, 0.95]);
+        [d[0] * r, d[1] * r, d[2] * r]
+    };
+    let key = source.key_at(pos);
+    let chunk = relief::stream::Source::load(&source, key).unwrap();
+    assert_eq!(chunk.samples, 3);
+    let f = chunk.frame;
+    let dot = |a: [f64; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    assert!(dot(f.axis_x, f.up).abs() < 1e-12 && dot(f.axis_z, f.up).abs() < 1e-12);
+    assert!(dot(f.axis_x, f.axis_z).abs() < 1e-12);
+    let world = |c: &relief::planet::collision::PlanetChunk, i: u32, j: u32| {
+        let (x, z) = (
+            c.corner[0] + i as f64 * c.spacing,
+            c.corner[1] + j as f64 * c.spacing,
+        );
+        let y = c.heights[(j * c.samples + i) as usize] as f64;
+        let f = c.frame;
+        [0, 1, 2].map(|k| f.origin[k] + x * f.axis_x[k] + y * f.up[k] + z * f.axis_z[k])
+    };
+    // Every sample is on the ground: its distance from the centre is R + the height there.
+    for j in 0..chunk.samples {
+        for i in 0..chunk.samples {
+            let q = world(&chunk, i, j);
+            let radial = dot(q, q).sqrt() - r;
+            let ground = terrain.height(q).height as f64;
+            assert!(
+                (radial - ground).abs() < 0.05,
+                "({i},{j}): {radial} vs {ground}"
+            );
+        }
+    }
+    // The chunk's square holds its whole footprint (so neighbours overlap, never gap): every
+    // point on the footprint's edge projects inside it.
+    let n = p.face_resolution() as f64;
+    for k in 0..=20 {
+        let t = k as f64 / 20.0 * 2.0;
+        let (x0, z0) = (key.x as f64 * 2.0, key.z as f64 * 2.0);
+        for (i, j) in [
+            (x0 + t, z0),
+            (x0 + t, z0 + 2.0),
+            (x0, z0 + t),
+            (x0 + 2.0, z0 + t),
+        ] {
+            let d = cube::direction(
+                Projection::EquiAngular,
+                key.face as usize,
+                i * 2.0 / n - 1.0,
+                j * 2.0 / n - 1.0,
+            );
+            let w = dot(d, f.up);
+            let (x, z) = (r * dot(d, f.axis_x) / w, r * dot(d, f.axis_z) / w);
+            let side = chunk.spacing * 2.0;
+            assert!(
+                x >= chunk.corner[0] - 1e-6 && x <= chunk.corner[0] + side + 1e-6,
+                "{x}"
+            );
+            assert!(
+                z >= chunk.corner[1] - 1e-6 && z <= chunk.corner[1] + side + 1e-6,
+                "{z}"
+            );
+        }
+    }
+    // Streamed like any source: the chunk under the focus is built.
+    let mut chunks = Streamer::new(
+        Arc::new(source),
+        StreamConfig {
+            load_radius: 500.0,
+            drop_radius: 600.0,
+            ..StreamConfig::default()
+        },
+    );
+    assert!(chunks.settle(pos, Duration::from_secs(30)));
+    assert!(chunks.resident().read().contains_key(&key));
+}
+
+#[test]
+fn lod_rings_follow_the_focus_incrementally_and_match_the_ground() {
+    use relief::clipmap::ClipmapConfig;
+    use relief::planet::rings::PlanetRings;
+    let (_s, terrain) = everything_resident();
+    let p = planet();
+    let r = p.radius();
+    let cfg = ClipmapConfig {
+        levels: 4,
+        size: 32,
+        base_spacing: 400.0,
+    };
+    let mut rings = PlanetRings::new(cfg);
+    let at = |lat: f64, lon: f64| terrain.position_at(lat, lon);
+    let full: u64 = rings
+        .update(at(10.0, 20.0), &terrain)
+        .iter()
+        .map(|d| (d.width * d.depth) as u64)
+        .sum();
+    assert_eq!(full, 4 * 32 * 32);
+    // A small step rewrites a strip per level, not everything.
+    let step: u64 = rings
+        .update(at(10.0, 20.5), &terrain)
+        .iter()
+        .map(|d| (d.width * d.depth) as u64)
+        .sum();
+    assert!(step > 0 && step < full / 4, "{step} of {full}");
+    assert!(
+        rings.update(at(10.0, 20.5), &terrain).is_empty(),
+        "no move, no work"
+    );
+    // Every cell holds the ground under its centre.
+    let frame = rings.frame().unwrap();
+    let level = rings.clipmap().level(1);
+    let o = level.origin().unwrap();
+    for (i, j) in [(o[0], o[1]), (o[0] + 31, o[1] + 7), (o[0] + 16, o[1] + 16)] {
+        let s = level.spacing;
+        let d = frame.direction((i as f64 + 0.5) * s, (j as f64 + 0.5) * s);
+        let want = terrain.height([d[0] * r, d[1] * r, d[2] * r]).height;
+        assert_eq!(rings.clipmap().cell(1, i, j), Some(want));
+    }
+    // Walking 10° keeps the plane; a teleport re-lays it once.
+    assert_eq!(rings.rebuilds, 1);
+    for k in 0..10 {
+        rings.update(at(10.0, 21.0 + k as f64), &terrain);
+    }
+    assert_eq!(rings.rebuilds, 1);
+    rings.update(at(-60.0, 150.0), &terrain);
+    assert_eq!(rings.rebuilds, 2);
+    // A tile loading refreshes only what it covers.
+    let key = TileKey {
+        face: 0,
+        tx: 0,
+        ty: 0,
+    };
+    let _ = rings.refresh_tile(key, &terrain);
+}

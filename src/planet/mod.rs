@@ -3,9 +3,11 @@
 //! caller's reader.
 
 pub mod blob;
+pub mod collision;
 pub mod cube;
 pub mod format;
 pub mod opened;
+pub mod rings;
 pub mod stream;
 pub mod tables;
 pub mod terrain;

@@ -145,6 +145,13 @@ impl PlanetTerrain {
         }
     }
 
+    /// Runs `f` with a height lookup by unit direction that holds the resident map's lock
+    /// once for all its calls (for filling many cells).
+    pub fn with_heights<R>(&self, f: impl FnOnce(&dyn Fn(Vec3) -> f32) -> R) -> R {
+        let map = self.resident.read();
+        f(&|d| self.height_in(&map, d).height)
+    }
+
     /// Height above the radius at the direction of `pos` (metres, planet frame).
     pub fn height(&self, pos: [f64; 3]) -> PlanetHeight {
         if pos.iter().any(|v| !v.is_finite()) || pos == [0.0; 3] {

@@ -51,7 +51,9 @@ pub fn erode(g: &SphereGrid, shape: &mut Shape, setup: &ErosionSetup, progress: 
             let len = rt.dist[k];
             let base = h[k] + shape.uplift[k] * setup.uplift;
             if rt.filled[k] > h[k] + 1e-3 {
-                hn[k] = base;
+                // Under a lake: sediment settles, filling the basin towards its spill level,
+                // so only basins that keep sinking faster than they fill stay lakes.
+                hn[k] = base.max(h[k] + 0.25 * (rt.filled[k] - h[k]));
                 continue;
             }
             let below = if shape.ocean[r] {

@@ -90,3 +90,101 @@ pub fn describe(w: &World) -> String {
     let _ = writeln!(s, "biomes   {}", list.join(", "));
     s
 }
+
+/// `relief info` for a PLNT planet: the header and the census the baker stored.
+pub fn describe_planet(p: &relief::planet::Planet) -> Result<String, relief::world::FormatError> {
+    let h = p.blob().header();
+    let c = p.census()?;
+    let bytes = h.file_length;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "planet   {}  (seed \"{}\", fnv1a {}, PLNT v{}, bake v{})",
+        p.blob().name().display(),
+        p.seed_text()?,
+        h.seed,
+        h.version,
+        h.bake_version
+    );
+    let _ = writeln!(
+        s,
+        "size     radius {:.1} km; 6 faces of {}² ({:.1} M samples, {:.1} m cells), tiles of {}², {:?}; {:.1} MB",
+        h.radius / 1000.0,
+        h.face_resolution,
+        c.samples as f64 / 1e6,
+        p.spacing(),
+        h.tile_size,
+        h.projection,
+        bytes as f64 / 1e6
+    );
+    let fields: Vec<String> = p
+        .blob()
+        .fields()
+        .iter()
+        .map(|f| format!("{} (v{})", f.name, f.since))
+        .collect();
+    let _ = writeln!(s, "fields   {}", fields.join(", "));
+    let _ = writeln!(
+        s,
+        "axis     polar axis ({:.3}, {:.3}, {:.3})",
+        h.polar_axis[0], h.polar_axis[1], h.polar_axis[2]
+    );
+    let _ = writeln!(
+        s,
+        "height   {:.1} m … {:.1} m, sea level {} m",
+        h.height_min, h.height_max, h.sea_level
+    );
+    let _ = writeln!(
+        s,
+        "water    ocean {:.1} %, lakes {:.2} %",
+        100.0 * c.ocean_share,
+        100.0 * c.lake_share
+    );
+    let _ = writeln!(
+        s,
+        "rivers   {:.1} km of river, {:.1} km of creek in {} reaches",
+        c.river_km, c.creek_km, c.reaches
+    );
+    let lakes = p.lakes()?;
+    let largest = lakes.iter().max_by(|a, b| a.area_m2.total_cmp(&b.area_m2));
+    match largest {
+        Some(l) => {
+            let _ = writeln!(
+                s,
+                "lakes    {}; largest is lake {}, {:.2} km² at level {:.1} m, {:.1} m deep",
+                lakes.len(),
+                l.id,
+                l.area_m2 / 1e6,
+                l.level_m,
+                l.depth_m
+            );
+        }
+        None => {
+            let _ = writeln!(s, "lakes    none");
+        }
+    }
+    let mut shares: Vec<_> = c.biome_shares.iter().collect();
+    shares.sort_by(|a, b| b.1.total_cmp(a.1));
+    let list: Vec<String> = shares
+        .iter()
+        .map(|(n, v)| format!("{n} {:.1} %", 100.0 * **v))
+        .collect();
+    let _ = writeln!(s, "biomes   {}", list.join(", "));
+    Ok(s)
+}
+
+/// Reads every tile of every field and checks it.
+pub fn verify_planet(p: &relief::planet::Planet) -> Result<usize, relief::world::FormatError> {
+    let h = p.blob().header();
+    let tps = (h.face_resolution / h.tile_size) as u16;
+    let mut n = 0;
+    for face in 0..6u8 {
+        for ty in 0..tps {
+            for tx in 0..tps {
+                p.read_tile(relief::planet::TileKey { face, tx, ty })?;
+                n += 1;
+            }
+        }
+    }
+    Ok(n)
+}

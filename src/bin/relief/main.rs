@@ -57,6 +57,8 @@ enum Command {
         /// Region layer storage: `fast` (raw, quickest to load) or `small` (LZ4, ~3.4× smaller).
         #[arg(long, default_value = "fast")]
         codecs: Codecs,
+        #[command(flatten)]
+        planet: PlanetArgs,
     },
     /// Print a world's census: size, heights, ocean, rivers, lakes, biomes.
     Info {
@@ -107,6 +109,39 @@ enum Command {
     },
 }
 
+/// `relief bake --planet`: a cube-sphere PLNT blob instead of a flat world.
+#[derive(clap::Args)]
+struct PlanetArgs {
+    /// Bake a PLNT planet into the file --out (the flat-world size options don't apply).
+    #[arg(long)]
+    planet: bool,
+    /// Planet radius, metres.
+    #[arg(long, default_value_t = 50_000.0)]
+    radius: f64,
+    /// Samples per cube-face side (4096 for the full 100 M-sample planet).
+    #[arg(long, default_value_t = 1024)]
+    face_resolution: u32,
+    /// Tile side in samples (divides the face resolution).
+    #[arg(long, default_value_t = 256)]
+    tile_size: u32,
+    /// Samples per face side of the erosion grid.
+    #[arg(long, default_value_t = 256)]
+    erosion_resolution: u32,
+    /// The axis latitudes are measured from.
+    #[arg(long, default_value = "y")]
+    polar_axis: Axis,
+    /// PLNT version to write: 7 (every field) or 6 (no sediment or precipitation).
+    #[arg(long, default_value_t = 7)]
+    plnt_version: u32,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Axis {
+    X,
+    Y,
+    Z,
+}
+
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum Codecs {
     Fast,
@@ -138,6 +173,45 @@ impl Progress for Bars {
     }
 }
 
+fn bake_planet(
+    seed: &str,
+    out: &std::path::Path,
+    top: Option<f64>,
+    threads: usize,
+    a: &PlanetArgs,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let mut cfg = relief::bake::planet::PlanetConfig::new(seed);
+    cfg.radius = a.radius;
+    cfg.face_resolution = a.face_resolution;
+    cfg.tile_size = a.tile_size.min(a.face_resolution);
+    cfg.erosion_resolution = a.erosion_resolution.min(a.face_resolution);
+    cfg.polar_axis = match a.polar_axis {
+        Axis::X => [1.0, 0.0, 0.0],
+        Axis::Y => [0.0, 1.0, 0.0],
+        Axis::Z => [0.0, 0.0, 1.0],
+    };
+    if let Some(top) = top {
+        cfg.top = top;
+    }
+    cfg.version = a.plnt_version;
+    cfg.threads = threads;
+    let started = std::time::Instant::now();
+    let census = relief::bake::planet::bake_planet(&cfg, out, &Bars(Mutex::new(None)))?;
+    let bytes = std::fs::metadata(out)?.len();
+    println!(
+        "baked planet {} in {:.1} s: 6 × {}² samples ({:.1} M), {:.1} MB, {} reaches, {} lakes, ocean {:.1} %",
+        out.display(),
+        started.elapsed().as_secs_f64(),
+        cfg.face_resolution,
+        census.samples as f64 / 1e6,
+        bytes as f64 / 1e6,
+        census.reaches,
+        census.lakes,
+        100.0 * census.ocean_share
+    );
+    Ok(())
+}
+
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
@@ -160,7 +234,11 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             erosion_spacing,
             threads,
             codecs,
+            planet,
         } => {
+            if planet.planet {
+                return bake_planet(&seed, &out, top, threads, &planet);
+            }
             let mut cfg = BakeConfig::new(&seed);
             cfg.size = size;
             cfg.region_size = region_size;
@@ -211,6 +289,15 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             );
             Ok(())
         }
+        Command::Info { world, verify } if relief::planet::opened::is_planet_file(&world) => {
+            let p = relief::planet::Planet::open(&world)?;
+            print!("{}", census::describe_planet(&p)?);
+            if verify {
+                let n = census::verify_planet(&p)?;
+                println!("verified {n} tiles: every checksum matches");
+            }
+            Ok(())
+        }
         Command::Info { world, verify } => {
             let w = relief::World::open(&world)?;
             print!("{}", census::describe(&w));
@@ -218,6 +305,14 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 let n = w.verify()?;
                 println!("verified {n} regions: every checksum matches");
             }
+            Ok(())
+        }
+        Command::Preview {
+            world, out, pixels, ..
+        } if relief::planet::opened::is_planet_file(&world) => {
+            let p = relief::planet::Planet::open(&world)?;
+            preview::draw_planet(&p, pixels.clamp(16, 8192), &out)?;
+            println!("wrote {}", out.display());
             Ok(())
         }
         Command::Preview {

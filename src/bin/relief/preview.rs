@@ -197,9 +197,107 @@ pub fn draw_clipmap(
     write_png(out, px, &rgb)
 }
 
+/// A planet as an equirectangular map (`2·px × px`, latitude about the blob's polar axis):
+/// biome tint under a hillshade, sea by depth, lakes, rivers. Tiles are read as needed.
+pub fn draw_planet(
+    p: &relief::planet::Planet,
+    px: u32,
+    out: &Path,
+) -> Result<(), Box<dyn std::error::Error>> {
+    use relief::planet::{cube, TileKey};
+    let (w, hgt) = (2 * px as usize, px as usize);
+    let (n, t) = (p.face_resolution(), p.tile_size());
+    let mut tiles = std::collections::HashMap::new();
+    let mut height = vec![0.0f64; w * hgt];
+    let mut biome = vec![0u8; w * hgt];
+    let mut lake = vec![0u16; w * hgt];
+    for y in 0..hgt {
+        let lat =
+            std::f64::consts::FRAC_PI_2 - (y as f64 + 0.5) / hgt as f64 * std::f64::consts::PI;
+        for x in 0..w {
+            let lon = (x as f64 + 0.5) / w as f64 * std::f64::consts::TAU - std::f64::consts::PI;
+            let d = cube::from_lat_lon(lat, lon, p.pole());
+            let (face, a, b) = cube::face_coords(p.projection(), d);
+            let clamp = |v: f64| v.round().clamp(0.0, n as f64 - 1.0) as u32;
+            let (i, j) = (clamp(cube::index_of(a, n)), clamp(cube::index_of(b, n)));
+            let key = TileKey {
+                face: face as u8,
+                tx: (i / t) as u16,
+                ty: (j / t) as u16,
+            };
+            let tile = match tiles.entry(key) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => e.insert(p.read_tile(key)?),
+            };
+            let k = ((j % t) * t + i % t) as usize;
+            height[y * w + x] = tile.height[k] as f64;
+            biome[y * w + x] = tile.biome[k];
+            lake[y * w + x] = tile.lake[k];
+        }
+    }
+    let colors: Vec<[u8; 3]> = relief::bake::biomes::table()
+        .iter()
+        .map(|b| b.color)
+        .collect();
+    let mpp = p.radius() * std::f64::consts::PI / hgt as f64;
+    let mut rgb = vec![0u8; w * hgt * 3];
+    for y in 0..hgt {
+        for x in 0..w {
+            let i = y * w + x;
+            let gx = (height[y * w + (x + 1) % w] - height[y * w + (x + w - 1) % w]) / (2.0 * mpp);
+            let gz = (height[(y + 1).min(hgt - 1) * w + x] - height[y.saturating_sub(1) * w + x])
+                / (2.0 * mpp);
+            let shade = ((0.5 * gx + std::f64::consts::FRAC_1_SQRT_2 + 0.5 * gz)
+                / (gx * gx + 1.0 + gz * gz).sqrt())
+            .clamp(0.0, 1.0);
+            let (base, lit) = if lake[i] != 0 {
+                ([60.0, 120.0, 200.0], 0.9)
+            } else if height[i] < 0.0 {
+                let d = (-height[i] / 3000.0).clamp(0.0, 1.0);
+                (
+                    [40.0 - 25.0 * d, 110.0 - 70.0 * d, 190.0 - 80.0 * d],
+                    0.9 + 0.1 * shade,
+                )
+            } else {
+                let c = colors
+                    .get(biome[i] as usize)
+                    .copied()
+                    .unwrap_or([128, 128, 128]);
+                ([c[0] as f64, c[1] as f64, c[2] as f64], 0.35 + 0.9 * shade)
+            };
+            for c in 0..3 {
+                rgb[i * 3 + c] = (base[c] * lit).clamp(0.0, 255.0) as u8;
+            }
+        }
+    }
+    for r in p.reaches()? {
+        let col = if r.kind == relief::world::ReachKind::River {
+            [30u8, 80, 200]
+        } else {
+            [70u8, 130, 215]
+        };
+        for q in &r.points {
+            let d = [q[0] as f64, q[1] as f64, q[2] as f64];
+            let (lat, lon) = cube::lat_lon(cube::normalize(d), p.pole());
+            let y =
+                ((std::f64::consts::FRAC_PI_2 - lat) / std::f64::consts::PI * hgt as f64) as usize;
+            let x = ((lon + std::f64::consts::PI) / std::f64::consts::TAU * w as f64) as usize;
+            if x < w && y < hgt {
+                let i = (y * w + x) * 3;
+                rgb[i..i + 3].copy_from_slice(&col);
+            }
+        }
+    }
+    write_rgb(out, w as u32, hgt as u32, &rgb)
+}
+
 fn write_png(out: &Path, px: u32, rgb: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
+    write_rgb(out, px, px, rgb)
+}
+
+fn write_rgb(out: &Path, w: u32, h: u32, rgb: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
     let file = std::fs::File::create(out)?;
-    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), px, px);
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), w, h);
     enc.set_color(png::ColorType::Rgb);
     enc.set_depth(png::BitDepth::Eight);
     enc.write_header()?.write_image_data(rgb)?;
