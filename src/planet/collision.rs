@@ -316,7 +316,7 @@ impl Source for PlanetChunkSource {
                     tx: (i / t) as u16,
                     ty: (j / t) as u16,
                 };
-                if !local.contains_key(&tk) {
+                if let std::collections::hash_map::Entry::Vacant(slot) = local.entry(tk) {
                     let tile = match self.resident.read().get(&tk).cloned() {
                         Some(tile) => tile,
                         None => match self.planet.read_tile(tk) {
@@ -327,7 +327,7 @@ impl Source for PlanetChunkSource {
                             }
                         },
                     };
-                    local.insert(tk, tile);
+                    slot.insert(tile);
                 }
                 Some(local[&tk].height[((j % t) * t + i % t) as usize])
             })
