@@ -52,6 +52,8 @@ pub struct PlanetChunkSource {
     planet: Arc<Planet>,
     resident: Resident<TileKey, PlanetTile>,
     cells: u32,
+    /// Per chunk (face-major, then z, then x): centre direction and angular radius.
+    bounds: Vec<(Vec3, f64)>,
 }
 
 impl PlanetChunkSource {
@@ -68,11 +70,23 @@ impl PlanetChunkSource {
                 "planet chunks of {cells} samples must divide the face resolution {n}"
             )));
         }
-        Ok(PlanetChunkSource {
+        let mut source = PlanetChunkSource {
             planet,
             resident,
             cells,
-        })
+            bounds: Vec::new(),
+        };
+        let per = source.per_face() as u16;
+        let mut bounds = Vec::with_capacity(6 * (per as usize).pow(2));
+        for face in 0..6u8 {
+            for z in 0..per {
+                for x in 0..per {
+                    bounds.push(source.centre_and_reach(PlanetChunkKey { face, x, z }));
+                }
+            }
+        }
+        source.bounds = bounds;
+        Ok(source)
     }
 
     pub fn cells(&self) -> u32 {
@@ -288,7 +302,9 @@ impl Source for PlanetChunkSource {
     }
 
     fn distance(&self, key: PlanetChunkKey, focus: [f64; 3]) -> f64 {
-        let (c, reach) = self.centre_and_reach(key);
+        let per = self.per_face() as usize;
+        let (c, reach) =
+            self.bounds[(key.face as usize * per + key.z as usize) * per + key.x as usize];
         (cube::angle(cube::normalize(focus), c) - reach).max(0.0) * self.planet.radius()
     }
 

@@ -14,6 +14,8 @@ pub struct TileSource {
     planet: Arc<Planet>,
     /// Per tile (in index order): centre direction and angular radius (centre to corner).
     tiles: Vec<(TileKey, Vec3, f64)>,
+    /// The largest tile's angular radius.
+    widest: f64,
 }
 
 impl TileSource {
@@ -48,7 +50,12 @@ impl TileSource {
                 }
             }
         }
-        TileSource { planet, tiles }
+        let widest = tiles.iter().map(|t| t.2).fold(0.0, f64::max);
+        TileSource {
+            planet,
+            tiles,
+            widest,
+        }
     }
 
     pub fn planet(&self) -> &Arc<Planet> {
@@ -80,7 +87,17 @@ impl Source for TileSource {
     fn keys_within(&self, focus: [f64; 3], radius: f64, out: &mut Vec<(TileKey, f64)>) {
         let d = direction_of(focus);
         let r = self.planet.radius();
+        // A dot product rules out the far tiles; only near ones pay for the exact angle.
+        let reach = radius / r + self.widest;
+        let min_dot = if reach >= std::f64::consts::PI {
+            -2.0
+        } else {
+            reach.cos()
+        };
         for &(key, c, rho) in &self.tiles {
+            if d[0] * c[0] + d[1] * c[1] + d[2] * c[2] < min_dot {
+                continue;
+            }
             let dist = (cube::angle(d, c) - rho).max(0.0) * r;
             if dist <= radius {
                 out.push((key, dist));

@@ -24,7 +24,7 @@ const SPEEDS: [(&str, f64); 4] = [
 /// A fixed workload shaped like an update: hashed lookups scattered over 64 KiB of tables
 /// (update() walks its slot map, key list and queue), about as long as update()'s median.
 #[inline(never)]
-fn control_work(table: &[u64]) -> u64 {
+pub fn control_work(table: &[u64]) -> u64 {
     let mut x = 0x9e37_79b9_7f4a_7c15u64;
     let mask = table.len() - 1; // a power of two
     for i in 0..190u64 {
@@ -36,7 +36,7 @@ fn control_work(table: &[u64]) -> u64 {
 
 /// Asks the kernel to forget a file's cached pages (after writing back any dirty ones), so
 /// the next read comes from the disk. Returns whether it could.
-fn drop_from_page_cache(path: &Path) -> bool {
+pub fn drop_from_page_cache(path: &Path) -> bool {
     #[cfg(target_os = "linux")]
     {
         use std::os::fd::AsRawFd;

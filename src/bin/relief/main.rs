@@ -1,6 +1,7 @@
 //! The `relief` command: bake, inspect and preview worlds.
 
 mod bench;
+mod bench_planet;
 mod census;
 mod demo;
 mod preview;
@@ -271,6 +272,13 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
         Command::Demo { world, seconds } => {
             let dir = world.unwrap_or_else(demo::default_world_dir);
             demo::run(&dir, seconds.max(1.0), &Bars(Mutex::new(None)))
+        }
+        Command::Bench {
+            world,
+            seconds,
+            budget_mb,
+        } if relief::planet::opened::is_planet_file(&world) => {
+            bench_planet::run(&world, seconds.max(0.5), budget_mb)
         }
         Command::Bench {
             world,
