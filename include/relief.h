@@ -12,18 +12,26 @@
 #define RELIEF_VERSION_PATCH 0
 #define RELIEF_VERSION_STRING "0.1.0"
 
-// Clipmap levels following a focus. Opaque. Threads: one thread at a time (each call locks
-// the clipmap); level views stay valid until the next update, refresh or destroy.
+// Clipmap levels following a focus (on a planet: LOD rings on a tangent plane near it).
+// Opaque. Threads: one thread at a time (each call locks the clipmap); level views stay
+// valid until the next update, refresh or destroy.
 typedef struct relief_clipmap relief_clipmap;
 
 // Collision chunks streaming around a focus: square heightfields in the layout Godot's
 // HeightMapShape3D and Jolt's HeightFieldShape take. Opaque. Its own focus, radii and budget;
-// it reads the samples of the region streamer it was made from. Threads: as
-// `relief_streamer`.
+// it reads the samples of the streamer it was made from. Threads: as `relief_streamer`.
 typedef struct relief_collision relief_collision;
 
-// Regions streaming around a focus. Opaque. Every function taking one is safe to call from
-// any thread, but `update` and `poll_events` are meant for one (the game's main) thread.
+// An opened planet: header and tables only; tiles are read as they stream. Opaque.
+typedef struct relief_planet relief_planet;
+
+// Queries over a planet streamer's planet and resident tiles. Opaque. Any number of threads
+// may query at once, alongside the streamer's updates.
+typedef struct relief_planet_terrain relief_planet_terrain;
+
+// Regions (or planet tiles) streaming around a focus. Opaque. Every function taking one is
+// safe to call from any thread, but `update` and `poll_events` are meant for one (the
+// game's main) thread.
 typedef struct relief_streamer relief_streamer;
 
 // A query handle over a streamer's world and resident regions. Opaque. Every query is safe
@@ -77,6 +85,15 @@ typedef struct relief_clipmap_level {
   double spacing;
   // `size²` heights, metres; valid until the clipmap's next update, refresh or destroy.
   const float *heights;
+  // The plane the levels lie on: cell (i, j) covers plane (x, z) from (i·spacing,
+  // j·spacing), the point `plane_origin + x·plane_x + z·plane_z`, heights along
+  // `plane_up`. A flat world's is the world itself (origin 0, axes X, Y, Z); a planet's is
+  // the tangent plane at the rings' anchor (heights are above the radius, under the
+  // direction of the plane point).
+  double plane_origin[3];
+  double plane_x[3];
+  double plane_up[3];
+  double plane_z[3];
 } relief_clipmap_level;
 
 // How a streamer (or collision streamer) behaves. Get one from
@@ -103,8 +120,8 @@ typedef struct relief_stream_config {
 // What happened to one item. Kinds are `RELIEF_EVENT_*`.
 typedef uint32_t relief_event_kind;
 
-// One streaming event. `x`, `z` are a region location (streamer) or a chunk index
-// (collision).
+// One streaming event. `x`, `z` are a region location or a planet tile's (tx, ty) (from a
+// streamer), or a chunk index (from a collision streamer); `face` is a planet's cube face.
 typedef struct relief_event {
   relief_event_kind kind;
   int32_t x;
@@ -117,6 +134,8 @@ typedef struct relief_event {
   uint32_t attempt;
   // 1 if a FAILED item will be retried, else 0.
   uint32_t will_retry;
+  // The cube face of a planet tile or chunk (0–5); 0 on flat worlds.
+  uint32_t face;
 } relief_event;
 
 // A snapshot of a streamer. Set `struct_size` first.
@@ -153,9 +172,12 @@ typedef struct relief_stream_stats {
 } relief_stream_stats;
 
 // One chunk's heightfield, read in place: `samples × samples` heights in metres, row-major
-// with X fastest, NaN where the ground has a hole. Sample (i, j) is at world
-// (`corner_x + i * spacing`, `corner_z + j * spacing`). Valid until
-// `relief_collision_release`, even if the chunk unloads. Set `struct_size` before acquiring.
+// with X fastest, NaN where the ground has a hole. Sample (i, j) is at
+// `origin + (corner_x + i·spacing)·axis_x + height·up + (corner_z + j·spacing)·axis_z`:
+// on a flat world the frame is the world's (origin 0, axes X, Y, Z), so that is world
+// (`corner_x + i·spacing`, height, `corner_z + j·spacing`); on a planet it is the chunk's
+// own tangent frame. Valid until `relief_collision_release`, even if the chunk unloads. Set
+// `struct_size` before acquiring.
 typedef struct relief_chunk_view {
   // sizeof(relief_chunk_view), set by the caller.
   uint32_t struct_size;
@@ -179,7 +201,102 @@ typedef struct relief_chunk_view {
   const float *heights;
   // relief's; NULL when the view holds nothing.
   void *token;
+  // The cube face of a planet chunk; 0 on flat worlds.
+  uint32_t face;
+  // The frame: origin (planet frame, metres) and unit axes; `axis_z = axis_x × up`.
+  double origin[3];
+  double axis_x[3];
+  double up[3];
+  double axis_z[3];
 } relief_chunk_view;
+
+// Reads `length` bytes at `offset` of the caller's pack into `out`; returns 0 on success and
+// anything else on failure. relief only asks for bytes inside the reader's `length`.
+typedef int32_t (*relief_read_fn)(void *user, uint64_t offset, uint64_t length, uint8_t *out);
+
+// Called once when relief no longer needs a reader's `user` (free it here).
+typedef void (*relief_release_fn)(void *user);
+
+// A caller's pack, read through callbacks: for files that can't be opened by path or mapped,
+// such as a pack in an Android APK's StreamingAssets. Set `struct_size` first.
+typedef struct relief_reader {
+  // sizeof(relief_reader), set by the caller.
+  uint32_t struct_size;
+  // The pack's total length in bytes.
+  uint64_t length;
+  // Passed back to `read_at` and `release`; relief never looks inside.
+  void *user;
+  // Required. Called from relief's loader threads, possibly several at once.
+  relief_read_fn read_at;
+  // Optional (NULL): called exactly once, from any thread, when relief is done with `user`.
+  relief_release_fn release;
+} relief_reader;
+
+// What `relief_planet_get_info` reports. Set `struct_size` first.
+typedef struct relief_planet_info {
+  // sizeof(relief_planet_info), set by the caller.
+  uint32_t struct_size;
+  // PLNT version (6 or 7).
+  uint32_t version;
+  // Metres; heights are metres above it.
+  double radius;
+  // The axis latitudes are measured from (unit vector, planet frame).
+  double polar_axis[3];
+  // Samples per face side, samples per tile side, tiles per face side.
+  uint32_t face_resolution;
+  uint32_t tile_size;
+  uint32_t tiles_per_side;
+  // 0 gnomonic, 1 equi-angular.
+  uint32_t projection;
+  // Metres between samples at face centres: radius·(π/2)/face_resolution.
+  double spacing;
+  float height_min;
+  float height_max;
+  float sea_level;
+  // 1 if tiles carry sediment and precipitation (v7 fields), else 0.
+  uint32_t has_v7_fields;
+  uint32_t reach_count;
+  uint32_t lake_count;
+  uint32_t biome_count;
+  uint32_t field_count;
+} relief_planet_info;
+
+// What answered a query.
+typedef uint32_t relief_origin;
+
+// Which per-sample field `relief_planet_terrain_sample` reads.
+typedef uint32_t relief_planet_field;
+
+// A river reach's kind.
+typedef uint32_t relief_reach_kind;
+
+// The nearest river reach on a planet; `found` is 0 (and the rest zero) when none is within
+// the radius.
+typedef struct relief_planet_river {
+  uint32_t found;
+  uint32_t reach;
+  // Nearest centreline point, planet frame, on the sea-level sphere.
+  double nearest[3];
+  relief_reach_kind kind;
+  uint32_t has_water;
+  float width_m;
+  float distance_m;
+  float bed_m;
+} relief_planet_river;
+
+// The lake containing a point, else the nearest within the radius. `found` is 0 (and the
+// rest zero) when there is none.
+typedef struct relief_lake {
+  uint32_t found;
+  // Lake id in the world's lakes table.
+  uint32_t lake;
+  // 1 if the point is inside the lake.
+  uint32_t inside;
+  // Water level, metres.
+  float level_m;
+  // 0 inside, else the distance to the shore, metres.
+  float distance_m;
+} relief_lake;
 
 // A resident region's maps, read in place. Every map is `size × size` samples, row-major with
 // X fastest (Terrain3D's layout): sample (i, j) is at index `j * size + i`, at world
@@ -217,9 +334,6 @@ typedef struct relief_region_view {
 // Which defaults `relief_stream_config_default` fills in.
 typedef uint32_t relief_stream_kind;
 
-// What answered a query.
-typedef uint32_t relief_origin;
-
 // The sample nearest a point, decoded. `found` is 0 (and the rest zero) where no resident
 // region covers the point.
 typedef struct relief_ground {
@@ -246,9 +360,6 @@ typedef struct relief_ground {
   int32_t region_z;
 } relief_ground;
 
-// A river reach's kind.
-typedef uint32_t relief_reach_kind;
-
 // The nearest river reach. `found` is 0 (and the rest zero) when none is within the radius.
 typedef struct relief_river {
   uint32_t found;
@@ -267,41 +378,31 @@ typedef struct relief_river {
   float bed_m;
 } relief_river;
 
-// The lake containing a point, else the nearest within the radius. `found` is 0 (and the
-// rest zero) when there is none.
-typedef struct relief_lake {
-  uint32_t found;
-  // Lake id in the world's lakes table.
-  uint32_t lake;
-  // 1 if the point is inside the lake.
-  uint32_t inside;
-  // Water level, metres.
-  float level_m;
-  // 0 inside, else the distance to the shore, metres.
-  float distance_m;
-} relief_lake;
-
-// Reads `length` bytes at `offset` of the caller's pack into `out`; returns 0 on success and
-// anything else on failure. relief only asks for bytes inside the reader's `length`.
-typedef int32_t (*relief_read_fn)(void *user, uint64_t offset, uint64_t length, uint8_t *out);
-
-// Called once when relief no longer needs a reader's `user` (free it here).
-typedef void (*relief_release_fn)(void *user);
-
-// A caller's pack, read through callbacks: for files that can't be opened by path or mapped,
-// such as a pack in an Android APK's StreamingAssets. Set `struct_size` first.
-typedef struct relief_reader {
-  // sizeof(relief_reader), set by the caller.
+// A resident tile's fields, read in place: each `size × size` samples, row-major, sample
+// (i, j) at `j·size + i` being face sample (`tx·size + i`, `ty·size + j`). Sediment and
+// precipitation are NULL for v6 planets. Valid until `relief_tile_release`, even if the
+// tile unloads. Set `struct_size` before acquiring.
+typedef struct relief_tile_view {
+  // sizeof(relief_tile_view), set by the caller.
   uint32_t struct_size;
-  // The pack's total length in bytes.
-  uint64_t length;
-  // Passed back to `read_at` and `release`; relief never looks inside.
-  void *user;
-  // Required. Called from relief's loader threads, possibly several at once.
-  relief_read_fn read_at;
-  // Optional (NULL): called exactly once, from any thread, when relief is done with `user`.
-  relief_release_fn release;
-} relief_reader;
+  uint32_t face;
+  uint32_t tx;
+  uint32_t ty;
+  // Samples per side.
+  uint32_t size;
+  // Heights above the radius, metres.
+  const float *height;
+  // Biome class ids (names from `relief_planet_get_biome_name`).
+  const uint8_t *biome;
+  // Lake ids (0 = none).
+  const uint16_t *lake;
+  // Sediment thickness, metres, or NULL.
+  const float *sediment;
+  // Precipitation, mm/yr, or NULL.
+  const float *precipitation;
+  // relief's; NULL when the view holds nothing.
+  void *token;
+} relief_tile_view;
 
 // What `relief_world_get_info` reports. Set `struct_size = sizeof(relief_world_info)` first.
 typedef struct relief_world_info {
@@ -348,6 +449,15 @@ typedef struct relief_world_info {
 // A bug in relief: a panic was caught at the boundary. The object involved should be
 // destroyed; nothing else is affected.
 #define RELIEF_STATUS_PANIC 6
+
+// Biome class id.
+#define RELIEF_PLANET_FIELD_BIOME 0
+
+// Sediment thickness, metres (v7).
+#define RELIEF_PLANET_FIELD_SEDIMENT 1
+
+// Mean annual precipitation, mm (v7).
+#define RELIEF_PLANET_FIELD_PRECIPITATION 2
 
 // Regions: load within 512 m, keep until 704 m, 256 MiB.
 #define RELIEF_STREAM_KIND_REGIONS 0
@@ -411,6 +521,18 @@ relief_status relief_clipmap_create(const struct relief_terrain *terrain,
                                     const struct relief_clipmap_config *config,
                                     struct relief_clipmap **out_clipmap);
 
+// Creates LOD rings over a planet terrain with `config` (NULL for the defaults): the same
+// levels, updates, dirty rectangles and level views as a flat clipmap, on the tangent plane
+// of an anchor near the focus (re-laid, with one full refill, when the focus strays 20° from
+// it; `relief_clipmap_level` reports the plane). Call `relief_clipmap_refresh_tile` on tile
+// LOADED events. Errors: as `relief_clipmap_create`. Threads: any.
+//
+// # Safety
+// `terrain` NULL or live; `config` NULL or readable; `out_clipmap` NULL or writable.
+relief_status relief_planet_clipmap_create(const struct relief_planet_terrain *terrain,
+                                           const struct relief_clipmap_config *config,
+                                           struct relief_clipmap **out_clipmap);
+
 // Frees a clipmap. NULL is a no-op. Level views from it become invalid. Threads: any, once
 // no other thread uses the handle.
 //
@@ -443,6 +565,19 @@ relief_status relief_clipmap_refresh_region(const struct relief_clipmap *clipmap
                                             int32_t z,
                                             uintptr_t *out_dirty_count);
 
+// Refills the rings' cells over planet tile (face, tx, ty): call on the planet streamer's
+// LOADED event for it. Writes the rectangle count to `*out_dirty_count`. Errors:
+// INVALID_ARGUMENT (NULL arguments, a flat clipmap, face ≥ 6). Threads: as
+// `relief_clipmap_update`.
+//
+// # Safety
+// `clipmap` NULL or live; `out_dirty_count` NULL or writable.
+relief_status relief_clipmap_refresh_tile(const struct relief_clipmap *clipmap,
+                                          uint32_t face,
+                                          uint32_t tx,
+                                          uint32_t ty,
+                                          uintptr_t *out_dirty_count);
+
 // Copies the rectangles the last update or refresh rewrote into `rects` (room for
 // `capacity`) and writes their count to `*out_count`. Size query: `(NULL, 0)` writes only
 // the count. Errors: INVALID_ARGUMENT (NULL `clipmap`/`out_count`, NULL `rects` with a
@@ -466,10 +601,11 @@ relief_status relief_clipmap_get_level(const struct relief_clipmap *clipmap,
                                        uint32_t level,
                                        struct relief_clipmap_level *out_level);
 
-// Creates a collision streamer reading `streamer`'s world and resident regions, with chunks
-// of `chunk_size_m` metres (0 for 64 m; a whole number of samples, 2–4096) and `config`
-// (NULL for the collision defaults: 288 m / 352 m / 64 MiB). Nothing builds until the
-// first `relief_collision_update`.
+// Creates a collision streamer reading `streamer`'s ground, with `config` (NULL for the
+// collision defaults: 288 m / 352 m / 64 MiB). On a flat world chunks are `chunk_size_m`
+// metres (0 for 64 m; a whole number of samples, 2–4096); on a planet they are that many
+// metres rounded to a number of samples that divides the face resolution (0 for 64 samples).
+// Nothing builds until the first `relief_collision_update`.
 //
 // On success writes a new handle to `*out_collision` (free with
 // `relief_collision_destroy`); it may outlive `streamer`. On failure it is untouched.
@@ -535,25 +671,29 @@ relief_status relief_collision_poll_events(const struct relief_collision *collis
 relief_status relief_collision_get_stats(const struct relief_collision *collision,
                                          struct relief_stream_stats *stats);
 
-// Writes the index of the chunk containing world (x, z) to `*out_x`, `*out_z`.
-// Errors: INVALID_ARGUMENT (NULL arguments, non-finite position). Threads: any.
+// Writes the chunk containing `position` (3 doubles: world x, y, z on a flat world, where y
+// is ignored; the planet frame on a planet) to `*out_face`, `*out_x`, `*out_z` (face 0 on
+// flat worlds). Errors: INVALID_ARGUMENT (NULL arguments, a non-finite position).
+// Threads: any.
 //
 // # Safety
-// Out-pointers NULL or writable.
+// `position` NULL or 3 readable doubles; out-pointers NULL or writable.
 relief_status relief_collision_chunk_at(const struct relief_collision *collision,
-                                        double x,
-                                        double z,
+                                        const double *position,
+                                        uint32_t *out_face,
                                         int32_t *out_x,
                                         int32_t *out_z);
 
-// Acquires a view of built chunk (x, z), holding it until `relief_collision_release(view)`.
-// Errors: INVALID_ARGUMENT (NULL `collision`/`view`, unknown `struct_size`, `view` still
-// holding a chunk), NOT_FOUND (not built: wait for its LOADED event). On failure `*view` is
-// untouched. Threads: any.
+// Acquires a view of built chunk (face, x, z) (face 0 on flat worlds), holding it until
+// `relief_collision_release(view)`. Errors: INVALID_ARGUMENT (NULL `collision`/`view`,
+// unknown `struct_size`, `view` still holding a chunk, a face other than 0 on a flat world
+// or ≥ 6 on a planet), NOT_FOUND (not built: wait for its LOADED event). On failure
+// `*view` is untouched. Threads: any.
 //
 // # Safety
 // `collision` NULL or live; `view` NULL or a writable `relief_chunk_view`.
 relief_status relief_collision_acquire(const struct relief_collision *collision,
+                                       uint32_t face,
                                        int32_t x,
                                        int32_t z,
                                        struct relief_chunk_view *view);
@@ -564,6 +704,170 @@ relief_status relief_collision_acquire(const struct relief_collision *collision,
 // # Safety
 // `view` NULL or a view filled by `relief_collision_acquire` (or zeroed).
 void relief_collision_release(struct relief_chunk_view *view);
+
+// Opens the PLNT blob at `path` (NUL-terminated UTF-8) by memory-mapping it: reads the
+// header and tables only (well under 10 ms for a 6 × 4096² planet).
+//
+// On success writes a new handle to `*out_planet` (free with `relief_planet_destroy`); on
+// failure it is untouched. Errors: INVALID_ARGUMENT (NULL arguments, non-UTF-8 path),
+// NOT_FOUND, CORRUPT (truncated, a checksum, an index outside the file),
+// UNSUPPORTED_VERSION, IO. Threads: any. The file must not be truncated while open.
+//
+// # Safety
+// `path` NULL or NUL-terminated; `out_planet` NULL or writable.
+relief_status relief_planet_open(const char *path, struct relief_planet **out_planet);
+
+// Opens a PLNT blob held in memory; relief copies the `length` bytes, so the caller may free
+// them on return. Otherwise as `relief_planet_open`. Errors: INVALID_ARGUMENT (NULL
+// `out_planet`, NULL `bytes` with a non-zero length), CORRUPT, UNSUPPORTED_VERSION.
+// Threads: any.
+//
+// # Safety
+// `bytes` NULL or readable for `length` bytes; `out_planet` NULL or writable.
+relief_status relief_planet_open_memory(const uint8_t *bytes,
+                                        uintptr_t length,
+                                        struct relief_planet **out_planet);
+
+// Opens a PLNT blob through the caller's callbacks (an Android APK's StreamingAssets):
+// ownership of `reader->user` and the `release` contract are as for
+// `relief_world_open_reader`; `read_at` is called from relief's loader threads.
+// Errors: INVALID_ARGUMENT (NULL arguments or `read_at`, unknown `struct_size`), CORRUPT,
+// UNSUPPORTED_VERSION, IO (a callback returned non-zero). Threads: any.
+//
+// # Safety
+// `reader` NULL or readable, its callbacks honouring the contract; `out_planet` NULL or
+// writable.
+relief_status relief_planet_open_reader(const struct relief_reader *reader,
+                                        struct relief_planet **out_planet);
+
+// Frees a planet. NULL is a no-op. Streamers and terrains made from it keep what they need.
+// Threads: any, once no other thread uses the handle.
+//
+// # Safety
+// `planet` NULL or a live handle, not used again.
+void relief_planet_destroy(struct relief_planet *planet);
+
+// Fills `*info` (its `struct_size` set) with the planet's figures. Reads the river, lake and
+// biome tables on first use. Errors: INVALID_ARGUMENT (NULL arguments, unknown
+// `struct_size`), CORRUPT (a damaged table). `*info` is untouched on failure. Threads: any.
+//
+// # Safety
+// `planet` NULL or live; `info` NULL or a writable `relief_planet_info`.
+relief_status relief_planet_get_info(const struct relief_planet *planet,
+                                     struct relief_planet_info *info);
+
+// Copies biome class `id`'s name into `name` as `relief_world_get_biome_name` does
+// (`(NULL, 0)` is a size query). Errors: INVALID_ARGUMENT (NULL `planet`/`out_length`, `id`
+// out of range, NULL `name` with a non-zero `capacity`, an undersized buffer), CORRUPT.
+// Threads: any.
+//
+// # Safety
+// `name` NULL or writable for `capacity` bytes; `out_length` NULL or writable.
+relief_status relief_planet_get_biome_name(const struct relief_planet *planet,
+                                           uint32_t id,
+                                           char *name,
+                                           uintptr_t capacity,
+                                           uintptr_t *out_length);
+
+// Creates a query handle over a planet streamer's planet and tiles (it shares them, so it may
+// outlive the streamer). Reads and indexes the river and lake tables: once, not per frame.
+// Errors: INVALID_ARGUMENT (NULL arguments, a flat-world streamer), CORRUPT (a damaged
+// table). Threads: any.
+//
+// # Safety
+// `streamer` NULL or live; `out_terrain` NULL or writable.
+relief_status relief_planet_terrain_create(const struct relief_streamer *streamer,
+                                           struct relief_planet_terrain **out_terrain);
+
+// Frees a planet terrain. NULL is a no-op. Threads: any, once no other thread uses it.
+//
+// # Safety
+// `terrain` NULL or a live handle, not used again.
+void relief_planet_terrain_destroy(struct relief_planet_terrain *terrain);
+
+// Writes the planet-frame position at sea level under latitude/longitude (degrees, about
+// the blob's polar axis) to `out_position` (3 doubles). Errors: INVALID_ARGUMENT (NULL
+// arguments, non-finite angles). Threads: any.
+//
+// # Safety
+// `out_position` NULL or writable for 3 doubles.
+relief_status relief_planet_terrain_position_at(const struct relief_planet_terrain *terrain,
+                                                double latitude_deg,
+                                                double longitude_deg,
+                                                double *out_position);
+
+// Height above the radius (metres) under `position`: bilinear over samples that may lie on
+// different faces (continuous across seams), from resident tiles, else the overview.
+// Writes it to `*out_height` and what answered to `*out_origin` (REGION for a tile,
+// OVERVIEW; NULL to skip). Errors: INVALID_ARGUMENT (NULL `terrain`/`position`/
+// `out_height`, a non-finite or zero position). Threads: any.
+//
+// # Safety
+// `position` NULL or 3 readable doubles; out-pointers NULL or writable.
+relief_status relief_planet_terrain_height(const struct relief_planet_terrain *terrain,
+                                           const double *position,
+                                           float *out_height,
+                                           relief_origin *out_origin);
+
+// Heights for `point_count` positions (`xyz`: 3 doubles each) into `out_heights` (room for
+// `capacity ≥ point_count`); one lock for all. Writes how many came from tiles to
+// `*out_from_tiles` (NULL to skip). `(NULL, 0)` buffers are valid with 0 points; a zero or
+// non-finite position gives NaN. Errors: INVALID_ARGUMENT (NULL `terrain`, NULL buffers with
+// lengths, `capacity < point_count`); nothing is written on failure. Threads: any.
+//
+// # Safety
+// `xyz` readable for 3·`point_count` doubles; `out_heights` writable for `capacity` floats.
+relief_status relief_planet_terrain_heights(const struct relief_planet_terrain *terrain,
+                                            const double *xyz,
+                                            uintptr_t point_count,
+                                            float *out_heights,
+                                            uintptr_t capacity,
+                                            uintptr_t *out_from_tiles);
+
+// Unit surface normal (planet frame) under `position` into `out_normal` (3 floats); what
+// answered to `*out_origin` (NULL to skip). Errors: INVALID_ARGUMENT (NULL arguments, a bad
+// position). Threads: any.
+//
+// # Safety
+// `position` 3 readable doubles; `out_normal` writable for 3 floats.
+relief_status relief_planet_terrain_normal(const struct relief_planet_terrain *terrain,
+                                           const double *position,
+                                           float *out_normal,
+                                           relief_origin *out_origin);
+
+// The field at the sample nearest `position`, if its tile is resident: `*out_found` 1 and
+// the value, else 0 and 0. `field` is a `RELIEF_PLANET_FIELD_*`; sediment and precipitation
+// are not found on v6 planets. Errors: INVALID_ARGUMENT (NULL arguments, a bad position, an
+// unknown field). Threads: any.
+//
+// # Safety
+// `position` 3 readable doubles; out-pointers NULL or writable.
+relief_status relief_planet_terrain_sample(const struct relief_planet_terrain *terrain,
+                                           const double *position,
+                                           relief_planet_field field,
+                                           uint32_t *out_found,
+                                           double *out_value);
+
+// The river reach nearest `position` within `radius` metres, into `*out_river`; works with
+// nothing resident. Errors: INVALID_ARGUMENT (NULL arguments, a bad position, a negative or
+// non-finite radius). Threads: any.
+//
+// # Safety
+// `position` 3 readable doubles; `out_river` NULL or writable.
+relief_status relief_planet_terrain_river(const struct relief_planet_terrain *terrain,
+                                          const double *position,
+                                          double radius,
+                                          struct relief_planet_river *out_river);
+
+// The lake under `position` (if its tile is resident), else the nearest whose edge is within
+// `radius` metres, into `*out_lake`. Errors: as `relief_planet_terrain_river`. Threads: any.
+//
+// # Safety
+// `position` 3 readable doubles; `out_lake` NULL or writable.
+relief_status relief_planet_terrain_lake(const struct relief_planet_terrain *terrain,
+                                         const double *position,
+                                         double radius,
+                                         struct relief_lake *out_lake);
 
 // Acquires a view of the resident region at location (x, z), holding it in memory until
 // `relief_region_release(view)`. Acquiring the same region twice gives two views, each
@@ -586,15 +890,6 @@ relief_status relief_region_acquire(const struct relief_streamer *streamer,
 // # Safety
 // `view` NULL or a view filled by `relief_region_acquire` (or zeroed).
 void relief_region_release(struct relief_region_view *view);
-
-// Fills `*config` with the defaults for `kind` (a `RELIEF_STREAM_KIND_*`), including
-// `struct_size`. Errors: INVALID_ARGUMENT (NULL `config`, unknown `kind`); `*config` is
-// untouched on failure. Threads: any.
-//
-// # Safety
-// `config` NULL or writable.
-relief_status relief_stream_config_default(relief_stream_kind kind,
-                                           struct relief_stream_config *config);
 
 // Creates a region streamer over `world`, with `config` (NULL for the regions defaults).
 // Starts its loader threads; nothing loads until the first `relief_streamer_update`.
@@ -667,6 +962,30 @@ relief_status relief_streamer_poll_events(const struct relief_streamer *streamer
 // `streamer` NULL or live; `stats` NULL or writable.
 relief_status relief_streamer_get_stats(const struct relief_streamer *streamer,
                                         struct relief_stream_stats *stats);
+
+// Creates a streamer of `planet`'s tiles, wanted by great-circle distance from the focus
+// (a position in the planet's frame, metres: its direction is what counts), with `config`
+// (NULL for the regions defaults: tiles within 512 m, kept to 704 m, 256 MiB). Otherwise
+// as `relief_streamer_create`: the same update, settle, poll and stats calls drive it;
+// events carry (face, tx, ty); `relief_tile_acquire` reads its tiles and
+// `relief_planet_terrain_create` queries them.
+//
+// Errors: INVALID_ARGUMENT (NULL `planet`/`out_streamer`, a bad config). Threads: any.
+//
+// # Safety
+// `planet` NULL or live; `config` NULL or readable; `out_streamer` NULL or writable.
+relief_status relief_planet_streamer_create(const struct relief_planet *planet,
+                                            const struct relief_stream_config *config,
+                                            struct relief_streamer **out_streamer);
+
+// Fills `*config` with the defaults for `kind` (a `RELIEF_STREAM_KIND_*`), including
+// `struct_size`. Errors: INVALID_ARGUMENT (NULL `config`, unknown `kind`); `*config` is
+// untouched on failure. Threads: any.
+//
+// # Safety
+// `config` NULL or writable.
+relief_status relief_stream_config_default(relief_stream_kind kind,
+                                           struct relief_stream_config *config);
 
 // Creates a query handle over `streamer`'s world and resident regions (queries see regions
 // as they load and unload). It shares them, so it may outlive the streamer (answering from
@@ -790,6 +1109,28 @@ relief_status relief_terrain_lake(const struct relief_terrain *terrain,
                                   double z,
                                   double radius,
                                   struct relief_lake *out_lake);
+
+// Acquires a view of the resident tile (face, tx, ty) of a planet streamer, holding it until
+// `relief_tile_release(view)`.
+//
+// Errors: INVALID_ARGUMENT (NULL `streamer`/`view`, unknown `struct_size`, a view still
+// holding a tile, a flat-world streamer, face ≥ 6), NOT_FOUND (not resident: wait for its
+// LOADED event). On failure `*view` is untouched. Threads: any.
+//
+// # Safety
+// `streamer` NULL or live; `view` NULL or a writable `relief_tile_view`.
+relief_status relief_tile_acquire(const struct relief_streamer *streamer,
+                                  uint32_t face,
+                                  uint32_t tx,
+                                  uint32_t ty,
+                                  struct relief_tile_view *view);
+
+// Releases what `view` holds and clears it; releasing twice, a cleared view, or NULL is a
+// no-op. Threads: any.
+//
+// # Safety
+// `view` NULL or a view filled by `relief_tile_acquire` (or zeroed).
+void relief_tile_release(struct relief_tile_view *view);
 
 // Opens the world at `path` (NUL-terminated UTF-8): a world directory, or a pack file from
 // `relief pack`. Reads the manifest, overview and tables and checks them; regions are read

@@ -155,5 +155,19 @@ fn the_queries_sample_runs_clean() {
 #[test]
 fn hostile_input_gets_its_status_every_time() {
     let n = native();
-    run_matrix("tests/c/hostile.c", &[&n.world, &n.pack], ", 0 failed");
+    run_matrix(
+        "tests/c/hostile.c",
+        &[&n.world, &n.pack, &n.planet],
+        ", 0 failed",
+    );
+}
+
+#[test]
+fn the_planet_walk_sample_runs_clean() {
+    let n = native();
+    run_matrix(
+        "samples/c/planet_walk.c",
+        &[&n.planet, Path::new("150")],
+        "batch:",
+    );
 }

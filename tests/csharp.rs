@@ -30,6 +30,8 @@ fn layout_program(header: &str) -> String {
                     continue;
                 }
                 let decl = field.trim_end_matches(';');
+                // `double origin[3]` is the member `origin`.
+                let decl = decl.split('[').next().unwrap();
                 let member = decl.rsplit([' ', '*']).next().unwrap();
                 body += &format!(
                     "    printf(\"field {name}.{member} %zu\\n\", offsetof({name}, {member}));\n"
@@ -152,6 +154,7 @@ fn the_csharp_layer_passes_its_nunit_tests_under_mono() {
         .env("LD_LIBRARY_PATH", &n.lib_dir)
         .env("RELIEF_WORLD", &n.world)
         .env("RELIEF_PACK", &n.pack)
+        .env("RELIEF_PLANET", &n.planet)
         .env("RELIEF_LAYOUT", &layout_txt));
     let text = String::from_utf8_lossy(&out.stdout);
     println!("{text}{}", String::from_utf8_lossy(&out.stderr));

@@ -100,6 +100,8 @@ int main(int argc, char **argv) {
             float ground;
             size_t n, i, dirty;
             int32_t cx, cz;
+            uint32_t cface;
+            double at[3];
             relief_chunk_view chunk;
 
             CHECK(relief_terrain_height(terrain, x, z, &ground, NULL));
@@ -139,10 +141,13 @@ int main(int argc, char **argv) {
                     chunks += events[i].kind == RELIEF_EVENT_LOADED;
             } while (n == 64);
 
-            CHECK(relief_collision_chunk_at(collision, x, z, &cx, &cz));
+            at[0] = x;
+            at[1] = ground;
+            at[2] = z;
+            CHECK(relief_collision_chunk_at(collision, at, &cface, &cx, &cz));
             memset(&chunk, 0, sizeof chunk);
             chunk.struct_size = sizeof chunk;
-            if (relief_collision_acquire(collision, cx, cz, &chunk) == RELIEF_STATUS_OK) {
+            if (relief_collision_acquire(collision, cface, cx, cz, &chunk) == RELIEF_STATUS_OK) {
                 ++chunk_frames;
                 if (chunk.samples < 2 || chunk.min_height > chunk.max_height) {
                     fprintf(stderr, "stream_walk: a malformed chunk\n");

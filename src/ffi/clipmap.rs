@@ -3,20 +3,37 @@
 
 use parking_lot::Mutex;
 
+use super::planet_terrain::relief_planet_terrain;
 use super::terrain::relief_terrain;
 use super::{
     check_struct_size, ffi_guard, finite, handle, into_handle, relief_status, require, slice_out,
     Failure,
 };
 use crate::clipmap::{Clipmap, ClipmapConfig, DirtyRect};
+use crate::planet::rings::PlanetRings;
+use crate::planet::{PlanetTerrain, TileKey};
 use crate::query::Terrain;
 use crate::world::RegionLocation;
 
-/// Clipmap levels following a focus. Opaque. Threads: one thread at a time (each call locks
-/// the clipmap); level views stay valid until the next update, refresh or destroy.
+/// Clipmap levels following a focus (on a planet: LOD rings on a tangent plane near it).
+/// Opaque. Threads: one thread at a time (each call locks the clipmap); level views stay
+/// valid until the next update, refresh or destroy.
 pub struct relief_clipmap {
-    inner: Mutex<Clipmap>,
-    terrain: Terrain,
+    inner: Mutex<Levels>,
+}
+
+enum Levels {
+    Flat(Clipmap, Terrain),
+    Planet(PlanetRings, PlanetTerrain),
+}
+
+impl Levels {
+    fn clipmap(&self) -> &Clipmap {
+        match self {
+            Levels::Flat(c, _) => c,
+            Levels::Planet(r, _) => r.clipmap(),
+        }
+    }
 }
 
 /// Clipmap shape. Get defaults from `relief_clipmap_config_default`.
@@ -65,6 +82,32 @@ pub struct relief_clipmap_level {
     pub spacing: f64,
     /// `size²` heights, metres; valid until the clipmap's next update, refresh or destroy.
     pub heights: *const f32,
+    /// The plane the levels lie on: cell (i, j) covers plane (x, z) from (i·spacing,
+    /// j·spacing), the point `plane_origin + x·plane_x + z·plane_z`, heights along
+    /// `plane_up`. A flat world's is the world itself (origin 0, axes X, Y, Z); a planet's is
+    /// the tangent plane at the rings' anchor (heights are above the radius, under the
+    /// direction of the plane point).
+    pub plane_origin: [f64; 3],
+    pub plane_x: [f64; 3],
+    pub plane_up: [f64; 3],
+    pub plane_z: [f64; 3],
+}
+
+fn identity_plane() -> relief_clipmap_level {
+    relief_clipmap_level {
+        struct_size: 0,
+        level: 0,
+        size: 0,
+        filled: 0,
+        origin_i: 0,
+        origin_j: 0,
+        spacing: 0.0,
+        heights: std::ptr::null(),
+        plane_origin: [0.0; 3],
+        plane_x: [1.0, 0.0, 0.0],
+        plane_up: [0.0, 1.0, 0.0],
+        plane_z: [0.0, 0.0, 1.0],
+    }
 }
 
 fn defaults() -> relief_clipmap_config {
@@ -116,33 +159,77 @@ pub unsafe extern "C" fn relief_clipmap_create(
         // SAFETY: forwarded contract.
         let t = unsafe { handle(what, terrain) }?;
         require(what, &[("out_clipmap", out_clipmap.is_null())])?;
-        let c = if config.is_null() {
-            defaults()
-        } else {
-            // SAFETY: non-NULL, forwarded contract.
-            unsafe { check_struct_size(what, config) }?;
-            // SAFETY: of our size.
-            unsafe { config.read_unaligned() }
-        };
-        let spacing_ok = c.base_spacing.is_finite() && c.base_spacing > 0.0;
-        if !(1..=24).contains(&c.levels)
-            || !(2..=4096).contains(&c.size)
-            || c.size % 2 != 0
-            || !spacing_ok
-        {
-            return Err(Failure::invalid(format!(
-                "{what}: levels {} (1–24), size {} (even, 2–4096), base_spacing {} (> 0)",
-                c.levels, c.size, c.base_spacing
-            )));
-        }
-        let clipmap = Clipmap::new(ClipmapConfig {
-            levels: c.levels,
-            size: c.size,
-            base_spacing: c.base_spacing,
-        });
+        // SAFETY: forwarded contract.
+        let config = unsafe { read_config(what, config) }?;
         let h = into_handle(relief_clipmap {
-            inner: Mutex::new(clipmap),
-            terrain: t.terrain.clone(),
+            inner: Mutex::new(Levels::Flat(Clipmap::new(config), t.terrain.clone())),
+        });
+        // SAFETY: checked non-NULL.
+        unsafe { *out_clipmap = h };
+        Ok(())
+    })
+}
+
+/// Checks a caller's clipmap config (NULL for the defaults).
+///
+/// # Safety
+/// `config` NULL or readable.
+unsafe fn read_config(
+    what: &str,
+    config: *const relief_clipmap_config,
+) -> Result<ClipmapConfig, Failure> {
+    let c = if config.is_null() {
+        defaults()
+    } else {
+        // SAFETY: non-NULL, forwarded contract.
+        unsafe { check_struct_size(what, config) }?;
+        // SAFETY: of our size.
+        unsafe { config.read_unaligned() }
+    };
+    let spacing_ok = c.base_spacing.is_finite() && c.base_spacing > 0.0;
+    if !(1..=24).contains(&c.levels)
+        || !(2..=4096).contains(&c.size)
+        || c.size % 2 != 0
+        || !spacing_ok
+    {
+        return Err(Failure::invalid(format!(
+            "{what}: levels {} (1–24), size {} (even, 2–4096), base_spacing {} (> 0)",
+            c.levels, c.size, c.base_spacing
+        )));
+    }
+    Ok(ClipmapConfig {
+        levels: c.levels,
+        size: c.size,
+        base_spacing: c.base_spacing,
+    })
+}
+
+/// Creates LOD rings over a planet terrain with `config` (NULL for the defaults): the same
+/// levels, updates, dirty rectangles and level views as a flat clipmap, on the tangent plane
+/// of an anchor near the focus (re-laid, with one full refill, when the focus strays 20° from
+/// it; `relief_clipmap_level` reports the plane). Call `relief_clipmap_refresh_tile` on tile
+/// LOADED events. Errors: as `relief_clipmap_create`. Threads: any.
+///
+/// # Safety
+/// `terrain` NULL or live; `config` NULL or readable; `out_clipmap` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn relief_planet_clipmap_create(
+    terrain: *const relief_planet_terrain,
+    config: *const relief_clipmap_config,
+    out_clipmap: *mut *mut relief_clipmap,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_planet_clipmap_create";
+        // SAFETY: forwarded contract.
+        let t = unsafe { handle(what, terrain) }?;
+        require(what, &[("out_clipmap", out_clipmap.is_null())])?;
+        // SAFETY: forwarded contract.
+        let config = unsafe { read_config(what, config) }?;
+        let h = into_handle(relief_clipmap {
+            inner: Mutex::new(Levels::Planet(
+                PlanetRings::new(config),
+                t.terrain().clone(),
+            )),
         });
         // SAFETY: checked non-NULL.
         unsafe { *out_clipmap = h };
@@ -182,7 +269,17 @@ pub unsafe extern "C" fn relief_clipmap_update(
         let c = unsafe { handle(what, clipmap) }?;
         require(what, &[("out_dirty_count", out_dirty_count.is_null())])?;
         finite(what, &[x, y, z])?;
-        let n = c.inner.lock().update([x, y, z], &c.terrain).len();
+        let n = match &mut *c.inner.lock() {
+            Levels::Flat(m, t) => m.update([x, y, z], t).len(),
+            Levels::Planet(r, t) => {
+                if [x, y, z] == [0.0; 3] {
+                    return Err(Failure::invalid(format!(
+                        "{what}: the planet's centre has no direction"
+                    )));
+                }
+                r.update([x, y, z], t).len()
+            }
+        };
         // SAFETY: checked non-NULL.
         unsafe { *out_dirty_count = n };
         Ok(())
@@ -208,11 +305,58 @@ pub unsafe extern "C" fn relief_clipmap_refresh_region(
         // SAFETY: forwarded contract.
         let c = unsafe { handle(what, clipmap) }?;
         require(what, &[("out_dirty_count", out_dirty_count.is_null())])?;
-        let n = c
-            .inner
-            .lock()
-            .refresh_region(RegionLocation::new(x, z), &c.terrain)
-            .len();
+        let n = match &mut *c.inner.lock() {
+            Levels::Flat(m, t) => m.refresh_region(RegionLocation::new(x, z), t).len(),
+            Levels::Planet(..) => {
+                return Err(Failure::invalid(format!(
+                    "{what}: planet rings refresh tiles: use relief_clipmap_refresh_tile"
+                )))
+            }
+        };
+        // SAFETY: checked non-NULL.
+        unsafe { *out_dirty_count = n };
+        Ok(())
+    })
+}
+
+/// Refills the rings' cells over planet tile (face, tx, ty): call on the planet streamer's
+/// LOADED event for it. Writes the rectangle count to `*out_dirty_count`. Errors:
+/// INVALID_ARGUMENT (NULL arguments, a flat clipmap, face ≥ 6). Threads: as
+/// `relief_clipmap_update`.
+///
+/// # Safety
+/// `clipmap` NULL or live; `out_dirty_count` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn relief_clipmap_refresh_tile(
+    clipmap: *const relief_clipmap,
+    face: u32,
+    tx: u32,
+    ty: u32,
+    out_dirty_count: *mut usize,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_clipmap_refresh_tile";
+        // SAFETY: forwarded contract.
+        let c = unsafe { handle(what, clipmap) }?;
+        require(what, &[("out_dirty_count", out_dirty_count.is_null())])?;
+        if face >= 6 || tx > u16::MAX as u32 || ty > u16::MAX as u32 {
+            return Err(Failure::invalid(format!(
+                "{what}: no tile ({face}, {tx}, {ty})"
+            )));
+        }
+        let key = TileKey {
+            face: face as u8,
+            tx: tx as u16,
+            ty: ty as u16,
+        };
+        let n = match &mut *c.inner.lock() {
+            Levels::Planet(r, t) => r.refresh_tile(key, t).len(),
+            Levels::Flat(..) => {
+                return Err(Failure::invalid(format!(
+                    "{what}: a flat clipmap refreshes regions: use relief_clipmap_refresh_region"
+                )))
+            }
+        };
         // SAFETY: checked non-NULL.
         unsafe { *out_dirty_count = n };
         Ok(())
@@ -241,8 +385,8 @@ pub unsafe extern "C" fn relief_clipmap_get_dirty(
         require(what, &[("out_count", out_count.is_null())])?;
         // SAFETY: forwarded contract.
         let out = unsafe { slice_out(what, rects, capacity) }?;
-        let cm = c.inner.lock();
-        let dirty: &[DirtyRect] = cm.dirty();
+        let levels = c.inner.lock();
+        let dirty: &[DirtyRect] = levels.clipmap().dirty();
         if capacity > 0 {
             if capacity < dirty.len() {
                 return Err(Failure::invalid(format!(
@@ -285,7 +429,8 @@ pub unsafe extern "C" fn relief_clipmap_get_level(
         require(what, &[("out_level", out_level.is_null())])?;
         // SAFETY: non-NULL.
         unsafe { check_struct_size(what, out_level) }?;
-        let cm = c.inner.lock();
+        let levels = c.inner.lock();
+        let cm = levels.clipmap();
         let count = cm.config().levels;
         if level >= count {
             return Err(Failure::invalid(format!(
@@ -303,6 +448,20 @@ pub unsafe extern "C" fn relief_clipmap_get_level(
             origin_j: origin.map_or(0, |o| o[1]),
             spacing: l.spacing,
             heights: l.storage().as_ptr(),
+            ..identity_plane()
+        };
+        let view = match &*levels {
+            Levels::Planet(r, _) => match r.frame() {
+                Some(f) => relief_clipmap_level {
+                    plane_origin: [f.up[0] * f.radius, f.up[1] * f.radius, f.up[2] * f.radius],
+                    plane_x: f.east,
+                    plane_up: f.up,
+                    plane_z: f.north,
+                    ..view
+                },
+                None => view,
+            },
+            Levels::Flat(..) => view,
         };
         // SAFETY: checked non-NULL and of our size.
         unsafe { out_level.write_unaligned(view) };

@@ -1,35 +1,49 @@
-//! `relief_collision`: collision heightfield chunks streamed near the focus, and
-//! `relief_chunk_view`, zero-copy access to one.
+//! `relief_collision`: collision heightfield chunks streamed near the focus (a flat world's
+//! squares, or a planet's tangent-frame chunks), and `relief_chunk_view`, zero-copy access
+//! to one.
 
 use std::ffi::c_void;
 use std::sync::Arc;
 
 use parking_lot::Mutex;
 
-use super::streamer::{
-    poll_into, relief_event, relief_stream_config, relief_stream_stats, relief_streamer,
-    write_stats,
+use super::streamer::{relief_streamer, Ground};
+use super::streaming::{
+    poll_into, relief_event, relief_stream_config, relief_stream_stats, write_stats, Drive,
 };
 use super::{
     check_struct_size, ffi_guard, finite, handle, into_handle, relief_status, require, Failure,
 };
 use crate::collision::{ChunkKey, ChunkSource, CollisionChunk};
+use crate::planet::collision::{PlanetChunk, PlanetChunkKey, PlanetChunkSource};
 use crate::stream::{Resident, Streamer};
 
 /// Collision chunks streaming around a focus: square heightfields in the layout Godot's
 /// HeightMapShape3D and Jolt's HeightFieldShape take. Opaque. Its own focus, radii and budget;
-/// it reads the samples of the region streamer it was made from. Threads: as
-/// `relief_streamer`.
+/// it reads the samples of the streamer it was made from. Threads: as `relief_streamer`.
 pub struct relief_collision {
-    inner: Mutex<Streamer<ChunkSource>>,
-    resident: Resident<ChunkKey, CollisionChunk>,
-    source: Arc<ChunkSource>,
+    stream: Box<dyn Drive>,
+    chunks: Chunks,
+}
+
+enum Chunks {
+    Flat {
+        resident: Resident<ChunkKey, CollisionChunk>,
+        source: Arc<ChunkSource>,
+    },
+    Planet {
+        resident: Resident<PlanetChunkKey, PlanetChunk>,
+        source: Arc<PlanetChunkSource>,
+    },
 }
 
 /// One chunk's heightfield, read in place: `samples × samples` heights in metres, row-major
-/// with X fastest, NaN where the ground has a hole. Sample (i, j) is at world
-/// (`corner_x + i * spacing`, `corner_z + j * spacing`). Valid until
-/// `relief_collision_release`, even if the chunk unloads. Set `struct_size` before acquiring.
+/// with X fastest, NaN where the ground has a hole. Sample (i, j) is at
+/// `origin + (corner_x + i·spacing)·axis_x + height·up + (corner_z + j·spacing)·axis_z`:
+/// on a flat world the frame is the world's (origin 0, axes X, Y, Z), so that is world
+/// (`corner_x + i·spacing`, height, `corner_z + j·spacing`); on a planet it is the chunk's
+/// own tangent frame. Valid until `relief_collision_release`, even if the chunk unloads. Set
+/// `struct_size` before acquiring.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct relief_chunk_view {
@@ -55,6 +69,13 @@ pub struct relief_chunk_view {
     pub heights: *const f32,
     /// relief's; NULL when the view holds nothing.
     pub token: *mut c_void,
+    /// The cube face of a planet chunk; 0 on flat worlds.
+    pub face: u32,
+    /// The frame: origin (planet frame, metres) and unit axes; `axis_z = axis_x × up`.
+    pub origin: [f64; 3],
+    pub axis_x: [f64; 3],
+    pub up: [f64; 3],
+    pub axis_z: [f64; 3],
 }
 
 impl Default for relief_chunk_view {
@@ -73,14 +94,27 @@ impl Default for relief_chunk_view {
             corner_z: 0.0,
             heights: std::ptr::null(),
             token: std::ptr::null_mut(),
+            face: 0,
+            origin: [0.0; 3],
+            axis_x: [1.0, 0.0, 0.0],
+            up: [0.0, 1.0, 0.0],
+            axis_z: [0.0, 0.0, 1.0],
         }
     }
 }
 
-/// Creates a collision streamer reading `streamer`'s world and resident regions, with chunks
-/// of `chunk_size_m` metres (0 for 64 m; a whole number of samples, 2–4096) and `config`
-/// (NULL for the collision defaults: 288 m / 352 m / 64 MiB). Nothing builds until the
-/// first `relief_collision_update`.
+/// What a chunk view's token holds: the chunk, kept alive until release (never read).
+#[allow(dead_code)]
+enum Held {
+    Flat(Arc<CollisionChunk>),
+    Planet(Arc<PlanetChunk>),
+}
+
+/// Creates a collision streamer reading `streamer`'s ground, with `config` (NULL for the
+/// collision defaults: 288 m / 352 m / 64 MiB). On a flat world chunks are `chunk_size_m`
+/// metres (0 for 64 m; a whole number of samples, 2–4096); on a planet they are that many
+/// metres rounded to a number of samples that divides the face resolution (0 for 64 samples).
+/// Nothing builds until the first `relief_collision_update`.
 ///
 /// On success writes a new handle to `*out_collision` (free with
 /// `relief_collision_destroy`); it may outlive `streamer`. On failure it is untouched.
@@ -105,23 +139,46 @@ pub unsafe extern "C" fn relief_collision_create(
         let config =
             unsafe { relief_stream_config::read(what, config, crate::collision::stream_config()) }?;
         finite(what, &[chunk_size_m])?;
-        let size = if chunk_size_m == 0.0 {
-            64.0
-        } else {
-            chunk_size_m
+        let bad = |e: crate::world::FormatError| Failure::invalid(format!("{what}: {e}"));
+        let handle = match &s.ground {
+            Ground::Flat { world, resident } => {
+                let size = if chunk_size_m == 0.0 {
+                    64.0
+                } else {
+                    chunk_size_m
+                };
+                let source =
+                    Arc::new(ChunkSource::new(world.clone(), resident.clone(), size).map_err(bad)?);
+                let inner = Streamer::new(source.clone(), config);
+                relief_collision {
+                    chunks: Chunks::Flat {
+                        resident: inner.resident(),
+                        source,
+                    },
+                    stream: Box::new(Mutex::new(inner)),
+                }
+            }
+            Ground::Planet { planet, resident } => {
+                let cells = if chunk_size_m == 0.0 {
+                    64.min(planet.face_resolution())
+                } else {
+                    (chunk_size_m / planet.spacing()).round().max(0.0) as u32
+                };
+                let source = Arc::new(
+                    PlanetChunkSource::new(planet.clone(), resident.clone(), cells).map_err(bad)?,
+                );
+                let inner = Streamer::new(source.clone(), config);
+                relief_collision {
+                    chunks: Chunks::Planet {
+                        resident: inner.resident(),
+                        source,
+                    },
+                    stream: Box::new(Mutex::new(inner)),
+                }
+            }
         };
-        let source = Arc::new(
-            ChunkSource::new(s.world.clone(), s.resident.clone(), size)
-                .map_err(|e| Failure::invalid(format!("{what}: {e}")))?,
-        );
-        let inner = Streamer::new(source.clone(), config);
-        let h = into_handle(relief_collision {
-            resident: inner.resident(),
-            inner: Mutex::new(inner),
-            source,
-        });
         // SAFETY: checked non-NULL.
-        unsafe { *out_collision = h };
+        unsafe { *out_collision = into_handle(handle) };
         Ok(())
     })
 }
@@ -156,7 +213,7 @@ pub unsafe extern "C" fn relief_collision_update(
         // SAFETY: forwarded contract.
         let c = unsafe { handle(what, collision) }?;
         finite(what, &[x, y, z])?;
-        c.inner.lock().update([x, y, z]);
+        c.stream.update([x, y, z]);
         Ok(())
     })
 }
@@ -183,7 +240,7 @@ pub unsafe extern "C" fn relief_collision_settle(
         let c = unsafe { handle(what, collision) }?;
         require(what, &[("out_settled", out_settled.is_null())])?;
         finite(what, &[x, y, z])?;
-        let done = c.inner.lock().settle(
+        let done = c.stream.settle(
             [x, y, z],
             std::time::Duration::from_millis(timeout_ms as u64),
         );
@@ -211,7 +268,7 @@ pub unsafe extern "C" fn relief_collision_poll_events(
         // SAFETY: forwarded contract.
         let c = unsafe { handle(what, collision) }?;
         // SAFETY: forwarded contract.
-        unsafe { poll_into(what, &c.inner, events, capacity, out_count, |k| (k.x, k.z)) }
+        unsafe { poll_into(what, &*c.stream, events, capacity, out_count) }
     })
 }
 
@@ -230,20 +287,22 @@ pub unsafe extern "C" fn relief_collision_get_stats(
         // SAFETY: forwarded contract.
         let c = unsafe { handle(what, collision) }?;
         // SAFETY: forwarded contract.
-        unsafe { write_stats(what, c.inner.lock().stats(), stats) }
+        unsafe { write_stats(what, c.stream.stats(), stats) }
     })
 }
 
-/// Writes the index of the chunk containing world (x, z) to `*out_x`, `*out_z`.
-/// Errors: INVALID_ARGUMENT (NULL arguments, non-finite position). Threads: any.
+/// Writes the chunk containing `position` (3 doubles: world x, y, z on a flat world, where y
+/// is ignored; the planet frame on a planet) to `*out_face`, `*out_x`, `*out_z` (face 0 on
+/// flat worlds). Errors: INVALID_ARGUMENT (NULL arguments, a non-finite position).
+/// Threads: any.
 ///
 /// # Safety
-/// Out-pointers NULL or writable.
+/// `position` NULL or 3 readable doubles; out-pointers NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn relief_collision_chunk_at(
     collision: *const relief_collision,
-    x: f64,
-    z: f64,
+    position: *const f64,
+    out_face: *mut u32,
     out_x: *mut i32,
     out_z: *mut i32,
 ) -> relief_status {
@@ -253,29 +312,59 @@ pub unsafe extern "C" fn relief_collision_chunk_at(
         let c = unsafe { handle(what, collision) }?;
         require(
             what,
-            &[("out_x", out_x.is_null()), ("out_z", out_z.is_null())],
+            &[
+                ("position", position.is_null()),
+                ("out_face", out_face.is_null()),
+                ("out_x", out_x.is_null()),
+                ("out_z", out_z.is_null()),
+            ],
         )?;
-        finite(what, &[x, z])?;
-        let k = c.source.key_at(x, z);
+        // SAFETY: non-NULL; 3 doubles promised.
+        let p = unsafe {
+            [
+                position.read(),
+                position.add(1).read(),
+                position.add(2).read(),
+            ]
+        };
+        finite(what, &p)?;
+        let (face, x, z) = match &c.chunks {
+            Chunks::Flat { source, .. } => {
+                let k = source.key_at(p[0], p[2]);
+                (0, k.x, k.z)
+            }
+            Chunks::Planet { source, .. } => {
+                if p == [0.0; 3] {
+                    return Err(Failure::invalid(format!(
+                        "{what}: the planet's centre has no chunk"
+                    )));
+                }
+                let k = source.key_at(p);
+                (k.face as u32, k.x as i32, k.z as i32)
+            }
+        };
         // SAFETY: checked non-NULL.
         unsafe {
-            *out_x = k.x;
-            *out_z = k.z;
+            *out_face = face;
+            *out_x = x;
+            *out_z = z;
         }
         Ok(())
     })
 }
 
-/// Acquires a view of built chunk (x, z), holding it until `relief_collision_release(view)`.
-/// Errors: INVALID_ARGUMENT (NULL `collision`/`view`, unknown `struct_size`, `view` still
-/// holding a chunk), NOT_FOUND (not built: wait for its LOADED event). On failure `*view` is
-/// untouched. Threads: any.
+/// Acquires a view of built chunk (face, x, z) (face 0 on flat worlds), holding it until
+/// `relief_collision_release(view)`. Errors: INVALID_ARGUMENT (NULL `collision`/`view`,
+/// unknown `struct_size`, `view` still holding a chunk, a face other than 0 on a flat world
+/// or ≥ 6 on a planet), NOT_FOUND (not built: wait for its LOADED event). On failure
+/// `*view` is untouched. Threads: any.
 ///
 /// # Safety
 /// `collision` NULL or live; `view` NULL or a writable `relief_chunk_view`.
 #[no_mangle]
 pub unsafe extern "C" fn relief_collision_acquire(
     collision: *const relief_collision,
+    face: u32,
     x: i32,
     z: i32,
     view: *mut relief_chunk_view,
@@ -293,29 +382,75 @@ pub unsafe extern "C" fn relief_collision_acquire(
                 "{what}: the view still holds a chunk; release it first"
             )));
         }
-        let chunk = c
-            .resident
-            .read()
-            .get(&ChunkKey { x, z })
-            .cloned()
-            .ok_or(Failure {
-                status: super::RELIEF_STATUS_NOT_FOUND,
-                message: format!("{what}: chunk ({x}, {z}) is not built"),
-            })?;
-        let filled = relief_chunk_view {
-            struct_size: std::mem::size_of::<relief_chunk_view>() as u32,
-            x,
-            z,
-            samples: chunk.samples,
-            min_height: chunk.min_height,
-            max_height: chunk.max_height,
-            spacing: chunk.spacing,
-            centre_x: chunk.centre[0],
-            centre_z: chunk.centre[1],
-            corner_x: chunk.corner[0],
-            corner_z: chunk.corner[1],
-            heights: chunk.heights.as_ptr(),
-            token: Box::into_raw(Box::new(chunk)).cast(),
+        let missing = || Failure {
+            status: super::RELIEF_STATUS_NOT_FOUND,
+            message: format!("{what}: chunk ({face}, {x}, {z}) is not built"),
+        };
+        let filled = match &c.chunks {
+            Chunks::Flat { resident, .. } => {
+                if face != 0 {
+                    return Err(Failure::invalid(format!(
+                        "{what}: flat worlds have only face 0"
+                    )));
+                }
+                let chunk = resident
+                    .read()
+                    .get(&ChunkKey { x, z })
+                    .cloned()
+                    .ok_or_else(missing)?;
+                relief_chunk_view {
+                    struct_size: std::mem::size_of::<relief_chunk_view>() as u32,
+                    x,
+                    z,
+                    samples: chunk.samples,
+                    min_height: chunk.min_height,
+                    max_height: chunk.max_height,
+                    spacing: chunk.spacing,
+                    centre_x: chunk.centre[0],
+                    centre_z: chunk.centre[1],
+                    corner_x: chunk.corner[0],
+                    corner_z: chunk.corner[1],
+                    heights: chunk.heights.as_ptr(),
+                    token: Box::into_raw(Box::new(Held::Flat(chunk))).cast(),
+                    ..Default::default()
+                }
+            }
+            Chunks::Planet { resident, .. } => {
+                let in_range = |v: i32| (0..=u16::MAX as i32).contains(&v);
+                if face >= 6 || !in_range(x) || !in_range(z) {
+                    return Err(Failure::invalid(format!(
+                        "{what}: no chunk ({face}, {x}, {z})"
+                    )));
+                }
+                let key = PlanetChunkKey {
+                    face: face as u8,
+                    x: x as u16,
+                    z: z as u16,
+                };
+                let chunk = resident.read().get(&key).cloned().ok_or_else(missing)?;
+                let side = chunk.spacing * (chunk.samples - 1) as f64;
+                let f = chunk.frame;
+                relief_chunk_view {
+                    struct_size: std::mem::size_of::<relief_chunk_view>() as u32,
+                    x,
+                    z,
+                    samples: chunk.samples,
+                    min_height: chunk.min_height,
+                    max_height: chunk.max_height,
+                    spacing: chunk.spacing,
+                    centre_x: chunk.corner[0] + side / 2.0,
+                    centre_z: chunk.corner[1] + side / 2.0,
+                    corner_x: chunk.corner[0],
+                    corner_z: chunk.corner[1],
+                    heights: chunk.heights.as_ptr(),
+                    face,
+                    origin: f.origin,
+                    axis_x: f.axis_x,
+                    up: f.up,
+                    axis_z: f.axis_z,
+                    token: Box::into_raw(Box::new(Held::Planet(chunk))).cast(),
+                }
+            }
         };
         // SAFETY: checked non-NULL and of our size.
         unsafe { view.write_unaligned(filled) };
@@ -337,8 +472,8 @@ pub unsafe extern "C" fn relief_collision_release(view: *mut relief_chunk_view) 
         // SAFETY: non-NULL; the caller promises a view.
         let v = unsafe { view.read_unaligned() };
         if !v.token.is_null() {
-            // SAFETY: the token came from Box<Arc<CollisionChunk>> in acquire, once.
-            drop(unsafe { Box::from_raw(v.token.cast::<Arc<CollisionChunk>>()) });
+            // SAFETY: the token came from Box<Held> in acquire, once.
+            drop(unsafe { Box::from_raw(v.token.cast::<Held>()) });
         }
         let cleared = relief_chunk_view {
             struct_size: v.struct_size,

@@ -8,9 +8,13 @@
 
 pub mod clipmap;
 pub mod collision;
+pub mod planet;
+pub mod planet_terrain;
 pub mod region;
 pub mod streamer;
+pub mod streaming;
 pub mod terrain;
+pub mod tile;
 pub mod world;
 
 use std::cell::RefCell;
@@ -196,6 +200,88 @@ pub(crate) unsafe fn destroy_handle<T>(p: *mut T) {
         }
         Ok(())
     });
+}
+
+/// Copies `text` NUL-terminated into the caller's `name` of `capacity` bytes and writes its
+/// length (without the NUL) to `*out_length`; `(NULL, 0)` is a size query. An undersized
+/// buffer is an error and nothing is written.
+///
+/// # Safety
+/// `name` NULL or writable for `capacity` bytes; `out_length` NULL or writable.
+pub(crate) unsafe fn copy_name(
+    what: &str,
+    text: &[u8],
+    name: *mut c_char,
+    capacity: usize,
+    out_length: *mut usize,
+) -> Result<(), Failure> {
+    require(what, &[("out_length", out_length.is_null())])?;
+    // SAFETY: forwarded contract.
+    let buf = unsafe { slice_out(what, name.cast::<u8>(), capacity) }?;
+    if capacity > 0 {
+        if capacity <= text.len() {
+            return Err(Failure::invalid(format!(
+                "{what}: the name needs {} bytes with its NUL, the buffer holds {capacity}",
+                text.len() + 1
+            )));
+        }
+        buf[..text.len()].copy_from_slice(text);
+        buf[text.len()] = 0;
+    }
+    // SAFETY: checked non-NULL.
+    unsafe { *out_length = text.len() };
+    Ok(())
+}
+
+/// A batch query's buffers: `point_count` points of `N` doubles in, `per_point` floats out
+/// each into a buffer of `capacity` floats. Checks sizes, NULLs and overflow; returns the
+/// points and exactly the output floats they fill.
+///
+/// # Safety
+/// `input` readable for `N · point_count` doubles; `out` writable for `capacity` floats.
+pub(crate) unsafe fn batch<'a, const N: usize>(
+    what: &str,
+    input: *const f64,
+    point_count: usize,
+    out: *mut f32,
+    capacity: usize,
+    per_point: usize,
+) -> Result<(&'a [[f64; N]], &'a mut [f32]), Failure> {
+    let (doubles, floats) = match (
+        point_count.checked_mul(N),
+        point_count.checked_mul(per_point),
+    ) {
+        (Some(d), Some(f)) => (d, f),
+        _ => {
+            return Err(Failure::invalid(format!(
+                "{what}: point_count is too large"
+            )))
+        }
+    };
+    if capacity < floats {
+        return Err(Failure::invalid(format!(
+            "{what}: the output holds {capacity} floats, {point_count} points need {floats}"
+        )));
+    }
+    // SAFETY: forwarded contract.
+    let flat = unsafe { slice_in(what, input, doubles) }?;
+    // SAFETY: forwarded contract.
+    let out = unsafe { slice_out(what, out, capacity) }?;
+    // SAFETY: [f64; N] has f64's alignment and no padding, and `flat` holds N · point_count
+    // doubles, so the points are the same memory.
+    let points = unsafe { std::slice::from_raw_parts(flat.as_ptr().cast(), point_count) };
+    Ok((points, &mut out[..floats]))
+}
+
+/// Reads a NUL-terminated UTF-8 path.
+///
+/// # Safety
+/// `path` non-NULL and NUL-terminated.
+pub(crate) unsafe fn utf8_path<'a>(what: &str, path: *const c_char) -> Result<&'a str, Failure> {
+    // SAFETY: the caller promises a NUL-terminated string.
+    unsafe { std::ffi::CStr::from_ptr(path) }
+        .to_str()
+        .map_err(|_| Failure::invalid(format!("{what}: path is not UTF-8")))
 }
 
 /// Checks a caller's position is finite.

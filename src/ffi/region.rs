@@ -92,12 +92,13 @@ pub unsafe extern "C" fn relief_region_acquire(
                 "{what}: the view still holds a region; release it first"
             )));
         }
+        let (world, resident) = s.flat(what)?;
         let loc = RegionLocation::new(x, z);
-        let region: Arc<Region> = s.resident.read().get(&loc).cloned().ok_or(Failure {
+        let region: Arc<Region> = resident.read().get(&loc).cloned().ok_or(Failure {
             status: super::RELIEF_STATUS_NOT_FOUND,
             message: format!("{what}: region ({x}, {z}) is not resident"),
         })?;
-        let m = s.world.manifest();
+        let m = world.manifest();
         let extent = m.vertex_spacing * m.region_size as f64;
         let filled = relief_region_view {
             struct_size: std::mem::size_of::<relief_region_view>() as u32,

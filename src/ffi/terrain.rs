@@ -1,9 +1,7 @@
 //! `relief_terrain`: questions about the ground, from any thread, while the streamer runs.
 
 use super::streamer::relief_streamer;
-use super::{
-    ffi_guard, finite, handle, into_handle, relief_status, require, slice_in, slice_out, Failure,
-};
+use super::{ffi_guard, finite, handle, into_handle, relief_status, require, Failure};
 use crate::query::{Origin, Terrain};
 use crate::world::ReachKind;
 
@@ -119,7 +117,8 @@ pub unsafe extern "C" fn relief_terrain_create(
         // SAFETY: forwarded contract.
         let s = unsafe { handle(what, streamer) }?;
         require(what, &[("out_terrain", out_terrain.is_null())])?;
-        let terrain = Terrain::new(s.world.clone(), s.resident.clone());
+        let (world, resident) = s.flat(what)?;
+        let terrain = Terrain::new(world.clone(), resident.clone());
         // SAFETY: checked non-NULL.
         unsafe { *out_terrain = into_handle(relief_terrain { terrain }) };
         Ok(())
@@ -192,23 +191,10 @@ pub unsafe extern "C" fn relief_terrain_heights(
         let what = "relief_terrain_heights";
         // SAFETY: forwarded contract.
         let t = &unsafe { handle(what, terrain) }?.terrain;
-        if capacity < point_count {
-            return Err(Failure::invalid(format!(
-                "{what}: out_heights holds {capacity} floats, {point_count} points need as many"
-            )));
-        }
-        let doubles = point_count
-            .checked_mul(2)
-            .ok_or_else(|| Failure::invalid(format!("{what}: point_count is too large")))?;
         // SAFETY: forwarded contract.
-        let flat = unsafe { slice_in(what, xz, doubles) }?;
-        // SAFETY: forwarded contract.
-        let out = unsafe { slice_out(what, out_heights, capacity) }?;
-        // A [f64; 2] has f64's alignment and no padding, so the pairs are the same memory.
-        // SAFETY: `flat` holds exactly 2 × point_count doubles.
-        let points: &[[f64; 2]] =
-            unsafe { std::slice::from_raw_parts(flat.as_ptr().cast(), point_count) };
-        let n = t.heights(points, &mut out[..point_count]);
+        let (points, out) =
+            unsafe { super::batch::<2>(what, xz, point_count, out_heights, capacity, 1) }?;
+        let n = t.heights(points, out);
         if !out_from_regions.is_null() {
             // SAFETY: non-NULL; the caller promises writable.
             unsafe { *out_from_regions = n };
@@ -268,24 +254,10 @@ pub unsafe extern "C" fn relief_terrain_normals(
         let what = "relief_terrain_normals";
         // SAFETY: forwarded contract.
         let t = &unsafe { handle(what, terrain) }?.terrain;
-        let (doubles, floats) = match (point_count.checked_mul(2), point_count.checked_mul(3)) {
-            (Some(d), Some(f)) => (d, f),
-            _ => {
-                return Err(Failure::invalid(format!(
-                    "{what}: point_count is too large"
-                )))
-            }
-        };
-        if capacity < floats {
-            return Err(Failure::invalid(format!(
-                "{what}: out_normals holds {capacity} floats, {point_count} points need {floats}"
-            )));
-        }
         // SAFETY: forwarded contract.
-        let flat = unsafe { slice_in(what, xz, doubles) }?;
-        // SAFETY: forwarded contract.
-        let out = unsafe { slice_out(what, out_normals, capacity) }?;
-        for (p, n) in flat.chunks_exact(2).zip(out[..floats].chunks_exact_mut(3)) {
+        let (points, out) =
+            unsafe { super::batch::<2>(what, xz, point_count, out_normals, capacity, 3) }?;
+        for (p, n) in points.iter().zip(out.chunks_exact_mut(3)) {
             n.copy_from_slice(&t.normal(p[0], p[1]).0);
         }
         Ok(())
@@ -449,7 +421,7 @@ pub unsafe extern "C" fn relief_terrain_lake(
     })
 }
 
-fn check_radius(what: &str, radius: f64) -> Result<(), Failure> {
+pub(crate) fn check_radius(what: &str, radius: f64) -> Result<(), Failure> {
     finite(what, &[radius])?;
     if radius < 0.0 {
         return Err(Failure::invalid(format!(

@@ -1,6 +1,6 @@
 //! `relief_world`: an opened world (a directory or a pack), from a path, memory or callbacks.
 
-use std::ffi::{c_char, c_void, CStr};
+use std::ffi::{c_char, c_void};
 use std::sync::Arc;
 
 use super::{check_struct_size, ffi_guard, handle, into_handle, relief_status, require, Failure};
@@ -63,7 +63,7 @@ pub struct relief_reader {
 }
 
 /// The caller's callbacks as relief's random-access bytes.
-struct CallbackBytes {
+pub(crate) struct CallbackBytes {
     user: *mut c_void,
     length: u64,
     read_at: unsafe extern "C" fn(*mut c_void, u64, u64, *mut u8) -> i32,
@@ -104,6 +104,33 @@ impl Drop for CallbackBytes {
     }
 }
 
+/// Checks a caller's `relief_reader` and takes ownership of its `user` (released when the
+/// returned bytes drop, on every path from here on).
+///
+/// # Safety
+/// `reader` NULL or readable.
+pub(crate) unsafe fn take_reader(
+    what: &str,
+    reader: *const relief_reader,
+) -> Result<CallbackBytes, Failure> {
+    require(what, &[("reader", reader.is_null())])?;
+    // SAFETY: non-NULL; the caller promises a readable struct.
+    unsafe { check_struct_size(what, reader) }?;
+    // SAFETY: the size matched ours, so the whole struct is readable.
+    let r = unsafe { reader.read_unaligned() };
+    let Some(read_at) = r.read_at else {
+        return Err(Failure::invalid(format!(
+            "{what}: read_at must not be NULL"
+        )));
+    };
+    Ok(CallbackBytes {
+        user: r.user,
+        length: r.length,
+        read_at,
+        release: r.release,
+    })
+}
+
 fn publish(out_world: *mut *mut relief_world, world: World) {
     let h = into_handle(relief_world {
         world: Arc::new(world),
@@ -134,10 +161,8 @@ pub unsafe extern "C" fn relief_world_open(
             what,
             &[("path", path.is_null()), ("out_world", out_world.is_null())],
         )?;
-        // SAFETY: the caller promises a NUL-terminated string.
-        let path = unsafe { CStr::from_ptr(path) }
-            .to_str()
-            .map_err(|_| Failure::invalid(format!("{what}: path is not UTF-8")))?;
+        // SAFETY: checked non-NULL; the caller promises NUL-terminated.
+        let path = unsafe { super::utf8_path(what, path) }?;
         publish(out_world, World::open(path)?);
         Ok(())
     })
@@ -196,23 +221,8 @@ pub unsafe extern "C" fn relief_world_open_reader(
 ) -> relief_status {
     ffi_guard!({
         let what = "relief_world_open_reader";
-        require(what, &[("reader", reader.is_null())])?;
-        // SAFETY: non-NULL; the caller promises a readable struct.
-        unsafe { check_struct_size(what, reader) }?;
-        // SAFETY: the size matched ours, so the whole struct is readable.
-        let r = unsafe { reader.read_unaligned() };
-        let Some(read_at) = r.read_at else {
-            return Err(Failure::invalid(format!(
-                "{what}: read_at must not be NULL"
-            )));
-        };
-        // From here relief owns `user`: dropping `bytes` releases it, on every path.
-        let bytes = CallbackBytes {
-            user: r.user,
-            length: r.length,
-            read_at,
-            release: r.release,
-        };
+        // SAFETY: forwarded contract.
+        let bytes = unsafe { take_reader(what, reader) }?;
         require(what, &[("out_world", out_world.is_null())])?;
         publish(out_world, World::open_pack("<reader>", Box::new(bytes))?);
         Ok(())
@@ -295,7 +305,6 @@ pub unsafe extern "C" fn relief_world_get_biome_name(
         let what = "relief_world_get_biome_name";
         // SAFETY: forwarded contract.
         let w = &unsafe { handle(what, world) }?.world;
-        require(what, &[("out_length", out_length.is_null())])?;
         let biomes = w.biomes();
         let text = biomes
             .get(id as usize)
@@ -308,19 +317,6 @@ pub unsafe extern "C" fn relief_world_get_biome_name(
             .name
             .as_bytes();
         // SAFETY: forwarded contract.
-        let buf = unsafe { super::slice_out(what, name.cast::<u8>(), capacity) }?;
-        if capacity > 0 {
-            if capacity <= text.len() {
-                return Err(Failure::invalid(format!(
-                    "{what}: the name needs {} bytes with its NUL, the buffer holds {capacity}",
-                    text.len() + 1
-                )));
-            }
-            buf[..text.len()].copy_from_slice(text);
-            buf[text.len()] = 0;
-        }
-        // SAFETY: checked non-NULL.
-        unsafe { *out_length = text.len() };
-        Ok(())
+        unsafe { super::copy_name(what, text, name, capacity, out_length) }
     })
 }

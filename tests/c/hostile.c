@@ -1,6 +1,6 @@
 /* The C ABI against hostile input: every misuse gets its status, a message, and no effect.
  *
- *   hostile WORLD_DIR WORLD_PACK
+ *   hostile WORLD_DIR WORLD_PACK PLANET
  *
  * Prints one line per failed check and a closing "hostile: N checks, M failed" line; exits
  * with 1 if any failed. Run under AddressSanitizer/UBSan and valgrind by tests/c_abi.rs. */
@@ -92,8 +92,8 @@ int main(int argc, char **argv) {
     uint32_t settled;
     unsigned char *pack;
 
-    if (argc < 3) {
-        fprintf(stderr, "usage: hostile WORLD_DIR WORLD_PACK\n");
+    if (argc < 4) {
+        fprintf(stderr, "usage: hostile WORLD_DIR WORLD_PACK PLANET\n");
         return 2;
     }
     EXPECT(strcmp(relief_version(), RELIEF_VERSION_STRING) == 0);
@@ -296,9 +296,15 @@ int main(int argc, char **argv) {
     OK(relief_collision_create(streamer, NULL, 0, &collision));
     memset(&chunk, 0, sizeof chunk);
     chunk.struct_size = sizeof chunk;
-    REFUSED(relief_collision_acquire(collision, 0, 0, &chunk), RELIEF_STATUS_NOT_FOUND);
-    REFUSED(relief_collision_chunk_at(collision, NAN, 0, &chunk.x, &chunk.z),
-            RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_collision_acquire(collision, 0, 0, 0, &chunk), RELIEF_STATUS_NOT_FOUND);
+    REFUSED(relief_collision_acquire(collision, 1, 0, 0, &chunk), RELIEF_STATUS_INVALID_ARGUMENT);
+    {
+        double bad[3] = {NAN, 0, 0};
+        REFUSED(relief_collision_chunk_at(collision, bad, &chunk.face, &chunk.x, &chunk.z),
+                RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_collision_chunk_at(collision, NULL, &chunk.face, &chunk.x, &chunk.z),
+                RELIEF_STATUS_INVALID_ARGUMENT);
+    }
     REFUSED(relief_collision_poll_events(collision, NULL, 1, &n), RELIEF_STATUS_INVALID_ARGUMENT);
     relief_collision_release(&chunk);
     relief_collision_release(NULL);
@@ -329,6 +335,110 @@ int main(int argc, char **argv) {
     EXPECT(n >= 3);
     OK(relief_clipmap_get_level(clipmap, 2, &level));
     EXPECT(level.filled == 1 && level.heights != NULL);
+
+    /* Planets: bad blobs, wrong kinds of streamer, out-of-range faces and fields. */
+    {
+        relief_planet *planet = NULL, *psentinel = (relief_planet *)&checks;
+        relief_streamer *ps = NULL;
+        relief_planet_terrain *pt = NULL;
+        relief_planet_info pinfo;
+        relief_tile_view tile;
+        double pos[3] = {0, 0, 0}, xyz[6] = {0, 1, 0, 1, 0, 0};
+        float h;
+        uint32_t found;
+        double value;
+        size_t planet_length;
+        unsigned char *blob = slurp(argv[3], &planet_length);
+        EXPECT(blob != NULL && planet_length > 1000);
+        if (blob == NULL)
+            return 1;
+        planet = psentinel;
+        REFUSED(relief_planet_open(NULL, &planet), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_planet_open("/nonexistent/planet.plnt", &planet), RELIEF_STATUS_NOT_FOUND);
+        REFUSED(relief_planet_open_memory(blob, planet_length - 1, &planet), RELIEF_STATUS_CORRUPT);
+        REFUSED(relief_planet_open_memory(blob, 100, &planet), RELIEF_STATUS_CORRUPT);
+        blob[4] = 9; /* a version from the future */
+        REFUSED(relief_planet_open_memory(blob, planet_length, &planet), RELIEF_STATUS_UNSUPPORTED_VERSION);
+        blob[4] = 7;
+        blob[20] ^= 1; /* a header bit */
+        REFUSED(relief_planet_open_memory(blob, planet_length, &planet), RELIEF_STATUS_CORRUPT);
+        blob[20] ^= 1;
+        {
+            buffer_reader pbuf;
+            relief_reader preader = reader;
+            pbuf.bytes = blob;
+            pbuf.length = planet_length;
+            pbuf.releases = 0;
+            pbuf.fail_reads = 1;
+            preader.length = planet_length;
+            preader.user = &pbuf;
+            REFUSED(relief_planet_open_reader(&preader, &planet), RELIEF_STATUS_IO);
+            EXPECT(pbuf.releases == 1);
+        }
+        EXPECT(planet == psentinel);
+        OK(relief_planet_open_memory(blob, planet_length, &planet));
+        memset(&pinfo, 0, sizeof pinfo);
+        pinfo.struct_size = sizeof pinfo + 4;
+        REFUSED(relief_planet_get_info(planet, &pinfo), RELIEF_STATUS_INVALID_ARGUMENT);
+        pinfo.struct_size = sizeof pinfo;
+        OK(relief_planet_get_info(planet, &pinfo));
+        EXPECT(pinfo.version == 7 && pinfo.has_v7_fields == 1);
+        REFUSED(relief_planet_streamer_create(NULL, NULL, &ps), RELIEF_STATUS_INVALID_ARGUMENT);
+        OK(relief_planet_streamer_create(planet, NULL, &ps));
+        relief_planet_destroy(planet);
+        /* Each kind of streamer refuses the other kind's calls. */
+        memset(&view, 0, sizeof view);
+        view.struct_size = sizeof view;
+        REFUSED(relief_region_acquire(ps, 0, 0, &view), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_terrain_create(ps, &terrain), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_planet_terrain_create(streamer, &pt), RELIEF_STATUS_INVALID_ARGUMENT);
+        memset(&tile, 0, sizeof tile);
+        tile.struct_size = sizeof tile;
+        REFUSED(relief_tile_acquire(streamer, 0, 0, 0, &tile), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_tile_acquire(ps, 6, 0, 0, &tile), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_tile_acquire(ps, 0, 0, 0, &tile), RELIEF_STATUS_NOT_FOUND);
+        EXPECT(tile.token == NULL);
+        relief_tile_release(&tile);
+        relief_tile_release(NULL);
+        OK(relief_planet_terrain_create(ps, &pt));
+        /* Positions: NULL, the centre, non-finite; fields out of range; small buffers. */
+        REFUSED(relief_planet_terrain_height(pt, NULL, &h, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_planet_terrain_height(pt, pos, &h, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+        pos[1] = NAN;
+        REFUSED(relief_planet_terrain_height(pt, pos, &h, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+        pos[1] = pinfo.radius;
+        OK(relief_planet_terrain_height(pt, pos, &h, NULL));
+        EXPECT(isfinite(h));
+        REFUSED(relief_planet_terrain_sample(pt, pos, 3, &found, &value), RELIEF_STATUS_INVALID_ARGUMENT);
+        OK(relief_planet_terrain_sample(pt, pos, RELIEF_PLANET_FIELD_SEDIMENT, &found, &value));
+        EXPECT(found == 0); /* nothing resident yet */
+        REFUSED(relief_planet_terrain_heights(pt, xyz, 2, out, 1, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_planet_terrain_heights(pt, NULL, 2, out, 2, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+        OK(relief_planet_terrain_heights(pt, NULL, 0, NULL, 0, NULL));
+        {
+            relief_planet_river priver;
+            REFUSED(relief_planet_terrain_river(pt, pos, -5, &priver), RELIEF_STATUS_INVALID_ARGUMENT);
+        }
+        REFUSED(relief_planet_terrain_position_at(pt, NAN, 0, pos), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_planet_get_biome_name(NULL, 0, NULL, 0, &n), RELIEF_STATUS_INVALID_ARGUMENT);
+        /* Flat clipmaps refresh regions, planet rings refresh tiles. */
+        REFUSED(relief_clipmap_refresh_tile(clipmap, 0, 0, 0, &n), RELIEF_STATUS_INVALID_ARGUMENT);
+        {
+            relief_clipmap *pr = NULL;
+            OK(relief_planet_clipmap_create(pt, NULL, &pr));
+            REFUSED(relief_clipmap_refresh_region(pr, 0, 0, &n), RELIEF_STATUS_INVALID_ARGUMENT);
+            REFUSED(relief_clipmap_refresh_tile(pr, 6, 0, 0, &n), RELIEF_STATUS_INVALID_ARGUMENT);
+            REFUSED(relief_clipmap_update(pr, 0, 0, 0, &n), RELIEF_STATUS_INVALID_ARGUMENT);
+            OK(relief_clipmap_update(pr, 0, pinfo.radius, 0, &n));
+            EXPECT(n > 0);
+            relief_clipmap_destroy(pr);
+        }
+        relief_planet_terrain_destroy(pt);
+        relief_streamer_destroy(ps);
+        relief_planet_destroy(NULL);
+        relief_planet_terrain_destroy(NULL);
+        free(blob);
+    }
 
     /* destroy(NULL) is a no-op for every object. */
     relief_clipmap_destroy(NULL);

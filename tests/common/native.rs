@@ -12,6 +12,8 @@ pub struct Native {
     /// The default world (seed "relief"), as a directory and as a pack.
     pub world: PathBuf,
     pub pack: PathBuf,
+    /// A small PLNT planet (6 × 256², tiles of 64²).
+    pub planet: PathBuf,
     /// Scratch space for this test binary's builds.
     pub scratch: PathBuf,
 }
@@ -67,12 +69,32 @@ pub fn native() -> &'static Native {
         if !pack.exists() {
             must(Command::new(&cli).arg("pack").arg(&world).arg(&pack));
         }
+        let planet = tmp.join("native-planet.plnt");
+        if !run(Command::new(&cli).arg("info").arg(&planet))
+            .status
+            .success()
+        {
+            must(
+                Command::new(&cli)
+                    .args([
+                        "bake",
+                        "--planet",
+                        "--face-resolution",
+                        "256",
+                        "--tile-size",
+                        "64",
+                    ])
+                    .args(["--erosion-resolution", "128", "--out"])
+                    .arg(&planet),
+            );
+        }
         let scratch = tmp.join(format!("native-{}", env!("CARGO_CRATE_NAME")));
         std::fs::create_dir_all(&scratch).unwrap();
         Native {
             lib_dir,
             world,
             pack,
+            planet,
             scratch,
         }
     })

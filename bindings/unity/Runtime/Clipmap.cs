@@ -24,6 +24,22 @@ namespace Relief
             ReliefException.Check(NativeMethods.relief_clipmap_create(terrain.Handle, ref config, out Handle));
         }
 
+        /// <summary>LOD rings over a planet (on a tangent plane near the focus).</summary>
+        public Clipmap(PlanetTerrain terrain) : this(terrain, DefaultConfig()) { }
+
+        public Clipmap(PlanetTerrain terrain, relief_clipmap_config config)
+        {
+            ReliefException.Check(NativeMethods.relief_planet_clipmap_create(terrain.Handle, ref config, out Handle));
+        }
+
+        /// <summary>Refills the rings over a planet tile (call on its LOADED event).</summary>
+        public int RefreshTile(uint face, uint tx, uint ty)
+        {
+            UIntPtr n;
+            ReliefException.Check(NativeMethods.relief_clipmap_refresh_tile(Handle, face, tx, ty, out n));
+            return (int)n;
+        }
+
         /// <summary>Recentres on (x, y, z); returns how many rectangles changed.</summary>
         public int Update(double x, double y, double z)
         {

@@ -51,18 +51,23 @@ namespace Relief
             }
         }
 
-        /// <summary>The index of the chunk containing world (x, z).</summary>
-        public void ChunkAt(double x, double z, out int chunkX, out int chunkZ)
+        /// <summary>The chunk containing a position: world (x, y, z) on a flat world (y is
+        /// ignored), the planet frame on a planet (face 0 on flat worlds).</summary>
+        public unsafe void ChunkAt(double x, double y, double z, out uint face, out int chunkX, out int chunkZ)
         {
-            ReliefException.Check(NativeMethods.relief_collision_chunk_at(Handle, x, z, out chunkX, out chunkZ));
+            double* p = stackalloc double[3];
+            p[0] = x;
+            p[1] = y;
+            p[2] = z;
+            ReliefException.Check(NativeMethods.relief_collision_chunk_at(Handle, p, out face, out chunkX, out chunkZ));
         }
 
-        /// <summary>Built chunk (x, z), read in place until disposed; null if not built.</summary>
-        public ChunkView AcquireChunk(int x, int z)
+        /// <summary>Built chunk (face, x, z), read in place until disposed; null if not built.</summary>
+        public ChunkView AcquireChunk(uint face, int x, int z)
         {
             var view = new relief_chunk_view();
             view.struct_size = (uint)Marshal.SizeOf(typeof(relief_chunk_view));
-            uint status = NativeMethods.relief_collision_acquire(Handle, x, z, ref view);
+            uint status = NativeMethods.relief_collision_acquire(Handle, face, x, z, ref view);
             if (status == NativeMethods.RELIEF_STATUS_NOT_FOUND)
                 return null;
             ReliefException.Check(status);

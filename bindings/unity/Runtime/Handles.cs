@@ -31,6 +31,16 @@ namespace Relief.Native
         protected override bool ReleaseHandle() { NativeMethods.relief_collision_destroy(handle); return true; }
     }
 
+    public sealed class PlanetHandle : ReliefHandle
+    {
+        protected override bool ReleaseHandle() { NativeMethods.relief_planet_destroy(handle); return true; }
+    }
+
+    public sealed class PlanetTerrainHandle : ReliefHandle
+    {
+        protected override bool ReleaseHandle() { NativeMethods.relief_planet_terrain_destroy(handle); return true; }
+    }
+
     public sealed class ClipmapHandle : ReliefHandle
     {
         protected override bool ReleaseHandle() { NativeMethods.relief_clipmap_destroy(handle); return true; }

@@ -68,6 +68,7 @@ namespace Relief.Native
         public ulong bytes;
         public uint attempt;
         public uint will_retry;
+        public uint face;
     }
 
     [StructLayout(LayoutKind.Sequential)]
@@ -114,7 +115,7 @@ namespace Relief.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct relief_chunk_view
+    public unsafe struct relief_chunk_view
     {
         public uint struct_size;
         public int x;
@@ -129,6 +130,11 @@ namespace Relief.Native
         public double corner_z;
         public IntPtr heights;
         public IntPtr token;
+        public uint face;
+        public fixed double origin[3];
+        public fixed double axis_x[3];
+        public fixed double up[3];
+        public fixed double axis_z[3];
     }
 
     [StructLayout(LayoutKind.Sequential)]
@@ -196,7 +202,7 @@ namespace Relief.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct relief_clipmap_level
+    public unsafe struct relief_clipmap_level
     {
         public uint struct_size;
         public uint level;
@@ -206,6 +212,61 @@ namespace Relief.Native
         public long origin_j;
         public double spacing;
         public IntPtr heights;
+        public fixed double plane_origin[3];
+        public fixed double plane_x[3];
+        public fixed double plane_up[3];
+        public fixed double plane_z[3];
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct relief_planet_info
+    {
+        public uint struct_size;
+        public uint version;
+        public double radius;
+        public fixed double polar_axis[3];
+        public uint face_resolution;
+        public uint tile_size;
+        public uint tiles_per_side;
+        public uint projection;
+        public double spacing;
+        public float height_min;
+        public float height_max;
+        public float sea_level;
+        public uint has_v7_fields;
+        public uint reach_count;
+        public uint lake_count;
+        public uint biome_count;
+        public uint field_count;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct relief_tile_view
+    {
+        public uint struct_size;
+        public uint face;
+        public uint tx;
+        public uint ty;
+        public uint size;
+        public IntPtr height;
+        public IntPtr biome;
+        public IntPtr lake;
+        public IntPtr sediment;
+        public IntPtr precipitation;
+        public IntPtr token;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct relief_planet_river
+    {
+        public uint found;
+        public uint reach;
+        public fixed double nearest[3];
+        public uint kind;
+        public uint has_water;
+        public float width_m;
+        public float distance_m;
+        public float bed_m;
     }
 
     /// <summary>The exports of the relief native library, one per C function.</summary>
@@ -234,6 +295,9 @@ namespace Relief.Native
         public const uint RELIEF_ORIGIN_OUTSIDE = 2;
         public const uint RELIEF_REACH_CREEK = 0;
         public const uint RELIEF_REACH_RIVER = 1;
+        public const uint RELIEF_PLANET_FIELD_BIOME = 0;
+        public const uint RELIEF_PLANET_FIELD_SEDIMENT = 1;
+        public const uint RELIEF_PLANET_FIELD_PRECIPITATION = 2;
 
         const CallingConvention C = CallingConvention.Cdecl;
 
@@ -275,8 +339,8 @@ namespace Relief.Native
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_collision_settle(CollisionHandle collision, double x, double y, double z, uint timeout_ms, out uint out_settled);
         [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_collision_poll_events(CollisionHandle collision, relief_event* events, UIntPtr capacity, out UIntPtr out_count);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_collision_get_stats(CollisionHandle collision, ref relief_stream_stats stats);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_collision_chunk_at(CollisionHandle collision, double x, double z, out int out_x, out int out_z);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_collision_acquire(CollisionHandle collision, int x, int z, ref relief_chunk_view view);
+        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_collision_chunk_at(CollisionHandle collision, double* position, out uint out_face, out int out_x, out int out_z);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_collision_acquire(CollisionHandle collision, uint face, int x, int z, ref relief_chunk_view view);
         [DllImport(Library, CallingConvention = C)] public static extern void relief_collision_release(ref relief_chunk_view view);
 
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_clipmap_config_default(out relief_clipmap_config config);
@@ -286,5 +350,26 @@ namespace Relief.Native
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_clipmap_refresh_region(ClipmapHandle clipmap, int x, int z, out UIntPtr out_dirty_count);
         [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_clipmap_get_dirty(ClipmapHandle clipmap, relief_dirty_rect* rects, UIntPtr capacity, out UIntPtr out_count);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_clipmap_get_level(ClipmapHandle clipmap, uint level, ref relief_clipmap_level out_level);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_clipmap_refresh_tile(ClipmapHandle clipmap, uint face, uint tx, uint ty, out UIntPtr out_dirty_count);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_clipmap_create(PlanetTerrainHandle terrain, ref relief_clipmap_config config, out ClipmapHandle out_clipmap);
+
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_open(byte[] path, out PlanetHandle out_planet);
+        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_open_memory(byte* bytes, UIntPtr length, out PlanetHandle out_planet);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_open_reader(ref relief_reader reader, out PlanetHandle out_planet);
+        [DllImport(Library, CallingConvention = C)] public static extern void relief_planet_destroy(IntPtr planet);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_get_info(PlanetHandle planet, ref relief_planet_info info);
+        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_get_biome_name(PlanetHandle planet, uint id, byte* name, UIntPtr capacity, out UIntPtr out_length);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_streamer_create(PlanetHandle planet, ref relief_stream_config config, out StreamerHandle out_streamer);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_tile_acquire(StreamerHandle streamer, uint face, uint tx, uint ty, ref relief_tile_view view);
+        [DllImport(Library, CallingConvention = C)] public static extern void relief_tile_release(ref relief_tile_view view);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_terrain_create(StreamerHandle streamer, out PlanetTerrainHandle out_terrain);
+        [DllImport(Library, CallingConvention = C)] public static extern void relief_planet_terrain_destroy(IntPtr terrain);
+        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_position_at(PlanetTerrainHandle terrain, double latitude_deg, double longitude_deg, double* out_position);
+        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_height(PlanetTerrainHandle terrain, double* position, out float out_height, out uint out_origin);
+        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_heights(PlanetTerrainHandle terrain, double* xyz, UIntPtr point_count, float* out_heights, UIntPtr capacity, out UIntPtr out_from_tiles);
+        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_normal(PlanetTerrainHandle terrain, double* position, float* out_normal, out uint out_origin);
+        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_sample(PlanetTerrainHandle terrain, double* position, uint field, out uint out_found, out double out_value);
+        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_river(PlanetTerrainHandle terrain, double* position, double radius, out relief_planet_river out_river);
+        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_lake(PlanetTerrainHandle terrain, double* position, double radius, out relief_lake out_lake);
     }
 }

@@ -9,7 +9,10 @@ namespace Relief
     public sealed class Streamer : IDisposable
     {
         public readonly StreamerHandle Handle;
+        /// <summary>The flat world streamed, or null for a planet streamer.</summary>
         public readonly World World;
+        /// <summary>The planet whose tiles are streamed, or null for a flat world.</summary>
+        public readonly Planet Planet;
 
         /// <summary>Defaults for regions (RELIEF_STREAM_KIND_REGIONS) or collision chunks
         /// (RELIEF_STREAM_KIND_COLLISION): change what you need and pass it on.</summary>
@@ -26,6 +29,27 @@ namespace Relief
         {
             World = world;
             ReliefException.Check(NativeMethods.relief_streamer_create(world.Handle, ref config, out Handle));
+        }
+
+        /// <summary>Streams a planet's tiles (positions are the planet frame, metres).</summary>
+        public Streamer(Planet planet) : this(planet, DefaultConfig(NativeMethods.RELIEF_STREAM_KIND_REGIONS)) { }
+
+        public Streamer(Planet planet, relief_stream_config config)
+        {
+            Planet = planet;
+            ReliefException.Check(NativeMethods.relief_planet_streamer_create(planet.Handle, ref config, out Handle));
+        }
+
+        /// <summary>A resident planet tile, read in place until disposed; null if not resident.</summary>
+        public TileView AcquireTile(uint face, uint tx, uint ty)
+        {
+            var view = new relief_tile_view();
+            view.struct_size = (uint)Marshal.SizeOf(typeof(relief_tile_view));
+            uint status = NativeMethods.relief_tile_acquire(Handle, face, tx, ty, ref view);
+            if (status == NativeMethods.RELIEF_STATUS_NOT_FOUND)
+                return null;
+            ReliefException.Check(status);
+            return new TileView(view);
         }
 
         /// <summary>Moves the focus; never blocks. Once per frame.</summary>

@@ -54,18 +54,25 @@ namespace Relief
         /// calls from its threads) until the world and everything made from it are gone.</summary>
         public static World OpenReader(IPackReader reader)
         {
+            var r = ReaderFor(reader);
+            WorldHandle h;
+            ReliefException.Check(NativeMethods.relief_world_open_reader(ref r, out h));
+            return new World(h);
+        }
+
+        /// <summary>A relief_reader over <paramref name="reader"/>: relief owns the GCHandle from
+        /// the open call on and frees it through the release callback, even on failure.</summary>
+        internal static relief_reader ReaderFor(IPackReader reader)
+        {
             if (reader == null)
                 throw new ArgumentNullException("reader");
             var r = new relief_reader();
             r.struct_size = (uint)Marshal.SizeOf(typeof(relief_reader));
             r.length = (ulong)reader.Length;
-            // relief owns the GCHandle from here and frees it through Release, even on failure.
             r.user = GCHandle.ToIntPtr(GCHandle.Alloc(reader));
             r.read_at = Marshal.GetFunctionPointerForDelegate(ReadAtFn);
             r.release = Marshal.GetFunctionPointerForDelegate(ReleaseFn);
-            WorldHandle h;
-            ReliefException.Check(NativeMethods.relief_world_open_reader(ref r, out h));
-            return new World(h);
+            return r;
         }
 
         // Kept in static fields so the delegates outlive every native call through them.

@@ -199,8 +199,10 @@ namespace Relief.Tests
                         for (int i = 0; i < n; i++)
                             if (events[i].kind == NativeMethods.RELIEF_EVENT_LOADED) chunks++;
                     int cx, cz;
-                    collision.ChunkAt(px, pz, out cx, out cz);
-                    using (ChunkView c = collision.AcquireChunk(cx, cz))
+                    uint cface;
+                    collision.ChunkAt(px, ground, pz, out cface, out cx, out cz);
+                    Assert.AreEqual(0u, cface);
+                    using (ChunkView c = collision.AcquireChunk(cface, cx, cz))
                     {
                         if (c != null)
                         {
@@ -317,6 +319,137 @@ namespace Relief.Tests
                 }
                 world.Dispose();
                 Assert.Throws<ObjectDisposedException>(delegate { new Streamer(world); });
+            }
+        }
+    }
+
+    [TestFixture]
+    public class PlanetTests
+    {
+        static string PlanetPath { get { return Environment.GetEnvironmentVariable("RELIEF_PLANET"); } }
+
+        [Test]
+        public void APlanetOpensByPathFromMemoryAndThroughAReader()
+        {
+            using (Planet byPath = Planet.Open(PlanetPath))
+            using (Planet inMemory = Planet.OpenMemory(File.ReadAllBytes(PlanetPath)))
+            {
+                var reader = new FileReader(File.ReadAllBytes(PlanetPath));
+                using (Planet viaReader = Planet.OpenReader(reader))
+                {
+                    Assert.AreEqual(7u, byPath.Info.version);
+                    Assert.AreEqual(1u, byPath.Info.has_v7_fields);
+                    foreach (Planet p in new[] { inMemory, viaReader })
+                    {
+                        Assert.AreEqual(byPath.Info.face_resolution, p.Info.face_resolution);
+                        Assert.AreEqual(byPath.Info.reach_count, p.Info.reach_count);
+                        Assert.AreEqual(byPath.BiomeName(0), p.BiomeName(0));
+                    }
+                    Assert.Greater(reader.Reads, 0);
+                }
+            }
+        }
+
+        [Test]
+        public void AWalkOnThePlanetStreamsTilesChunksAndRingsAndEveryQueryAnswers()
+        {
+            using (Planet planet = Planet.Open(PlanetPath))
+            using (var streamer = new Streamer(planet))
+            using (var terrain = new PlanetTerrain(streamer))
+            using (var collision = new Collision(streamer, 0))
+            using (var rings = new Clipmap(terrain))
+            {
+                var pos = new double[3];
+                terrain.PositionAt(0, 0, pos);
+                Assert.IsTrue(streamer.Settle(pos[0], pos[1], pos[2], 60000));
+                Span<relief_event> events = new relief_event[32];
+                int loaded = 0, tiles = 0, chunks = 0, onChunk = 0, rects = 0;
+                for (int frame = 0; frame < 90; frame++)
+                {
+                    terrain.PositionAt(0, frame * 0.2, pos);
+                    streamer.Update(pos[0], pos[1], pos[2]);
+                    collision.Update(pos[0], pos[1], pos[2]);
+                    rects += rings.Update(pos[0], pos[1], pos[2]);
+                    int n;
+                    while ((n = streamer.PollEvents(events)) > 0)
+                    {
+                        for (int i = 0; i < n; i++)
+                        {
+                            Assert.AreNotEqual(NativeMethods.RELIEF_EVENT_FAILED, events[i].kind);
+                            if (events[i].kind != NativeMethods.RELIEF_EVENT_LOADED) continue;
+                            loaded++;
+                            Assert.Less(events[i].face, 6u);
+                            rects += rings.RefreshTile(events[i].face, (uint)events[i].x, (uint)events[i].z);
+                            using (TileView t = streamer.AcquireTile(events[i].face, (uint)events[i].x, (uint)events[i].z))
+                            {
+                                if (t == null) continue;
+                                int count = (int)(t.Raw.size * t.Raw.size);
+                                Assert.AreEqual(count, t.Height.Length);
+                                Assert.AreEqual(count, t.Sediment.Length);
+                                Assert.AreEqual(count, t.Precipitation.Length);
+                                tiles++;
+                            }
+                        }
+                    }
+                    while ((n = collision.PollEvents(events)) > 0)
+                        for (int i = 0; i < n; i++)
+                            if (events[i].kind == NativeMethods.RELIEF_EVENT_LOADED) chunks++;
+                    uint face;
+                    int cx, cz;
+                    collision.ChunkAt(pos[0], pos[1], pos[2], out face, out cx, out cz);
+                    using (ChunkView c = collision.AcquireChunk(face, cx, cz))
+                    {
+                        if (c != null)
+                        {
+                            onChunk++;
+                            relief_chunk_view v = c.Raw;
+                            unsafe
+                            {
+                                double dot = v.up[0] * pos[0] + v.up[1] * pos[1] + v.up[2] * pos[2];
+                                Assert.Greater(dot, 0.0, "the chunk's up points out of the planet");
+                            }
+                            Assert.AreEqual(v.samples * v.samples, (uint)c.Heights.Length);
+                        }
+                    }
+                    Thread.Sleep(16);
+                }
+                Assert.Greater(loaded, 0);
+                Assert.Greater(tiles, 0);
+                Assert.Greater(chunks, 0);
+                Assert.Greater(onChunk, 0);
+                Assert.Greater(rects, 0);
+                Assert.AreEqual(1u, rings.Level(0).filled);
+
+                uint origin;
+                float h = terrain.Height(pos, out origin);
+                Assert.AreEqual(NativeMethods.RELIEF_ORIGIN_REGION, origin);
+                Assert.That(h, Is.InRange(planet.Info.height_min, planet.Info.height_max));
+                var line = new double[3 * 16];
+                for (int i = 0; i < 16; i++)
+                {
+                    Span<double> p = new Span<double>(line, 3 * i, 3);
+                    terrain.PositionAt(0, 17.8 + i * 0.01, p);
+                }
+                var hs = new float[16];
+                terrain.Heights(line, hs);
+                uint o2;
+                Assert.AreEqual(terrain.Height(new ReadOnlySpan<double>(line, 0, 3), out o2), hs[0]);
+                Span<float> n3 = stackalloc float[3];
+                terrain.Normal(pos, n3);
+                Assert.Greater(n3[0] * pos[0] + n3[1] * pos[1] + n3[2] * pos[2], 0.0);
+                double biome, sediment, rain;
+                Assert.IsTrue(terrain.Sample(pos, NativeMethods.RELIEF_PLANET_FIELD_BIOME, out biome));
+                Assert.IsNotEmpty(planet.BiomeName((uint)biome));
+                Assert.IsTrue(terrain.Sample(pos, NativeMethods.RELIEF_PLANET_FIELD_SEDIMENT, out sediment));
+                Assert.GreaterOrEqual(sediment, 0.0);
+                Assert.IsTrue(terrain.Sample(pos, NativeMethods.RELIEF_PLANET_FIELD_PRECIPITATION, out rain));
+                Assert.Greater(rain, 0.0);
+                Assert.AreEqual(1u, terrain.River(pos, 1e6).found, "some river within 1000 km");
+                Assert.AreEqual(1u, terrain.Lake(pos, 1e6).found, "some lake within 1000 km");
+                var e = Assert.Throws<ReliefException>(delegate { terrain.Sample(pos, 7, out biome); });
+                Assert.AreEqual(NativeMethods.RELIEF_STATUS_INVALID_ARGUMENT, e.Status);
+                e = Assert.Throws<ReliefException>(delegate { terrain.Height(new double[3], out o2); });
+                Assert.AreEqual(NativeMethods.RELIEF_STATUS_INVALID_ARGUMENT, e.Status);
             }
         }
     }
