@@ -27,7 +27,7 @@ use crate::planet::writer::{encode_tile, BlobSpec, BlobWriter};
 use crate::world::{FormatError, ReachKind};
 
 /// The planet baker's algorithm version (in every blob's header).
-pub const PLANET_BAKE_VERSION: u32 = 1;
+pub const PLANET_BAKE_VERSION: u32 = 2;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlanetConfig {
@@ -108,10 +108,10 @@ pub fn bake_planet(
     let mut shape = shape::build(&grid, seed);
     erode::erode(&grid, &mut shape, &erode::ErosionSetup::default(), progress);
     erode::rescale_land(&mut shape, cfg.top);
-    // Rivers from about a two-hundredth of the planet's land, at least ten cells.
+    // Rivers drain at least 1/20,000 of the sphere (1.6 km² at R = 50 km) and ten cells.
     let cell_area = grid.area.iter().sum::<f64>() / grid.node_count() as f64;
     let river_area =
-        (4.0 * std::f64::consts::PI * cfg.radius * cfg.radius * 2e-4).max(10.0 * cell_area);
+        (4.0 * std::f64::consts::PI * cfg.radius * cfg.radius * 5e-5).max(10.0 * cell_area);
     let water = water::analyse(&grid, &shape.height, &shape.ocean, river_area);
     let precipitation = climate::precipitation(&grid, &shape.height, &shape.ocean, cfg.polar_axis);
     let (sediment, wetness) = soils(&grid, &shape.height, &shape.ocean, &water);
