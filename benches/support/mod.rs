@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use relief::bake::{self, BakeConfig, Silent};
 use relief::World;
 
+#[allow(dead_code)]
 pub fn bench_world() -> World {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-world");
     World::open(&dir)
@@ -15,4 +16,20 @@ pub fn bench_world() -> World {
             World::open(&dir)
         })
         .expect("open the bench world")
+}
+
+/// The planet the benches run on: 6 × 512², tiles of 256² (the big planet's tile size), baked
+/// once into target/bench-planet.plnt.
+#[allow(dead_code)]
+pub fn bench_planet() -> relief::planet::Planet {
+    use relief::bake::planet::{bake_planet, PlanetConfig};
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-planet.plnt");
+    relief::planet::Planet::open(&path)
+        .or_else(|_| {
+            let mut cfg = PlanetConfig::new("relief");
+            cfg.face_resolution = 512;
+            bake_planet(&cfg, &path, &Silent).expect("bake the bench planet");
+            relief::planet::Planet::open(&path)
+        })
+        .expect("open the bench planet")
 }

@@ -1,0 +1,96 @@
+//! Planet speed: opening a blob, reading one tile's stored bytes against reading and decoding
+//! every field of it, the cube-sphere mapping, and height queries over resident tiles:
+//! `cargo bench --bench planet`.
+
+mod support;
+
+use std::collections::HashMap;
+use std::hint::black_box;
+use std::sync::Arc;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use parking_lot::RwLock;
+use relief::planet::{cube, Planet, PlanetTerrain, TileKey};
+
+fn benches(c: &mut Criterion) {
+    let planet = Arc::new(support::bench_planet());
+    let path =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-planet.plnt");
+    let key = TileKey {
+        face: 4,
+        tx: 1,
+        ty: 0,
+    };
+    let fields = planet.blob().fields().len();
+    let stored: u64 = (0..fields)
+        .map(|f| planet.blob().entry(f, key).unwrap().length as u64)
+        .sum();
+
+    c.bench_function("planet/open (header and tables)", |b| {
+        b.iter(|| black_box(Planet::open(&path).unwrap()))
+    });
+
+    let mut g = c.benchmark_group("planet/tile");
+    g.throughput(Throughput::Bytes(stored));
+    g.bench_function("stored bytes of every field, checked", |b| {
+        b.iter(|| {
+            for f in 0..fields {
+                black_box(planet.blob().read_stored(f, key).unwrap());
+            }
+        })
+    });
+    g.bench_function("read and decode every field", |b| {
+        b.iter(|| black_box(planet.read_tile(key).unwrap()))
+    });
+    g.finish();
+
+    let dirs: Vec<[f64; 3]> = (0..4096)
+        .map(|i| {
+            let t = i as f64 * 0.618_033_988_7;
+            cube::normalize([(t * 7.0).sin(), (t * 3.0).cos(), (t * 5.0).sin() + 0.1])
+        })
+        .collect();
+    let mut i = 0;
+    c.bench_function("planet/direction → face coordinates → direction", |b| {
+        b.iter(|| {
+            i = (i + 1) % dirs.len();
+            let (f, a, bb) = cube::face_coords(cube::Projection::EquiAngular, dirs[i]);
+            black_box(cube::direction(cube::Projection::EquiAngular, f, a, bb))
+        })
+    });
+
+    // Every tile resident, as after streaming round the whole planet.
+    let tps = (planet.face_resolution() / planet.tile_size()) as u16;
+    let mut map = HashMap::new();
+    for face in 0..6u8 {
+        for ty in 0..tps {
+            for tx in 0..tps {
+                let k = TileKey { face, tx, ty };
+                map.insert(k, Arc::new(planet.read_tile(k).unwrap()));
+            }
+        }
+    }
+    let terrain = PlanetTerrain::new(planet.clone(), Arc::new(RwLock::new(map))).unwrap();
+    let r = planet.radius();
+    let pos: Vec<[f64; 3]> = dirs
+        .iter()
+        .map(|d| [d[0] * r, d[1] * r, d[2] * r])
+        .collect();
+    let mut i = 0;
+    c.bench_function("planet/height", |b| {
+        b.iter(|| {
+            i = (i + 1) % pos.len();
+            black_box(terrain.height(pos[i]))
+        })
+    });
+    let mut out = vec![0f32; pos.len()];
+    let mut g = c.benchmark_group("planet/heights");
+    g.throughput(Throughput::Elements(pos.len() as u64));
+    g.bench_function("4096 positions, one lock", |b| {
+        b.iter(|| black_box(terrain.heights(&pos, &mut out)))
+    });
+    g.finish();
+}
+
+criterion_group!(planet_benches, benches);
+criterion_main!(planet_benches);
