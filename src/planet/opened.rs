@@ -140,12 +140,12 @@ impl Planet {
         let b = &self.blob;
         let scaled = |field: usize| -> Result<Vec<f32>, FormatError> {
             let f = &b.fields()[field];
-            let s = b.read_tile(field, key)?;
-            Ok(match s {
-                Samples::F32(v) if f.scale == 1.0 && f.offset == 0.0 => v,
-                other => (0..other.bytes() / f.ty.size())
-                    .map(|k| (other.get(k) * f.scale as f64 + f.offset as f64) as f32)
-                    .collect(),
+            let (scale, offset) = (f.scale, f.offset);
+            Ok(match b.read_tile(field, key)? {
+                Samples::F32(v) if scale == 1.0 && offset == 0.0 => v,
+                Samples::F32(v) => v.iter().map(|&x| x * scale + offset).collect(),
+                Samples::U16(v) => v.iter().map(|&x| x as f32 * scale + offset).collect(),
+                Samples::U8(v) => v.iter().map(|&x| x as f32 * scale + offset).collect(),
             })
         };
         let height = scaled(self.slots.height)?;
