@@ -241,6 +241,48 @@ pub fn resolve(face: usize, i: i64, j: i64, n: u32) -> Option<(usize, i64, i64)>
     }
 }
 
+/// The four samples around a direction on a face grid of `n` (cell centres), in the order
+/// (i0, j0), (i0+1, j0), (i0, j0+1), (i0+1, j0+1), resolved across seams, and the weights
+/// between them. Beyond a cube corner one of the four does not exist (`None`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stencil {
+    pub at: [Option<(usize, i64, i64)>; 4],
+    pub fx: f64,
+    pub fy: f64,
+}
+
+/// The bilinear stencil around direction `d`.
+#[inline]
+pub fn stencil(p: Projection, n: u32, d: Vec3) -> Stencil {
+    let (face, a, b) = face_coords(p, d);
+    let (s, t) = (index_of(a, n), index_of(b, n));
+    let (i0, j0) = (s.floor() as i64, t.floor() as i64);
+    let at = [(0, 0), (1, 0), (0, 1), (1, 1)].map(|(di, dj)| resolve(face, i0 + di, j0 + dj, n));
+    Stencil {
+        at,
+        fx: s - i0 as f64,
+        fy: t - j0 as f64,
+    }
+}
+
+impl Stencil {
+    /// Blends the values of the stencil's samples (`None` only where the sample does not
+    /// exist): a missing corner sample takes the mean of the other three, which keeps the
+    /// blend continuous where three faces meet.
+    #[inline]
+    pub fn blend(&self, v: [Option<f64>; 4]) -> f64 {
+        let mut v = v;
+        if let Some(missing) = v.iter().position(Option::is_none) {
+            let sum: f64 = v.iter().flatten().sum();
+            v[missing] = Some(sum / 3.0);
+        }
+        let v = v.map(|x| x.unwrap_or(0.0));
+        let low = v[0] + (v[1] - v[0]) * self.fx;
+        let high = v[2] + (v[3] - v[2]) * self.fx;
+        low + (high - low) * self.fy
+    }
+}
+
 /// Latitude (radians, + towards the pole) and longitude of a unit direction, for a polar
 /// axis `pole` (unit). Longitude 0 is the meridian through `ref_dir`'s projection.
 pub fn lat_lon(d: Vec3, pole: Vec3) -> (f64, f64) {

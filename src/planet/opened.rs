@@ -261,24 +261,12 @@ pub fn bilinear(
     d: Vec3,
     mut get: impl FnMut(usize, i64, i64) -> Option<f32>,
 ) -> Option<f32> {
-    let (face, a, b) = cube::face_coords(p, d);
-    let (s, t) = (cube::index_of(a, n), cube::index_of(b, n));
-    let (i0, j0) = (s.floor() as i64, t.floor() as i64);
-    let (fx, fy) = ((s - i0 as f64) as f32, (t - j0 as f64) as f32);
+    let s = cube::stencil(p, n, d);
     let mut v = [None; 4];
-    let mut missing = None;
-    for (k, (di, dj)) in [(0, 0), (1, 0), (0, 1), (1, 1)].into_iter().enumerate() {
-        match cube::resolve(face, i0 + di, j0 + dj, n) {
-            Some((f, i, j)) => v[k] = Some(get(f, i, j)?),
-            None => missing = Some(k),
+    for (slot, at) in v.iter_mut().zip(s.at) {
+        if let Some((f, i, j)) = at {
+            *slot = Some(get(f, i, j)? as f64);
         }
     }
-    if let Some(k) = missing {
-        let sum: f32 = v.iter().flatten().sum();
-        v[k] = Some(sum / 3.0);
-    }
-    let v = v.map(|x| x.unwrap_or(0.0));
-    let low = v[0] + (v[1] - v[0]) * fx;
-    let high = v[2] + (v[3] - v[2]) * fx;
-    Some(low + (high - low) * fy)
+    Some(s.blend(v) as f32)
 }

@@ -105,27 +105,17 @@ impl SphereGrid {
     /// Bilinear sample of a node field at direction `d`, across seams. Beyond a cube corner,
     /// where a stencil has no fourth sample, the three real ones' mean stands in for it.
     pub fn sample(&self, field: &[f64], d: Vec3) -> f64 {
-        let (face, a, b) = cube::face_coords(self.projection, d);
-        let (s, t) = (cube::index_of(a, self.m), cube::index_of(b, self.m));
-        let (i0, j0) = (s.floor() as i64, t.floor() as i64);
-        let (fx, fy) = (s - i0 as f64, t - j0 as f64);
-        let at = |i: i64, j: i64| {
-            cube::resolve(face, i, j, self.m).map(|(f, i, j)| field[self.index(f, i, j)])
-        };
-        let mut v = [
-            at(i0, j0),
-            at(i0 + 1, j0),
-            at(i0, j0 + 1),
-            at(i0 + 1, j0 + 1),
-        ];
-        if let Some(missing) = v.iter().position(Option::is_none) {
-            let sum: f64 = v.iter().flatten().sum();
-            v[missing] = Some(sum / 3.0);
-        }
-        let v = v.map(|x| x.unwrap_or(0.0));
-        let low = v[0] + (v[1] - v[0]) * fx;
-        let high = v[2] + (v[3] - v[2]) * fx;
-        low + (high - low) * fy
+        self.sample_at(&self.stencil(d), field)
+    }
+
+    /// The stencil around `d`, to sample several fields at one direction.
+    pub fn stencil(&self, d: Vec3) -> cube::Stencil {
+        cube::stencil(self.projection, self.m, d)
+    }
+
+    /// A node field through a stencil from [`SphereGrid::stencil`].
+    pub fn sample_at(&self, s: &cube::Stencil, field: &[f64]) -> f64 {
+        s.blend(s.at.map(|a| a.map(|(f, i, j)| field[self.index(f, i, j)])))
     }
 
     /// The node nearest direction `d`.

@@ -106,7 +106,9 @@ pub fn bake_tile(c: &Coarse, n: u32, t: u32, key: TileKey) -> (Vec<Vec<u8>>, Tal
             let node = g.nearest(d);
             let lake_id = c.lake[node];
             let in_lake = lake_id > 0 && (h as f32) < c.lake_levels[lake_id as usize - 1];
-            let rain = g.sample(c.precipitation, d).max(0.0);
+            // One stencil for every coarse field at this sample.
+            let st = g.stencil(d);
+            let rain = g.sample_at(&st, c.precipitation).max(0.0);
             let site = Site {
                 height: h,
                 sea_level: 0.0,
@@ -115,13 +117,13 @@ pub fn bake_tile(c: &Coarse, n: u32, t: u32, key: TileKey) -> (Vec<Vec<u8>>, Tal
                 slope,
                 tan_repose: 0.7,
                 in_lake,
-                wetness: g.sample(c.wetness, d),
+                wetness: g.sample_at(&st, c.wetness),
             };
             let b = classify(&site);
             let sed = if b == BiomeId::BareRock {
                 0.0
             } else {
-                g.sample(c.sediment, d).max(0.0)
+                g.sample_at(&st, c.sediment).max(0.0)
             };
             height.extend_from_slice(&(h as f32).to_le_bytes());
             biome.push(b as u8);
