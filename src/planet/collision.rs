@@ -153,7 +153,7 @@ impl PlanetChunkSource {
             along[1] - k * up[1],
             along[2] - k * up[2],
         ]);
-        let axis_z = cross(axis_x, up);
+        let axis_z = cube::cross(axis_x, up);
         let origin = [up[0] * r, up[1] * r, up[2] * r];
         // The square in the tangent plane that holds the chunk's whole footprint (face cells
         // near cube corners are skewed, so a square only just around them leaves gaps):
@@ -245,14 +245,6 @@ impl PlanetChunkSource {
             corner,
         })
     }
-}
-
-fn cross(a: Vec3, b: Vec3) -> Vec3 {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
 }
 
 impl Source for PlanetChunkSource {

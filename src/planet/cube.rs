@@ -137,8 +137,17 @@ pub const SEAMS: [[Seam; 4]; 6] = [
 ];
 
 #[inline]
-fn dot(a: Vec3, b: Vec3) -> f64 {
+pub fn dot(a: Vec3, b: Vec3) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+#[inline]
+pub fn cross(a: Vec3, b: Vec3) -> Vec3 {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
 }
 
 #[inline]
@@ -284,7 +293,8 @@ impl Stencil {
 }
 
 /// Latitude (radians, + towards the pole) and longitude of a unit direction, for a polar
-/// axis `pole` (unit). Longitude 0 is the meridian through `ref_dir`'s projection.
+/// axis `pole` (unit). Longitude 0 is the meridian of the world axis least aligned with the
+/// pole.
 pub fn lat_lon(d: Vec3, pole: Vec3) -> (f64, f64) {
     let (e, n) = meridian_basis(pole);
     let z = dot(d, pole).clamp(-1.0, 1.0);
@@ -317,22 +327,13 @@ fn meridian_basis(pole: Vec3) -> (Vec3, Vec3) {
         seed[1] - k * pole[1],
         seed[2] - k * pole[2],
     ]);
-    let n = [
-        pole[1] * e[2] - pole[2] * e[1],
-        pole[2] * e[0] - pole[0] * e[2],
-        pole[0] * e[1] - pole[1] * e[0],
-    ];
-    (e, n)
+    (e, cross(pole, e))
 }
 
 /// Great-circle angle between two unit directions, radians (accurate at small angles).
 #[inline]
 pub fn angle(a: Vec3, b: Vec3) -> f64 {
-    let c = [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ];
+    let c = cross(a, b);
     dot(c, c).sqrt().atan2(dot(a, b))
 }
 

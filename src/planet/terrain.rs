@@ -332,30 +332,17 @@ fn direction(pos: [f64; 3]) -> Vec3 {
 /// Local east and north at direction `d` for polar axis `pole` (any perpendicular pair at
 /// the poles themselves).
 pub fn tangent_basis(d: Vec3, pole: Vec3) -> (Vec3, Vec3) {
-    let c = [
-        pole[1] * d[2] - pole[2] * d[1],
-        pole[2] * d[0] - pole[0] * d[2],
-        pole[0] * d[1] - pole[1] * d[0],
-    ];
-    let c = if c.iter().map(|v| v * v).sum::<f64>() < 1e-18 {
+    let c = cube::cross(pole, d);
+    let c = if cube::dot(c, c) < 1e-18 {
         let seed = if d[0].abs() < 0.9 {
             [1.0, 0.0, 0.0]
         } else {
             [0.0, 0.0, 1.0]
         };
-        [
-            seed[1] * d[2] - seed[2] * d[1],
-            seed[2] * d[0] - seed[0] * d[2],
-            seed[0] * d[1] - seed[1] * d[0],
-        ]
+        cube::cross(seed, d)
     } else {
         c
     };
     let east = cube::normalize(c);
-    let north = [
-        d[1] * east[2] - d[2] * east[1],
-        d[2] * east[0] - d[0] * east[2],
-        d[0] * east[1] - d[1] * east[0],
-    ];
-    (east, north)
+    (east, cube::cross(d, east))
 }

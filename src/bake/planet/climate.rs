@@ -44,7 +44,7 @@ pub fn precipitation(g: &SphereGrid, h: &[f64], ocean: &[bool], pole: Vec3) -> V
     let mut climb = vec![0.0f64; n];
     for k in 0..n {
         let d = g.dir(k);
-        let c = cross(pole, d);
+        let c = cube::cross(pole, d);
         if c[0] * c[0] + c[1] * c[1] + c[2] * c[2] < 1e-18 {
             upwind[k] = k; // on the pole: no east, no wind to follow
             continue;
@@ -94,12 +94,4 @@ pub fn precipitation(g: &SphereGrid, h: &[f64], ocean: &[bool], pole: Vec3) -> V
             }
         })
         .collect()
-}
-
-fn cross(a: Vec3, b: Vec3) -> Vec3 {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
 }

@@ -33,7 +33,7 @@ impl Default for ErosionSetup {
     }
 }
 
-/// Erodes `shape.height` in place; returns the last routing (for hydrology to reuse).
+/// Erodes `shape.height` in place.
 pub fn erode(g: &SphereGrid, shape: &mut Shape, setup: &ErosionSetup, progress: &dyn Progress) {
     progress.start("erosion", setup.steps as u64);
     let n = g.node_count();
