@@ -9,7 +9,8 @@ use parking_lot::Mutex;
 
 use super::streamer::{relief_streamer, Ground};
 use super::streaming::{
-    poll_into, relief_event, relief_stream_config, relief_stream_stats, write_stats, Drive,
+    poll_into, relief_event, relief_stream_config, relief_stream_stats, settle_into, write_stats,
+    Drive,
 };
 use super::{
     check_struct_size, ffi_guard, finite, handle, into_handle, relief_status, require, Failure,
@@ -238,15 +239,8 @@ pub unsafe extern "C" fn relief_collision_settle(
         let what = "relief_collision_settle";
         // SAFETY: forwarded contract.
         let c = unsafe { handle(what, collision) }?;
-        require(what, &[("out_settled", out_settled.is_null())])?;
-        finite(what, &[x, y, z])?;
-        let done = c.stream.settle(
-            [x, y, z],
-            std::time::Duration::from_millis(timeout_ms as u64),
-        );
-        // SAFETY: checked non-NULL.
-        unsafe { *out_settled = done as u32 };
-        Ok(())
+        // SAFETY: forwarded contract.
+        unsafe { settle_into(what, &*c.stream, [x, y, z], timeout_ms, out_settled) }
     })
 }
 

@@ -2,13 +2,13 @@
 //! on background threads.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use parking_lot::Mutex;
 
 use super::planet::relief_planet;
 use super::streaming::{
-    poll_into, relief_event, relief_stream_config, relief_stream_stats, write_stats, Drive,
+    poll_into, relief_event, relief_stream_config, relief_stream_stats, settle_into, write_stats,
+    Drive,
 };
 use super::world::relief_world;
 use super::{ffi_guard, finite, handle, into_handle, relief_status, require, Failure};
@@ -157,14 +157,8 @@ pub unsafe extern "C" fn relief_streamer_settle(
         let what = "relief_streamer_settle";
         // SAFETY: forwarded contract.
         let s = unsafe { handle(what, streamer) }?;
-        require(what, &[("out_settled", out_settled.is_null())])?;
-        finite(what, &[x, y, z])?;
-        let done = s
-            .stream
-            .settle([x, y, z], Duration::from_millis(timeout_ms as u64));
-        // SAFETY: checked non-NULL.
-        unsafe { *out_settled = done as u32 };
-        Ok(())
+        // SAFETY: forwarded contract.
+        unsafe { settle_into(what, &*s.stream, [x, y, z], timeout_ms, out_settled) }
     })
 }
 

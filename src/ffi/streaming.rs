@@ -218,6 +218,25 @@ where
     }
 }
 
+/// Blocks until `streamer` settles around `focus` or the timeout passes; writes 1 or 0.
+///
+/// # Safety
+/// `out_settled` NULL or writable.
+pub(crate) unsafe fn settle_into(
+    what: &str,
+    streamer: &dyn Drive,
+    focus: [f64; 3],
+    timeout_ms: u32,
+    out_settled: *mut u32,
+) -> Result<(), Failure> {
+    require(what, &[("out_settled", out_settled.is_null())])?;
+    super::finite(what, &focus)?;
+    let done = streamer.settle(focus, Duration::from_millis(timeout_ms as u64));
+    // SAFETY: checked non-NULL.
+    unsafe { *out_settled = done as u32 };
+    Ok(())
+}
+
 /// Drains up to `capacity` events into the caller's buffer.
 ///
 /// # Safety
