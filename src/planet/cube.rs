@@ -297,8 +297,13 @@ impl Stencil {
 /// pole.
 pub fn lat_lon(d: Vec3, pole: Vec3) -> (f64, f64) {
     let (e, n) = meridian_basis(pole);
-    let z = dot(d, pole).clamp(-1.0, 1.0);
-    (z.asin(), dot(d, n).atan2(dot(d, e)))
+    (latitude(d, pole), dot(d, n).atan2(dot(d, e)))
+}
+
+/// Latitude alone (radians): no longitude basis to build, for per-sample use.
+#[inline]
+pub fn latitude(d: Vec3, pole: Vec3) -> f64 {
+    dot(d, pole).clamp(-1.0, 1.0).asin()
 }
 
 /// The unit direction at latitude/longitude (radians) for polar axis `pole`.

@@ -10,7 +10,7 @@ use crate::planet::cube::{self, Vec3};
 use super::sphere::SphereGrid;
 
 pub fn latitude_deg(d: Vec3, pole: Vec3) -> f64 {
-    cube::lat_lon(d, pole).0.to_degrees()
+    cube::latitude(d, pole).to_degrees()
 }
 
 /// Mean annual temperature, °C, at direction `d` and height `h`.
