@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use parking_lot::RwLock;
-use relief::clipmap::{Clipmap, ClipmapConfig};
-use relief::collision::{ChunkKey, ChunkSource};
-use relief::query::Terrain;
+use relief::flat::collision::{ChunkKey, ChunkSource};
+use relief::flat::terrain::Terrain;
+use relief::lod::{Clipmap, ClipmapConfig};
 use relief::stream::Source;
 
 fn benches(c: &mut Criterion) {

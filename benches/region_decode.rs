@@ -7,8 +7,8 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use relief::world::codec::{self, Codec};
-use relief::world::region::{decode_region, encode_region, CodecProfile, LayerKind, Region};
+use relief::flat::codec::{self, Codec};
+use relief::flat::region::{decode_region, encode_region, CodecProfile, LayerKind, Region};
 
 mod support;
 

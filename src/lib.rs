@@ -1,15 +1,22 @@
 //! relief: a streaming terrain runtime for game engines.
 //!
-//! - [`world`]: the flat-world format (Terrain3D-style regions) and its reader.
+//! - [`flat`]: flat worlds (Terrain3D-style regions): format, reader, region streaming,
+//!   queries, collision chunks, clipmap cells.
+//! - [`planet`]: PLNT planets (cube sphere): blob format, tiles, queries, collision, LOD rings.
+//! - [`stream`]: the streamer, generic over what it streams.
+//! - [`lod`]: the toroidal window of clipmap levels shared by flat clipmaps and planet rings.
+//! - [`error`], [`io`]: what every format shares: [`FormatError`], [`io::ReadAt`].
+//! - [`ffi`]: the C ABI (`include/relief.h`).
 //! - [`bake`]: the world generator behind `relief bake`.
 
 pub mod bake;
-pub mod clipmap;
-pub mod collision;
+pub mod error;
 pub mod ffi;
+pub mod flat;
+pub mod io;
+pub mod lod;
 pub mod planet;
-pub mod query;
 pub mod stream;
-pub mod world;
 
-pub use world::{FormatError, Region, RegionLocation, World};
+pub use error::FormatError;
+pub use flat::{Region, RegionLocation, World};

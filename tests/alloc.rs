@@ -10,8 +10,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use relief::stream::{RegionSource, StreamConfig, Streamer};
-use relief::world::World;
+use relief::flat::RegionSource;
+use relief::flat::World;
+use relief::stream::{StreamConfig, Streamer};
 
 struct Counting;
 static ALLOCS: AtomicUsize = AtomicUsize::new(0);

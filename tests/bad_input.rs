@@ -3,11 +3,11 @@
 mod common;
 
 use proptest::prelude::*;
-use relief::world::codec::Codec;
-use relief::world::region::{
+use relief::flat::codec::Codec;
+use relief::flat::region::{
     decode_region, encode_region, encode_region_with, CodecProfile, LayerKind, Region,
 };
-use relief::world::{FormatError, Manifest, RegionLocation, World};
+use relief::flat::{FormatError, Manifest, RegionLocation, World};
 
 fn small_region(size: u32) -> Region {
     let n = (size * size) as usize;
@@ -192,7 +192,7 @@ fn a_region_file_that_does_not_match_the_manifest_is_caught() {
     ));
     // A valid region under the wrong name, even with the manifest updated to match it.
     std::fs::copy(&pb, &pa).unwrap();
-    let entry = relief::world::FileEntry::of(&std::fs::read(&pa).unwrap());
+    let entry = relief::flat::FileEntry::of(&std::fs::read(&pa).unwrap());
     rewrite_manifest(&dir, |m| {
         m.files.insert(Manifest::region_path(a), entry);
     });

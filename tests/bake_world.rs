@@ -6,7 +6,7 @@ mod common;
 use std::collections::HashMap;
 
 use relief::bake::{self, hydrology, Silent};
-use relief::world::{ReachEnd, RegionLocation, World};
+use relief::flat::{ReachEnd, RegionLocation, World};
 
 #[test]
 fn the_same_seed_bakes_byte_identical_worlds() {

@@ -7,10 +7,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use parking_lot::RwLock;
-use relief::clipmap::{Clipmap, ClipmapConfig, DirtyRect};
-use relief::query::Terrain;
-use relief::stream::{RegionSource, StreamConfig, Streamer};
-use relief::world::World;
+use relief::flat::terrain::Terrain;
+use relief::flat::RegionSource;
+use relief::flat::World;
+use relief::lod::{Clipmap, ClipmapConfig, DirtyRect};
+use relief::stream::{StreamConfig, Streamer};
 
 /// Every region resident (the test world is 4 km: a 6 km load radius takes it all).
 fn all_resident() -> (Terrain, Streamer<RegionSource>) {

@@ -6,10 +6,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use relief::collision::{self, ChunkKey, ChunkSource, CollisionChunk};
-use relief::query::Terrain;
-use relief::stream::{RegionSource, Source, StreamConfig, Streamer};
-use relief::world::World;
+use relief::flat::collision::{self, ChunkKey, ChunkSource, CollisionChunk};
+use relief::flat::terrain::Terrain;
+use relief::flat::RegionSource;
+use relief::flat::World;
+use relief::stream::{Source, StreamConfig, Streamer};
 
 fn same(a: f32, b: f32) -> bool {
     a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
-use relief::world::{FormatError, ReadAt, World};
+use relief::flat::{FormatError, ReadAt, World};
 
 /// The test world packed once per test binary (tests run in parallel), and its bytes.
 fn packed() -> (PathBuf, Vec<u8>) {
@@ -125,7 +125,7 @@ fn a_damaged_region_in_a_pack_fails_alone() {
     let (_, mut bytes) = packed();
     let w = open(bytes.clone()).unwrap();
     let loc = w.region_locations().next().unwrap();
-    let name = relief::world::Manifest::region_path(loc);
+    let name = relief::flat::Manifest::region_path(loc);
     let at = bytes
         .windows(name.len())
         .position(|win| win == name.as_bytes())

@@ -308,7 +308,7 @@ fn every_query_answers_from_resident_tiles() {
     assert!(far < 400.0, "overview and tiles disagree by {far} m");
 }
 
-fn open_bytes(b: Vec<u8>) -> Result<Blob, relief::world::FormatError> {
+fn open_bytes(b: Vec<u8>) -> Result<Blob, relief::flat::FormatError> {
     Blob::open_bytes("<test>", Box::new(b))
 }
 
@@ -320,7 +320,7 @@ fn reseal_header(b: &mut [u8]) {
 
 #[test]
 fn damaged_blobs_fail_at_open_with_a_typed_error() {
-    use relief::world::FormatError;
+    use relief::flat::FormatError;
     let good = std::fs::read(&baked().0).unwrap();
     // Truncated anywhere: the header's length says so.
     for cut in [0, 3, 100, 127, 128, 5000, good.len() / 2, good.len() - 1] {
@@ -500,7 +500,7 @@ fn collision_chunks_sit_on_the_ground_in_their_own_frame() {
 
 #[test]
 fn lod_rings_follow_the_focus_incrementally_and_match_the_ground() {
-    use relief::clipmap::ClipmapConfig;
+    use relief::lod::ClipmapConfig;
     use relief::planet::rings::PlanetRings;
     let (_s, terrain) = everything_resident();
     let p = planet();

@@ -8,9 +8,10 @@ use std::time::Duration;
 
 use parking_lot::RwLock;
 use relief::bake::seed::Rng;
-use relief::query::{Origin, Terrain};
-use relief::stream::{RegionSource, StreamConfig, Streamer};
-use relief::world::{Control, Region, RegionLocation, World};
+use relief::flat::terrain::{Origin, Terrain};
+use relief::flat::RegionSource;
+use relief::flat::{Control, Region, RegionLocation, World};
+use relief::stream::{StreamConfig, Streamer};
 
 struct Fixture {
     world: Arc<World>,
@@ -271,7 +272,7 @@ fn lake_finds_the_containing_or_nearest_lake_like_a_scan() {
     for p in pts {
         let got = f.terrain.lake(p[0], p[1], 1e9).unwrap();
         let lake = &lakes[got.lake as usize - 1];
-        let shore = |l: &relief::world::Lake| {
+        let shore = |l: &relief::flat::Lake| {
             (0..l.outline.len())
                 .map(|k| {
                     let (a, b) = (l.outline[k], l.outline[(k + 1) % l.outline.len()]);

@@ -7,8 +7,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use relief::stream::{Event, RegionSource, Source, StreamConfig, Streamer};
-use relief::world::{FormatError, Manifest, RegionLocation, World};
+use relief::flat::RegionSource;
+use relief::flat::{FormatError, Manifest, RegionLocation, World};
+use relief::stream::{Event, Source, StreamConfig, Streamer};
 
 fn drain<S: Source>(s: &mut Streamer<S>) -> Vec<Event<S::Key, S::Error>> {
     std::iter::from_fn(|| s.poll_event()).collect()

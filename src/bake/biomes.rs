@@ -2,7 +2,7 @@
 //! terrain rather than climate decides: sea floor, shelf, beach, lake bed, wetland, bare rock
 //! above the angle of repose, and snow.
 
-use crate::world::tables::Biome;
+use crate::flat::tables::Biome;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]

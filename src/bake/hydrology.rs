@@ -8,7 +8,7 @@
 
 use crate::bake::grid::Grid;
 use crate::bake::routing::Routing;
-use crate::world::tables::{Lake, Reach, ReachEnd, ReachKind};
+use crate::flat::tables::{Lake, Reach, ReachEnd, ReachKind};
 
 pub const CREEK_AREA_M2: f64 = 45_000.0;
 pub const RIVER_AREA_M2: f64 = 450_000.0;

@@ -22,11 +22,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use crate::world::manifest::{self, Census, FileEntry, Manifest, OverviewInfo, RegionBounds};
-use crate::world::overview::Overview;
-use crate::world::region::{encode_region, CodecProfile, LayerKind};
-use crate::world::tables::{self, BiomesFile, LakesFile, RiversFile};
-use crate::world::{RegionLocation, BIOMES_FILE, LAKES_FILE, OVERVIEW_FILE, RIVERS_FILE};
+use crate::flat::manifest::{self, Census, FileEntry, Manifest, OverviewInfo, RegionBounds};
+use crate::flat::overview::Overview;
+use crate::flat::region::{encode_region, CodecProfile, LayerKind};
+use crate::flat::tables::{self, BiomesFile, LakesFile, RiversFile};
+use crate::flat::{RegionLocation, BIOMES_FILE, LAKES_FILE, OVERVIEW_FILE, RIVERS_FILE};
 
 pub use erosion::ErosionConfig;
 

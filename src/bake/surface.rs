@@ -12,9 +12,9 @@ use crate::bake::grid::Grid;
 use crate::bake::hydrology::{channel_depth, Hydrology};
 use crate::bake::noise::Noise;
 use crate::bake::seed::mix;
-use crate::world::control::Control;
-use crate::world::location::RegionLocation;
-use crate::world::region::Region;
+use crate::flat::control::Control;
+use crate::flat::location::RegionLocation;
+use crate::flat::region::Region;
 
 /// Heights are stored to 1/1024 m: below any visible step, and it lets LZ4 find runs.
 pub const HEIGHT_QUANTUM: f64 = 1.0 / 1024.0;

@@ -9,11 +9,11 @@ use super::{
     check_struct_size, ffi_guard, finite, handle, into_handle, relief_status, require, slice_out,
     Failure,
 };
-use crate::clipmap::{Clipmap, ClipmapConfig, DirtyRect};
+use crate::flat::terrain::Terrain;
+use crate::flat::RegionLocation;
+use crate::lod::{Clipmap, ClipmapConfig, DirtyRect};
 use crate::planet::rings::PlanetRings;
 use crate::planet::{PlanetTerrain, TileKey};
-use crate::query::Terrain;
-use crate::world::RegionLocation;
 
 /// Clipmap levels following a focus (on a planet: LOD rings on a tangent plane near it).
 /// Opaque. Threads: one thread at a time (each call locks the clipmap); level views stay

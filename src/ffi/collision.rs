@@ -15,7 +15,7 @@ use super::streaming::{
 use super::{
     check_struct_size, ffi_guard, finite, handle, into_handle, relief_status, require, Failure,
 };
-use crate::collision::{ChunkKey, ChunkSource, CollisionChunk};
+use crate::flat::collision::{ChunkKey, ChunkSource, CollisionChunk};
 use crate::planet::collision::{PlanetChunk, PlanetChunkKey, PlanetChunkSource};
 use crate::stream::{Resident, Streamer};
 
@@ -137,10 +137,11 @@ pub unsafe extern "C" fn relief_collision_create(
         let s = unsafe { handle(what, streamer) }?;
         require(what, &[("out_collision", out_collision.is_null())])?;
         // SAFETY: forwarded contract.
-        let config =
-            unsafe { relief_stream_config::read(what, config, crate::collision::stream_config()) }?;
+        let config = unsafe {
+            relief_stream_config::read(what, config, crate::flat::collision::stream_config())
+        }?;
         finite(what, &[chunk_size_m])?;
-        let bad = |e: crate::world::FormatError| Failure::invalid(format!("{what}: {e}"));
+        let bad = |e: crate::flat::FormatError| Failure::invalid(format!("{what}: {e}"));
         let handle = match &s.ground {
             Ground::Flat { world, resident } => {
                 let size = if chunk_size_m == 0.0 {

@@ -20,7 +20,7 @@ pub mod world;
 use std::cell::RefCell;
 use std::ffi::{c_char, CString};
 
-use crate::world::FormatError;
+use crate::error::FormatError;
 
 /// A call's outcome: 0 is success, anything else an error kind (see the `RELIEF_STATUS_*`
 /// constants) with details in `relief_last_error_message()`.

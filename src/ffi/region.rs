@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::streamer::relief_streamer;
 use super::{check_struct_size, ffi_guard, handle, relief_status, require, Failure};
-use crate::world::{Region, RegionLocation};
+use crate::flat::{Region, RegionLocation};
 
 /// A resident region's maps, read in place. Every map is `size × size` samples, row-major with
 /// X fastest (Terrain3D's layout): sample (i, j) is at index `j * size + i`, at world

@@ -12,9 +12,10 @@ use super::streaming::{
 };
 use super::world::relief_world;
 use super::{ffi_guard, finite, handle, into_handle, relief_status, require, Failure};
+use crate::flat::RegionSource;
+use crate::flat::{Region, RegionLocation, World};
 use crate::planet::{Planet, PlanetTile, TileKey, TileSource};
-use crate::stream::{RegionSource, Resident, StreamConfig, Streamer};
-use crate::world::{Region, RegionLocation, World};
+use crate::stream::{Resident, StreamConfig, Streamer};
 
 /// Regions (or planet tiles) streaming around a focus. Opaque. Every function taking one is
 /// safe to call from any thread, but `update` and `poll_events` are meant for one (the

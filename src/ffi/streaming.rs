@@ -7,8 +7,8 @@ use std::time::Duration;
 use parking_lot::Mutex;
 
 use super::{check_struct_size, ffi_guard, relief_status, require, Failure};
+use crate::error::FormatError;
 use crate::stream::{Event, Source, Stats, StreamConfig, Streamer};
-use crate::world::FormatError;
 
 /// Which defaults `relief_stream_config_default` fills in.
 pub type relief_stream_kind = u32;
@@ -130,12 +130,12 @@ pub(crate) trait EventKey: Copy {
     fn face_x_z(self) -> (u32, i32, i32);
 }
 
-impl EventKey for crate::world::RegionLocation {
+impl EventKey for crate::flat::RegionLocation {
     fn face_x_z(self) -> (u32, i32, i32) {
         (0, self.x, self.z)
     }
 }
-impl EventKey for crate::collision::ChunkKey {
+impl EventKey for crate::flat::collision::ChunkKey {
     fn face_x_z(self) -> (u32, i32, i32) {
         (0, self.x, self.z)
     }
@@ -352,7 +352,7 @@ pub unsafe extern "C" fn relief_stream_config_default(
         require(what, &[("config", config.is_null())])?;
         let rust = match kind {
             RELIEF_STREAM_KIND_REGIONS => StreamConfig::default(),
-            RELIEF_STREAM_KIND_COLLISION => crate::collision::stream_config(),
+            RELIEF_STREAM_KIND_COLLISION => crate::flat::collision::stream_config(),
             other => {
                 return Err(Failure::invalid(format!(
                     "{what}: kind {other} is not a RELIEF_STREAM_KIND_*"

@@ -2,8 +2,8 @@
 
 use super::streamer::relief_streamer;
 use super::{ffi_guard, finite, handle, into_handle, relief_status, require, Failure};
-use crate::query::{Origin, Terrain};
-use crate::world::ReachKind;
+use crate::flat::terrain::{Origin, Terrain};
+use crate::flat::ReachKind;
 
 /// A query handle over a streamer's world and resident regions. Opaque. Every query is safe
 /// to call from any number of threads at once, alongside the streamer's own updates.

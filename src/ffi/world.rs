@@ -4,7 +4,7 @@ use std::ffi::{c_char, c_void};
 use std::sync::Arc;
 
 use super::{check_struct_size, ffi_guard, handle, into_handle, relief_status, require, Failure};
-use crate::world::{ReadAt, World};
+use crate::flat::{ReadAt, World};
 
 /// An opened flat world (manifest, overview and tables in memory). Opaque.
 pub struct relief_world {

@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::world::codec;
-use crate::world::store::ReadAt;
-use crate::world::FormatError;
+use crate::error::FormatError;
+use crate::flat::codec;
+use crate::io::ReadAt;
 
 use super::format::{
     decode_fields, decode_index, decode_sections, FieldInfo, Header, SampleType, Section,

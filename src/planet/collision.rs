@@ -9,8 +9,8 @@
 
 use std::sync::Arc;
 
+use crate::error::FormatError;
 use crate::stream::{Resident, Source};
-use crate::world::FormatError;
 
 use super::blob::TileKey;
 use super::cube::{self, Vec3};

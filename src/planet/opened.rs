@@ -4,8 +4,8 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use crate::world::store::ReadAt;
-use crate::world::FormatError;
+use crate::error::FormatError;
+use crate::io::ReadAt;
 
 use super::blob::{Blob, Samples, TileKey};
 use super::cube::{self, Projection, Vec3};

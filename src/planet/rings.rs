@@ -5,7 +5,7 @@
 //! `REANCHOR` from the anchor, the plane is laid afresh under it and the levels refill whole
 //! (a teleport costs one full rebuild; walking round the planet, one every ~17 km at R = 50 km).
 
-use crate::clipmap::{Clipmap, ClipmapConfig, DirtyRect};
+use crate::lod::{Clipmap, ClipmapConfig, DirtyRect};
 
 use super::blob::TileKey;
 use super::cube::{self, Vec3};

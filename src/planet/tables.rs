@@ -3,7 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::world::{FormatError, ReachKind};
+use crate::error::FormatError;
+use crate::flat::ReachKind;
 
 /// One river reach: a chain of points between a source or confluence and the next
 /// confluence, the sea or a lake.

@@ -9,8 +9,9 @@ use std::sync::Arc;
 use rstar::primitives::{GeomWithData, Line};
 use rstar::RTree;
 
+use crate::error::FormatError;
+use crate::flat::ReachKind;
 use crate::stream::Resident;
-use crate::world::{FormatError, ReachKind};
 
 use super::blob::TileKey;
 use super::cube::{self, Vec3};

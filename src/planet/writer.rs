@@ -6,8 +6,8 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::world::codec;
-use crate::world::FormatError;
+use crate::error::FormatError;
+use crate::flat::codec;
 
 use super::blob::TileKey;
 use super::cube::{Projection, Vec3};

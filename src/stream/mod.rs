@@ -21,7 +21,6 @@
 //! and comes back. A failure never touches any other key or anything already resident.
 
 pub mod latency;
-pub mod regions;
 pub mod source;
 mod workers;
 
@@ -31,7 +30,6 @@ use std::time::{Duration, Instant};
 
 use parking_lot::RwLock;
 
-pub use regions::RegionSource;
 pub use source::Source;
 
 use latency::Ring;

@@ -19,12 +19,13 @@ use crate::bake::noise::Noise3;
 use crate::bake::routing::Graph;
 use crate::bake::seed::fnv1a;
 use crate::bake::Progress;
+use crate::error::FormatError;
+use crate::flat::ReachKind;
 use crate::planet::blob::TileKey;
 use crate::planet::cube::{self, Projection, Vec3};
 use crate::planet::format::{self, standard_fields};
 use crate::planet::tables::{encode_lakes, encode_reaches, PlanetCensus};
 use crate::planet::writer::{encode_tile, BlobSpec, BlobWriter};
-use crate::world::{FormatError, ReachKind};
 
 /// The planet baker's algorithm version (in every blob's header).
 pub const PLANET_BAKE_VERSION: u32 = 2;

@@ -4,8 +4,8 @@
 
 use crate::bake::hydrology::channel_width;
 use crate::bake::routing::{Graph, Routing};
+use crate::flat::ReachKind;
 use crate::planet::tables::{PlanetLake, PlanetReach};
-use crate::world::ReachKind;
 
 use super::sphere::SphereGrid;
 

@@ -5,11 +5,12 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use relief::clipmap::{Clipmap, ClipmapConfig};
-use relief::collision::{self, ChunkSource};
-use relief::query::Terrain;
-use relief::stream::{RegionSource, StreamConfig, Streamer};
-use relief::world::World;
+use relief::flat::collision::{self, ChunkSource};
+use relief::flat::terrain::Terrain;
+use relief::flat::RegionSource;
+use relief::flat::World;
+use relief::lod::{Clipmap, ClipmapConfig};
+use relief::stream::{StreamConfig, Streamer};
 
 use crate::route::Route;
 use crate::timing::{micros, percentile};

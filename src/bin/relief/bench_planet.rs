@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use relief::clipmap::ClipmapConfig;
+use relief::lod::ClipmapConfig;
 use relief::planet::collision::PlanetChunkSource;
 use relief::planet::rings::PlanetRings;
 use relief::planet::{Planet, PlanetTerrain, TileKey, TileSource};

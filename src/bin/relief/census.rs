@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use relief::world::{ReachKind, World};
+use relief::flat::{ReachKind, World};
 
 pub fn describe(w: &World) -> String {
     let m = w.manifest();
@@ -92,7 +92,7 @@ pub fn describe(w: &World) -> String {
 }
 
 /// `relief info` for a PLNT planet: the header and the census the baker stored.
-pub fn describe_planet(p: &relief::planet::Planet) -> Result<String, relief::world::FormatError> {
+pub fn describe_planet(p: &relief::planet::Planet) -> Result<String, relief::flat::FormatError> {
     let h = p.blob().header();
     let c = p.census()?;
     let bytes = h.file_length;
@@ -174,7 +174,7 @@ pub fn describe_planet(p: &relief::planet::Planet) -> Result<String, relief::wor
 }
 
 /// Reads every tile of every field and checks it.
-pub fn verify_planet(p: &relief::planet::Planet) -> Result<usize, relief::world::FormatError> {
+pub fn verify_planet(p: &relief::planet::Planet) -> Result<usize, relief::flat::FormatError> {
     let h = p.blob().header();
     let tps = (h.face_resolution / h.tile_size) as u16;
     let mut n = 0;

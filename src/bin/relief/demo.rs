@@ -5,11 +5,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use relief::bake::{self, BakeConfig, BAKE_VERSION};
-use relief::clipmap::{Clipmap, ClipmapConfig};
-use relief::collision::{self, ChunkSource};
-use relief::query::{Origin, Terrain};
-use relief::stream::{Event, RegionSource, StreamConfig, Streamer};
-use relief::world::{ReachKind, World};
+use relief::flat::collision::{self, ChunkSource};
+use relief::flat::terrain::{Origin, Terrain};
+use relief::flat::RegionSource;
+use relief::flat::{ReachKind, World};
+use relief::lod::{Clipmap, ClipmapConfig};
+use relief::stream::{Event, StreamConfig, Streamer};
 
 use crate::route::{longest_river, Route};
 use crate::timing::{micros, millis, percentile};

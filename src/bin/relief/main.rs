@@ -248,8 +248,8 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             cfg.erosion.finest_spacing = erosion_spacing;
             cfg.threads = threads;
             cfg.codecs = match codecs {
-                Codecs::Fast => relief::world::region::CodecProfile::Fast,
-                Codecs::Small => relief::world::region::CodecProfile::Small,
+                Codecs::Fast => relief::flat::region::CodecProfile::Fast,
+                Codecs::Small => relief::flat::region::CodecProfile::Small,
             };
             let report = bake::bake(&cfg, &out, &Bars(Mutex::new(None)))?;
             let total: f64 = report.seconds.iter().map(|s| s.1).sum();

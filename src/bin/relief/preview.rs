@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use relief::world::{FormatError, World};
+use relief::flat::{FormatError, World};
 
 pub fn draw(w: &World, px: u32, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let m = w.manifest();
@@ -84,7 +84,7 @@ pub fn draw(w: &World, px: u32, out: &Path) -> Result<(), Box<dyn std::error::Er
     }
     for r in w.reaches() {
         let radius = (0.5 * r.width_m as f64 / mpp).max(0.5);
-        let col = if r.kind == relief::world::ReachKind::River {
+        let col = if r.kind == relief::flat::ReachKind::River {
             [30u8, 80, 200]
         } else {
             [70u8, 130, 215]
@@ -126,9 +126,10 @@ pub fn draw_clipmap(
     px: u32,
     out: &Path,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    use relief::clipmap::{Clipmap, ClipmapConfig};
-    use relief::query::Terrain;
-    use relief::stream::{RegionSource, StreamConfig, Streamer};
+    use relief::flat::terrain::Terrain;
+    use relief::flat::RegionSource;
+    use relief::lod::{Clipmap, ClipmapConfig};
+    use relief::stream::{StreamConfig, Streamer};
     use std::time::Duration;
 
     let mut streamer = Streamer::new(
@@ -271,7 +272,7 @@ pub fn draw_planet(
         }
     }
     for r in p.reaches()? {
-        let col = if r.kind == relief::world::ReachKind::River {
+        let col = if r.kind == relief::flat::ReachKind::River {
             [30u8, 80, 200]
         } else {
             [70u8, 130, 215]

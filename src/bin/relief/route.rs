@@ -1,6 +1,6 @@
 //! Scripted routes: a polyline walked at a speed, position by distance travelled.
 
-use relief::world::{ReachEnd, World};
+use relief::flat::{ReachEnd, World};
 
 pub struct Route {
     points: Vec<[f64; 2]>,

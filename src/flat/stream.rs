@@ -3,8 +3,9 @@
 
 use std::sync::Arc;
 
+use super::grid::{square_distance, squares_within};
+use crate::flat::{FormatError, Region, RegionLocation, World};
 use crate::stream::source::Source;
-use crate::world::{FormatError, Region, RegionLocation, World};
 
 pub struct RegionSource {
     world: Arc<World>,
@@ -31,28 +32,6 @@ impl RegionSource {
     /// Planar distance from (x, z) to the nearest point of region `loc` (0 inside).
     pub fn edge_distance(&self, loc: RegionLocation, x: f64, z: f64) -> f64 {
         square_distance(loc.x, loc.z, self.world.region_extent(), x, z)
-    }
-}
-
-/// Planar distance from (x, z) to grid square (cx, cz) of side `side` — the square
-/// `[cx·side, (cx+1)·side] × [cz·side, (cz+1)·side]` — or 0 inside it. Regions and collision
-/// chunks both stream by this distance.
-pub fn square_distance(cx: i32, cz: i32, side: f64, x: f64, z: f64) -> f64 {
-    let (x0, z0) = (cx as f64 * side, cz as f64 * side);
-    let dx = (x0 - x).max(0.0).max(x - (x0 + side));
-    let dz = (z0 - z).max(0.0).max(z - (z0 + side));
-    (dx * dx + dz * dz).sqrt()
-}
-
-/// Calls `f(cx, cz, distance)` for every grid square of side `side` within `radius` of (x, z).
-pub fn squares_within(side: f64, x: f64, z: f64, radius: f64, mut f: impl FnMut(i32, i32, f64)) {
-    for cz in ((z - radius) / side).floor() as i32..=((z + radius) / side).floor() as i32 {
-        for cx in ((x - radius) / side).floor() as i32..=((x + radius) / side).floor() as i32 {
-            let d = square_distance(cx, cz, side, x, z);
-            if d <= radius {
-                f(cx, cz, d);
-            }
-        }
     }
 }
 

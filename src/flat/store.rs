@@ -8,71 +8,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::FormatError;
-
-/// Random-access bytes: a pack's backing. Called from loader threads concurrently.
-pub trait ReadAt: Send + Sync {
-    /// Total length in bytes.
-    fn length(&self) -> u64;
-    /// Fills `out` with the bytes at `offset..offset + out.len()` (always within `len`).
-    fn read_at(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()>;
-}
-
-/// A file read with positioned reads (no shared cursor, so threads don't contend).
-pub struct FileBytes {
-    file: std::fs::File,
-    len: u64,
-}
-
-impl FileBytes {
-    pub fn open(path: &Path) -> std::io::Result<FileBytes> {
-        let file = std::fs::File::open(path)?;
-        let len = file.metadata()?.len();
-        Ok(FileBytes { file, len })
-    }
-}
-
-impl ReadAt for FileBytes {
-    fn length(&self) -> u64 {
-        self.len
-    }
-    fn read_at(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()> {
-        #[cfg(unix)]
-        {
-            std::os::unix::fs::FileExt::read_exact_at(&self.file, out, offset)
-        }
-        #[cfg(windows)]
-        {
-            let mut done = 0;
-            while done < out.len() {
-                let n = std::os::windows::fs::FileExt::seek_read(
-                    &self.file,
-                    &mut out[done..],
-                    offset + done as u64,
-                )?;
-                if n == 0 {
-                    return Err(std::io::ErrorKind::UnexpectedEof.into());
-                }
-                done += n;
-            }
-            Ok(())
-        }
-    }
-}
-
-impl ReadAt for Vec<u8> {
-    fn length(&self) -> u64 {
-        self.len() as u64
-    }
-    fn read_at(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()> {
-        let start = usize::try_from(offset).map_err(|_| std::io::ErrorKind::UnexpectedEof)?;
-        let src = start
-            .checked_add(out.len())
-            .and_then(|end| self.get(start..end))
-            .ok_or(std::io::ErrorKind::UnexpectedEof)?;
-        out.copy_from_slice(src);
-        Ok(())
-    }
-}
+use crate::io::{FileBytes, ReadAt};
 
 pub const PACK_MAGIC: [u8; 4] = *b"RLPK";
 pub const PACK_VERSION: u32 = 1;

@@ -1,4 +1,5 @@
-//! Every way reading a world can fail. Callers match on these; nothing in the readers panics.
+//! Every way reading a world, a pack or a planet can fail. Callers match on these; nothing in
+//! the readers panics.
 
 use std::path::PathBuf;
 

@@ -6,7 +6,7 @@
 //! ("byte shuffle"). Neighbouring terrain samples are close, so most high bytes become zero
 //! and LZ4 finds long runs. Everything here is lossless.
 
-use crate::world::error::FormatError;
+use crate::error::FormatError;
 
 /// How a layer's bytes are stored. The numeric values are the on-disk codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

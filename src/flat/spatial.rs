@@ -3,7 +3,7 @@
 use rstar::primitives::{GeomWithData, Line, Rectangle};
 use rstar::RTree;
 
-use crate::world::{Lake, Reach};
+use crate::flat::{Lake, Reach};
 
 /// A reach segment with what a query needs to interpolate along it.
 #[derive(Clone, Copy, Debug)]

@@ -4,9 +4,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::world::error::FormatError;
-use crate::world::location::RegionLocation;
-use crate::world::region::LayerKind;
+use crate::error::FormatError;
+use crate::flat::location::RegionLocation;
+use crate::flat::region::LayerKind;
 
 pub const MANIFEST_FILE: &str = "world.json";
 pub const FORMAT_NAME: &str = "relief-world";

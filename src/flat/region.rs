@@ -2,10 +2,10 @@
 //! checksummed on its own. Byte layout in docs/formats.md; every byte of a file is covered by
 //! a checksum or checked against a fixed value, so any damage is caught.
 
-use crate::world::codec::{self, Codec};
-use crate::world::error::FormatError;
-use crate::world::layer::Layer;
-use crate::world::location::RegionLocation;
+use crate::error::FormatError;
+use crate::flat::codec::{self, Codec};
+use crate::flat::layer::{plain, Layer};
+use crate::flat::location::RegionLocation;
 use std::io::Read;
 
 pub const REGION_MAGIC: [u8; 4] = *b"RLRG";
@@ -22,7 +22,7 @@ const READ_PIECE: usize = 1 << 20;
 pub enum LayerKind {
     /// f32, absolute metres (Terrain3D height map, FORMAT_RF).
     Height = 1,
-    /// u32, Terrain3D control bits (see `crate::world::control`).
+    /// u32, Terrain3D control bits (see `crate::flat::control`).
     Control = 2,
     /// RGBA8 color map; alpha is a roughness modifier, 128 neutral.
     Color = 3,
@@ -527,37 +527,5 @@ fn empty_region(header: &RegionHeader) -> Region {
         biome: None,
         lake: None,
         mips: Vec::new(),
-    }
-}
-
-/// Viewing plain-old-data slices as bytes. The formats are little-endian and so is every
-/// platform relief targets; a big-endian build refuses to compile rather than misread files.
-pub(crate) mod plain {
-    #[cfg(target_endian = "big")]
-    compile_error!("relief's file formats are read by reinterpreting little-endian bytes");
-
-    /// Types with no padding and no invalid bit patterns.
-    ///
-    /// # Safety
-    /// Implement only for types where every byte is initialised and every bit pattern is a
-    /// valid value.
-    pub unsafe trait Plain: Copy {}
-    unsafe impl Plain for u8 {}
-    unsafe impl Plain for u16 {}
-    unsafe impl Plain for u32 {}
-    unsafe impl Plain for f32 {}
-    unsafe impl Plain for [u8; 4] {}
-
-    pub fn bytes<T: Plain>(s: &[T]) -> &[u8] {
-        // SAFETY: T is Plain (no padding), u8 has alignment 1, the length covers exactly s.
-        unsafe { std::slice::from_raw_parts(s.as_ptr().cast::<u8>(), std::mem::size_of_val(s)) }
-    }
-
-    pub fn bytes_mut<T: Plain>(s: &mut [T]) -> &mut [u8] {
-        // SAFETY: as above, and every bit pattern is a valid T, so any write through the
-        // byte view leaves valid values.
-        unsafe {
-            std::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(s))
-        }
     }
 }

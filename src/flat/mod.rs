@@ -1,33 +1,43 @@
-//! Flat worlds (Terrain3D-style regions): the on-disk format and its reader.
+//! Flat worlds (Terrain3D-style regions): the on-disk format and its reader, streaming regions
+//! ([`stream`]), queries ([`terrain`]), collision chunks ([`collision`]) and the clipmap's cells
+//! ([`clipmap`]).
 //!
 //! A world is a directory: `world.json` (the manifest), `regions/*.rlr` (one file per region),
 //! `overview.rlo` (coarse whole-world heights) and the tables `rivers.json`, `lakes.json`,
 //! `biomes.json`; or the same files in one pack ([`store`]). docs/formats.md is the byte-exact
 //! specification.
 
+pub mod clipmap;
 pub mod codec;
+pub mod collision;
 pub mod control;
-pub mod error;
+pub mod grid;
 pub mod layer;
 pub mod location;
 pub mod manifest;
 pub mod overview;
 pub mod region;
+mod spatial;
 pub mod store;
+pub mod stream;
 pub mod tables;
+pub mod terrain;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+pub use crate::error::FormatError;
+pub use crate::io::ReadAt;
 pub use control::Control;
-pub use error::FormatError;
 pub use layer::Layer;
 pub use location::RegionLocation;
 pub use manifest::{Census, FileEntry, Manifest};
 pub use overview::Overview;
 pub use region::{LayerKind, Region};
-pub use store::{ReadAt, Store};
+pub use store::Store;
+pub use stream::RegionSource;
 pub use tables::{Biome, Lake, Reach, ReachEnd, ReachKind};
+pub use terrain::Terrain;
 
 pub const RIVERS_FILE: &str = "rivers.json";
 pub const LAKES_FILE: &str = "lakes.json";

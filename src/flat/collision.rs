@@ -8,9 +8,9 @@
 
 use std::sync::Arc;
 
-use crate::stream::regions::{square_distance, squares_within};
+use crate::flat::grid::{square_distance, squares_within};
+use crate::flat::{Control, FormatError, Region, RegionLocation, World};
 use crate::stream::{Resident, Source, StreamConfig};
-use crate::world::{Control, FormatError, Region, RegionLocation, World};
 
 /// A chunk's index on the collision grid: it covers world x in
 /// `[x·size, (x+1)·size]` and likewise z (the far edge is shared with the next chunk).

@@ -3,14 +3,12 @@
 //! batch height. Every answer says what answered it: a resident region (full precision) or
 //! the overview (coarse heights, where nothing is resident).
 
-mod spatial;
-
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::spatial::{self, Spatial};
+use crate::flat::{Control, ReachKind, Region, RegionLocation, World};
 use crate::stream::Resident;
-use crate::world::{Control, ReachKind, Region, RegionLocation, World};
-use spatial::Spatial;
 
 /// What answered a query.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

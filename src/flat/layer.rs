@@ -3,7 +3,7 @@
 
 use std::ops::{Deref, DerefMut};
 
-use crate::world::region::plain::{self, Plain};
+use plain::Plain;
 
 pub struct Layer<T: Plain> {
     storage: Storage<T>,
@@ -122,5 +122,37 @@ mod tests {
         padded[1..].copy_from_slice(&bytes);
         let shifted: Vec<u8> = padded[1..].to_vec();
         assert_eq!(&*Layer::<f32>::from_bytes(shifted), &v[..]);
+    }
+}
+
+/// Viewing plain-old-data slices as bytes. The formats are little-endian and so is every
+/// platform relief targets; a big-endian build refuses to compile rather than misread files.
+pub(crate) mod plain {
+    #[cfg(target_endian = "big")]
+    compile_error!("relief's file formats are read by reinterpreting little-endian bytes");
+
+    /// Types with no padding and no invalid bit patterns.
+    ///
+    /// # Safety
+    /// Implement only for types where every byte is initialised and every bit pattern is a
+    /// valid value.
+    pub unsafe trait Plain: Copy {}
+    unsafe impl Plain for u8 {}
+    unsafe impl Plain for u16 {}
+    unsafe impl Plain for u32 {}
+    unsafe impl Plain for f32 {}
+    unsafe impl Plain for [u8; 4] {}
+
+    pub fn bytes<T: Plain>(s: &[T]) -> &[u8] {
+        // SAFETY: T is Plain (no padding), u8 has alignment 1, the length covers exactly s.
+        unsafe { std::slice::from_raw_parts(s.as_ptr().cast::<u8>(), std::mem::size_of_val(s)) }
+    }
+
+    pub fn bytes_mut<T: Plain>(s: &mut [T]) -> &mut [u8] {
+        // SAFETY: as above, and every bit pattern is a valid T, so any write through the
+        // byte view leaves valid values.
+        unsafe {
+            std::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(s))
+        }
     }
 }

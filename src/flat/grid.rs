@@ -1,0 +1,24 @@
+//! The square grids flat worlds stream by: regions and collision chunks are both squares of
+//! a grid, wanted by planar distance from the focus to their nearest edge.
+
+/// Planar distance from (x, z) to grid square (cx, cz) of side `side` — the square
+/// `[cx·side, (cx+1)·side] × [cz·side, (cz+1)·side]` — or 0 inside it. Regions and collision
+/// chunks both stream by this distance.
+pub fn square_distance(cx: i32, cz: i32, side: f64, x: f64, z: f64) -> f64 {
+    let (x0, z0) = (cx as f64 * side, cz as f64 * side);
+    let dx = (x0 - x).max(0.0).max(x - (x0 + side));
+    let dz = (z0 - z).max(0.0).max(z - (z0 + side));
+    (dx * dx + dz * dz).sqrt()
+}
+
+/// Calls `f(cx, cz, distance)` for every grid square of side `side` within `radius` of (x, z).
+pub fn squares_within(side: f64, x: f64, z: f64, radius: f64, mut f: impl FnMut(i32, i32, f64)) {
+    for cz in ((z - radius) / side).floor() as i32..=((z + radius) / side).floor() as i32 {
+        for cx in ((x - radius) / side).floor() as i32..=((x + radius) / side).floor() as i32 {
+            let d = square_distance(cx, cz, side, x, z);
+            if d <= radius {
+                f(cx, cz, d);
+            }
+        }
+    }
+}
