@@ -135,3 +135,49 @@ fn a_chunk_builds_from_region_files_when_no_region_is_resident() {
         "63 m is not a whole number of 2 m samples"
     );
 }
+
+/// Chunks on the world's far edges share their last row or column with regions that don't
+/// exist; they build, repeating the world's last samples there, instead of failing.
+#[test]
+fn chunks_on_the_far_edges_build() {
+    let world = Arc::new(World::open(common::world_dir()).unwrap());
+    let m = world.manifest();
+    let e = world.region_extent();
+    let b = m.region_bounds;
+    let far = [
+        (b.max[0] + 1) as f64 * e - 1.0,
+        (b.max[1] + 1) as f64 * e - 1.0,
+    ];
+    let resident = Streamer::new(
+        Arc::new(RegionSource::new(world.clone())),
+        StreamConfig::default(),
+    )
+    .resident();
+    let source = ChunkSource::new(world.clone(), resident, 64.0).unwrap();
+    let key = source.key_at(far[0], far[1]);
+    let mut wanted = Vec::new();
+    source.keys_within([far[0], 0.0, far[1]], 1.0, &mut wanted);
+    assert!(
+        wanted.iter().any(|(k, _)| *k == key),
+        "the corner chunk is in the world"
+    );
+    let chunk = source.load(key).expect("the far corner's chunk builds");
+    let n = chunk.samples as usize;
+    // Inside, samples are the ground; the shared far row and column repeat the last samples.
+    let (x0, z0) = (chunk.corner[0], chunk.corner[1]);
+    let at = |i: usize, j: usize| chunk.heights[j * n + i];
+    let s = chunk.spacing;
+    let (x, z) = (x0 + 3.0 * s, z0 + 5.0 * s);
+    let region = world.read_region(relief::RegionLocation::new(
+        (x / e).floor() as i32,
+        (z / e).floor() as i32,
+    ));
+    let size = m.region_size as usize;
+    let (i, j) = (
+        ((x - (x / e).floor() * e) / s) as usize,
+        ((z - (z / e).floor() * e) / s) as usize,
+    );
+    assert_eq!(at(3, 5), region.unwrap().height[j * size + i]);
+    assert_eq!(at(n - 1, 5), at(n - 2, 5));
+    assert_eq!(at(5, n - 1), at(5, n - 2));
+}

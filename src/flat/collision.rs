@@ -185,10 +185,20 @@ impl Source for ChunkSource {
         let m = self.world.manifest();
         let size = m.region_size as i64;
         let n = self.cells as i64;
+        // The world's last sample on each axis: a chunk on the far edge shares its last row
+        // with a region that doesn't exist, so that row repeats the world's last samples.
+        let b = m.region_bounds;
+        let last = [
+            (b.max[0] as i64 + 1) * size - 1,
+            (b.max[1] as i64 + 1) * size - 1,
+        ];
         // The at most four regions the chunk touches, looked up once.
         let (g0, g1) = (
             [key.x as i64 * n, key.z as i64 * n],
-            [(key.x as i64 + 1) * n, (key.z as i64 + 1) * n],
+            [
+                ((key.x as i64 + 1) * n).min(last[0]),
+                ((key.z as i64 + 1) * n).min(last[1]),
+            ],
         );
         let mut regions: Vec<(RegionLocation, Arc<Region>)> = Vec::with_capacity(4);
         for lz in g0[1].div_euclid(size)..=g1[1].div_euclid(size) {
@@ -205,6 +215,7 @@ impl Source for ChunkSource {
         let (lx0, lz0) = (g0[0].div_euclid(size), g0[1].div_euclid(size));
         let across = (g1[0].div_euclid(size) - lx0 + 1) as usize;
         build_chunk(key, self.cells, m.vertex_spacing, |gi, gj| {
+            let (gi, gj) = (gi.min(last[0]), gj.min(last[1]));
             let r = &regions[(gj.div_euclid(size) - lz0) as usize * across
                 + (gi.div_euclid(size) - lx0) as usize]
                 .1;
