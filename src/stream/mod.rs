@@ -86,6 +86,35 @@ pub enum Event<K, E> {
     },
 }
 
+impl<K, E> Event<K, E> {
+    /// The key the event is about.
+    pub fn key(&self) -> &K {
+        match self {
+            Event::Loaded { key, .. } | Event::Unloaded { key } | Event::Failed { key, .. } => key,
+        }
+    }
+
+    /// The same event about `f(key)`: how a caller holding several streamers names keys of
+    /// different kinds in one stream.
+    pub fn map_key<L>(self, f: impl FnOnce(K) -> L) -> Event<L, E> {
+        match self {
+            Event::Loaded { key, bytes } => Event::Loaded { key: f(key), bytes },
+            Event::Unloaded { key } => Event::Unloaded { key: f(key) },
+            Event::Failed {
+                key,
+                error,
+                attempt,
+                retry_in,
+            } => Event::Failed {
+                key: f(key),
+                error,
+                attempt,
+                retry_in,
+            },
+        }
+    }
+}
+
 /// A snapshot of the streamer, cheap enough to take every frame.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Stats {
@@ -129,6 +158,8 @@ struct Slot {
     wanted: bool,
     seen: u64,
     attempts: u32,
+    /// When it was last cached (left the wanted set while ready): eviction takes the oldest.
+    cached_at: u64,
 }
 
 pub struct Streamer<S: Source> {
@@ -137,7 +168,8 @@ pub struct Streamer<S: Source> {
     pool: Pool<S>,
     slots: HashMap<S::Key, Slot>,
     resident: Resident<S::Key, S::Item>,
-    cache: lru::LruCache<S::Key, ()>,
+    /// Stamps the order pieces were cached in (see [`Slot::cached_at`]).
+    cache_clock: u64,
     events: VecDeque<Event<S::Key, S::Error>>,
     near: Vec<(S::Key, f64)>,
     frame: u64,
@@ -169,7 +201,7 @@ impl<S: Source> Streamer<S> {
             config,
             slots: HashMap::with_capacity(CAPACITY),
             resident: Arc::new(RwLock::new(HashMap::with_capacity(CAPACITY))),
-            cache: lru::LruCache::unbounded(),
+            cache_clock: 0,
             events: VecDeque::with_capacity(CAPACITY),
             near: Vec::with_capacity(CAPACITY),
             frame: 0,
@@ -313,7 +345,8 @@ impl<S: Source> Streamer<S> {
                         bytes,
                     });
                 } else {
-                    self.cache.put(done.key, ());
+                    self.cache_clock += 1;
+                    slot.cached_at = self.cache_clock;
                 }
             }
             Err(error) => {
@@ -376,7 +409,6 @@ impl<S: Source> Streamer<S> {
                     if !slot.wanted {
                         slot.wanted = true;
                         if let State::Ready { bytes, .. } = slot.state {
-                            self.cache.pop(&key);
                             self.events.push_back(Event::Loaded { key, bytes });
                         }
                     }
@@ -400,6 +432,7 @@ impl<S: Source> Streamer<S> {
                             wanted: true,
                             seen: frame,
                             attempts: 0,
+                            cached_at: 0,
                         },
                     );
                     queue.jobs.push(Job {
@@ -412,7 +445,7 @@ impl<S: Source> Streamer<S> {
         }
 
         // Everything not seen this frame is no longer wanted.
-        let (cache, events) = (&mut self.cache, &mut self.events);
+        let (clock, events) = (&mut self.cache_clock, &mut self.events);
         self.slots.retain(|key, slot| {
             if slot.seen == frame {
                 return true;
@@ -422,7 +455,8 @@ impl<S: Source> Streamer<S> {
                     if slot.wanted {
                         slot.wanted = false;
                         events.push_back(Event::Unloaded { key: *key });
-                        cache.put(*key, ());
+                        *clock += 1;
+                        slot.cached_at = *clock;
                     }
                     true
                 }
@@ -444,10 +478,18 @@ impl<S: Source> Streamer<S> {
             self.pool.queue.1.notify_all();
         }
 
-        // Make room: cached pieces go, least recently used first.
+        // Make room: cached pieces go, least recently cached first. A scan of the slots (a
+        // few hundred) per eviction, only when over budget: an LRU list would allocate a
+        // node every time a piece is cached, which walking back and forth does every frame.
         let mut used = self.used_bytes();
         while used > self.config.budget_bytes {
-            let Some((key, ())) = self.cache.pop_lru() else {
+            let oldest = self
+                .slots
+                .iter()
+                .filter(|(_, s)| !s.wanted && matches!(s.state, State::Ready { .. }))
+                .min_by_key(|(_, s)| s.cached_at)
+                .map(|(k, _)| *k);
+            let Some(key) = oldest else {
                 break;
             };
             if let Some(Slot {
