@@ -3,6 +3,8 @@
 //! - [`flat`]: flat worlds (Terrain3D-style regions): format, reader, region streaming,
 //!   queries, collision chunks, clipmap cells.
 //! - [`planet`]: PLNT planets (cube sphere): blob format, tiles, queries, collision, LOD rings.
+//! - [`runtime`]: [`Runtime`], one object that streams either kind of ground: pieces,
+//!   collision, far-ground levels and queries, driven by one update a frame.
 //! - [`stream`]: the streamer, generic over what it streams.
 //! - [`lod`]: the toroidal window of clipmap levels shared by flat clipmaps and planet rings.
 //! - [`error`], [`io`]: what every format shares: [`FormatError`], [`io::ReadAt`].
@@ -16,7 +18,9 @@ pub mod flat;
 pub mod io;
 pub mod lod;
 pub mod planet;
+pub mod runtime;
 pub mod stream;
 
 pub use error::FormatError;
 pub use flat::{Region, RegionLocation, World};
+pub use runtime::{Runtime, RuntimeConfig, RuntimeEvent};

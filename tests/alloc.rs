@@ -6,7 +6,6 @@ mod common;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,15 +14,16 @@ use relief::flat::World;
 use relief::stream::{StreamConfig, Streamer};
 
 struct Counting;
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
 thread_local! {
     static TRACKED: Cell<bool> = const { Cell::new(false) };
+    /// Per thread, so tests running side by side don't count each other's allocations.
+    static ALLOCS: Cell<usize> = const { Cell::new(0) };
 }
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         if TRACKED.with(|t| t.get()) {
-            ALLOCS.fetch_add(1, Ordering::Relaxed);
+            ALLOCS.with(|a| a.set(a.get() + 1));
         }
         unsafe { System.alloc(layout) }
     }
@@ -32,7 +32,7 @@ unsafe impl GlobalAlloc for Counting {
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         if TRACKED.with(|t| t.get()) {
-            ALLOCS.fetch_add(1, Ordering::Relaxed);
+            ALLOCS.with(|a| a.set(a.get() + 1));
         }
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -42,11 +42,11 @@ unsafe impl GlobalAlloc for Counting {
 static GLOBAL: Counting = Counting;
 
 fn counted<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    let before = ALLOCS.load(Ordering::Relaxed);
+    let before = ALLOCS.with(|a| a.get());
     TRACKED.with(|t| t.set(true));
     let r = f();
     TRACKED.with(|t| t.set(false));
-    (r, ALLOCS.load(Ordering::Relaxed) - before)
+    (r, ALLOCS.with(|a| a.get()) - before)
 }
 
 #[test]
@@ -74,4 +74,30 @@ fn update_allocates_nothing_while_loading_or_standing() {
         }
     });
     assert_eq!(n, 0, "{n} allocations in 2000 steady frames");
+}
+
+#[test]
+fn the_runtime_update_allocates_nothing_while_loading_or_walking() {
+    let world = World::open(common::world_dir()).unwrap();
+    let mut rt = relief::Runtime::new(world, relief::RuntimeConfig::default()).unwrap();
+    // Loading screen: regions, chunks and levels fill; events queue up, levels refresh.
+    let focus = [-300.0, 0.0, 200.0];
+    let (settled, n) = counted(|| rt.settle(focus, Duration::from_secs(30)).unwrap());
+    assert!(settled);
+    assert!(rt.stats().chunks.unwrap().ready > 10);
+    assert_eq!(n, 0, "{n} allocations on the main thread while loading");
+    while rt.poll_event().is_some() {}
+
+    // Walking 300 m out and back: the levels follow, chunks are cached and revived, events
+    // are drained each frame.
+    let (_, n) = counted(|| {
+        for k in 0..1200 {
+            let out = if k < 600 { k } else { 1200 - k } as f64;
+            let f = [focus[0] + out * 0.5, 0.0, focus[2]];
+            rt.update(f).unwrap();
+            while rt.poll_event().is_some() {}
+            std::hint::black_box(rt.stats());
+        }
+    });
+    assert_eq!(n, 0, "{n} allocations in 1200 walking frames");
 }

@@ -32,6 +32,16 @@ pub struct ChunkFrame {
     pub axis_z: Vec3,
 }
 
+impl ChunkFrame {
+    /// A flat world's frame: the world itself (origin 0, axes X, Y, Z).
+    pub const WORLD: ChunkFrame = ChunkFrame {
+        origin: [0.0; 3],
+        axis_x: [1.0, 0.0, 0.0],
+        up: [0.0, 1.0, 0.0],
+        axis_z: [0.0, 0.0, 1.0],
+    };
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlanetChunk {
     pub key: PlanetChunkKey,

@@ -1,0 +1,261 @@
+//! The one place that knows a runtime may stream either kind of ground: a flat world's regions
+//! or a planet's tiles. [`Ground`] is what was opened, [`Pieces`] streams its pieces,
+//! [`Streamed`] is what views, queries, collision and LOD read while it does, and [`Queries`]
+//! answers questions about it.
+
+use std::io::Read;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::error::FormatError;
+use crate::flat::{Region, RegionLocation, RegionSource, Terrain, World};
+use crate::planet::{Planet, PlanetTerrain, PlanetTile, TileKey, TileSource};
+use crate::stream::{Event, Resident, Stats, StreamConfig, Streamer};
+
+/// An opened world of either kind.
+#[derive(Clone)]
+pub enum Ground {
+    Flat(Arc<World>),
+    Planet(Arc<Planet>),
+}
+
+impl Ground {
+    /// Opens a world directory, a world pack (`.rlpack`) or a PLNT planet blob, telling them
+    /// apart by what is at `path` (a directory, or a file's magic), not by its name.
+    pub fn open(path: impl AsRef<Path>) -> Result<Ground, FormatError> {
+        let path = path.as_ref();
+        if path.is_file() && starts_with_planet_magic(path) {
+            return Ok(Ground::Planet(Arc::new(Planet::open(path)?)));
+        }
+        Ok(Ground::Flat(Arc::new(World::open(path)?)))
+    }
+
+    pub fn is_planet(&self) -> bool {
+        matches!(self, Ground::Planet(_))
+    }
+}
+
+fn starts_with_planet_magic(path: &Path) -> bool {
+    let mut magic = [0u8; 4];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok()
+        && magic == crate::planet::format::MAGIC
+}
+
+impl From<World> for Ground {
+    fn from(w: World) -> Ground {
+        Ground::Flat(Arc::new(w))
+    }
+}
+
+impl From<Planet> for Ground {
+    fn from(p: Planet) -> Ground {
+        Ground::Planet(Arc::new(p))
+    }
+}
+
+/// A piece of ground the streamer loads: a flat world's region or a planet's tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PieceKey {
+    Region(RegionLocation),
+    Tile(TileKey),
+}
+
+impl PieceKey {
+    /// (cube face, x, z): a region's location with face 0, or a tile's (face, tx, ty).
+    pub fn face_x_z(self) -> (u32, i32, i32) {
+        match self {
+            PieceKey::Region(l) => (0, l.x, l.z),
+            PieceKey::Tile(t) => (t.face as u32, t.tx as i32, t.ty as i32),
+        }
+    }
+}
+
+/// Why a focus can't be streamed around.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum BadFocus {
+    #[error("the focus ({0:?}) is not finite")]
+    NotFinite([f64; 3]),
+    #[error("the planet's centre has no direction")]
+    PlanetCentre,
+}
+
+/// Checks a focus for this kind of ground: finite, and on a planet not its centre.
+pub fn check_focus(planet: bool, focus: [f64; 3]) -> Result<(), BadFocus> {
+    if focus.iter().any(|v| !v.is_finite()) {
+        return Err(BadFocus::NotFinite(focus));
+    }
+    if planet && focus == [0.0; 3] {
+        return Err(BadFocus::PlanetCentre);
+    }
+    Ok(())
+}
+
+/// What the pieces' readers share while they stream: the ground and the pieces of it now in
+/// memory. Cheap to clone (two `Arc`s).
+#[derive(Clone)]
+pub enum Streamed {
+    Flat {
+        world: Arc<World>,
+        regions: Resident<RegionLocation, Region>,
+    },
+    Planet {
+        planet: Arc<Planet>,
+        tiles: Resident<TileKey, PlanetTile>,
+    },
+}
+
+impl Streamed {
+    pub fn is_planet(&self) -> bool {
+        matches!(self, Streamed::Planet { .. })
+    }
+
+    /// A query handle over the ground and its resident pieces. A planet's reads its river and
+    /// lake tables once here.
+    pub fn queries(&self) -> Result<Queries, FormatError> {
+        Ok(match self {
+            Streamed::Flat { world, regions } => {
+                Queries::Flat(Terrain::new(world.clone(), regions.clone()))
+            }
+            Streamed::Planet { planet, tiles } => {
+                Queries::Planet(PlanetTerrain::new(planet.clone(), tiles.clone())?)
+            }
+        })
+    }
+}
+
+/// The region streamer or the tile streamer.
+pub enum Pieces {
+    Regions(Streamer<RegionSource>),
+    Tiles(Streamer<TileSource>),
+}
+
+impl Pieces {
+    /// Starts a streamer of `ground`'s pieces (its loader threads start now; nothing loads
+    /// before the first update).
+    pub fn new(ground: &Ground, config: StreamConfig) -> Pieces {
+        match ground {
+            Ground::Flat(w) => Pieces::Regions(Streamer::new(
+                Arc::new(RegionSource::new(w.clone())),
+                config,
+            )),
+            Ground::Planet(p) => {
+                Pieces::Tiles(Streamer::new(Arc::new(TileSource::new(p.clone())), config))
+            }
+        }
+    }
+
+    pub fn streamed(&self) -> Streamed {
+        match self {
+            Pieces::Regions(s) => Streamed::Flat {
+                world: s.source().world().clone(),
+                regions: s.resident(),
+            },
+            Pieces::Tiles(s) => Streamed::Planet {
+                planet: s.source().planet().clone(),
+                tiles: s.resident(),
+            },
+        }
+    }
+
+    pub fn is_planet(&self) -> bool {
+        matches!(self, Pieces::Tiles(_))
+    }
+
+    /// The region streamer, on a flat world.
+    pub fn regions(&self) -> Option<&Streamer<RegionSource>> {
+        match self {
+            Pieces::Regions(s) => Some(s),
+            Pieces::Tiles(_) => None,
+        }
+    }
+
+    /// The tile streamer, on a planet.
+    pub fn tiles(&self) -> Option<&Streamer<TileSource>> {
+        match self {
+            Pieces::Tiles(s) => Some(s),
+            Pieces::Regions(_) => None,
+        }
+    }
+
+    pub fn config(&self) -> &StreamConfig {
+        match self {
+            Pieces::Regions(s) => s.config(),
+            Pieces::Tiles(s) => s.config(),
+        }
+    }
+
+    /// As [`Streamer::update`].
+    pub fn update(&mut self, focus: [f64; 3]) {
+        match self {
+            Pieces::Regions(s) => s.update(focus),
+            Pieces::Tiles(s) => s.update(focus),
+        }
+    }
+
+    /// As [`Streamer::settle`].
+    pub fn settle(&mut self, focus: [f64; 3], timeout: Duration) -> bool {
+        match self {
+            Pieces::Regions(s) => s.settle(focus, timeout),
+            Pieces::Tiles(s) => s.settle(focus, timeout),
+        }
+    }
+
+    /// Whether nothing is queued or loading.
+    pub fn is_idle(&self) -> bool {
+        match self {
+            Pieces::Regions(s) => s.is_idle(),
+            Pieces::Tiles(s) => s.is_idle(),
+        }
+    }
+
+    pub fn poll_event(&mut self) -> Option<Event<PieceKey, FormatError>> {
+        match self {
+            Pieces::Regions(s) => s.poll_event().map(|e| e.map_key(PieceKey::Region)),
+            Pieces::Tiles(s) => s.poll_event().map(|e| e.map_key(PieceKey::Tile)),
+        }
+    }
+
+    pub fn stats(&self) -> Stats {
+        match self {
+            Pieces::Regions(s) => s.stats(),
+            Pieces::Tiles(s) => s.stats(),
+        }
+    }
+}
+
+/// Questions about the ground from any thread: a flat world's [`Terrain`] or a planet's
+/// [`PlanetTerrain`]. Both answer heights by position; everything else is asked of the one
+/// the ground has ([`Queries::flat`], [`Queries::planet`]). Cheap to clone.
+#[derive(Clone)]
+pub enum Queries {
+    Flat(Terrain),
+    Planet(PlanetTerrain),
+}
+
+impl Queries {
+    pub fn flat(&self) -> Option<&Terrain> {
+        match self {
+            Queries::Flat(t) => Some(t),
+            Queries::Planet(_) => None,
+        }
+    }
+
+    pub fn planet(&self) -> Option<&PlanetTerrain> {
+        match self {
+            Queries::Planet(t) => Some(t),
+            Queries::Flat(_) => None,
+        }
+    }
+
+    /// Ground height at `pos`: above the world's datum at (x, z) on a flat world (y ignored),
+    /// above the radius under `pos`'s direction on a planet.
+    pub fn height(&self, pos: [f64; 3]) -> f32 {
+        match self {
+            Queries::Flat(t) => t.height(pos[0], pos[2]).height,
+            Queries::Planet(t) => t.height(pos).height,
+        }
+    }
+}

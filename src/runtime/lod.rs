@@ -1,0 +1,87 @@
+//! Far-ground levels of either kind behind one type: a flat world's [`Clipmap`] or a planet's
+//! [`PlanetRings`], each with the queries that fill it, and the plane its levels lie on.
+
+use super::ground::{check_focus, BadFocus, PieceKey, Queries};
+use crate::flat::Terrain;
+use crate::lod::{Clipmap, ClipmapConfig, DirtyRect};
+use crate::planet::rings::PlanetRings;
+use crate::planet::PlanetTerrain;
+
+/// The plane levels lie on: cell (i, j) of a level of spacing s covers plane (x, z) from
+/// (i·s, j·s), the point `origin + x·axis_x + z·axis_z`, heights along `up`. A flat world's
+/// plane is the world itself; a planet's is the tangent plane at the rings' anchor.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LodPlane {
+    pub origin: [f64; 3],
+    pub axis_x: [f64; 3],
+    pub up: [f64; 3],
+    pub axis_z: [f64; 3],
+}
+
+impl LodPlane {
+    pub const WORLD: LodPlane = LodPlane {
+        origin: [0.0; 3],
+        axis_x: [1.0, 0.0, 0.0],
+        up: [0.0, 1.0, 0.0],
+        axis_z: [0.0, 0.0, 1.0],
+    };
+}
+
+/// Clipmap levels following a focus, on a flat world or a planet.
+pub enum Lod {
+    Flat(Clipmap, Terrain),
+    Planet(PlanetRings, PlanetTerrain),
+}
+
+impl Lod {
+    pub fn new(queries: &Queries, config: ClipmapConfig) -> Lod {
+        match queries {
+            Queries::Flat(t) => Lod::Flat(Clipmap::new(config), t.clone()),
+            Queries::Planet(t) => Lod::Planet(PlanetRings::new(config), t.clone()),
+        }
+    }
+
+    /// The levels themselves: windows, storage, the last rectangles rewritten.
+    pub fn clipmap(&self) -> &Clipmap {
+        match self {
+            Lod::Flat(c, _) => c,
+            Lod::Planet(r, _) => r.clipmap(),
+        }
+    }
+
+    /// The plane the levels lie on (a planet's is [`LodPlane::WORLD`] until the first update).
+    pub fn plane(&self) -> LodPlane {
+        match self {
+            Lod::Planet(r, _) => match r.frame() {
+                Some(f) => LodPlane {
+                    origin: [f.up[0] * f.radius, f.up[1] * f.radius, f.up[2] * f.radius],
+                    axis_x: f.east,
+                    up: f.up,
+                    axis_z: f.north,
+                },
+                None => LodPlane::WORLD,
+            },
+            Lod::Flat(..) => LodPlane::WORLD,
+        }
+    }
+
+    /// Centres every level on `focus` and fills what came into view; returns the storage
+    /// rectangles rewritten.
+    pub fn update(&mut self, focus: [f64; 3]) -> Result<&[DirtyRect], BadFocus> {
+        check_focus(matches!(self, Lod::Planet(..)), focus)?;
+        Ok(match self {
+            Lod::Flat(c, t) => c.update(focus, t),
+            Lod::Planet(r, t) => r.update(focus, t),
+        })
+    }
+
+    /// Refills the cells over a piece that just loaded; None if the piece is of the other
+    /// kind of ground (a tile on a flat clipmap, a region on planet rings).
+    pub fn refresh(&mut self, piece: PieceKey) -> Option<&[DirtyRect]> {
+        match (self, piece) {
+            (Lod::Flat(c, t), PieceKey::Region(loc)) => Some(c.refresh_region(loc, t)),
+            (Lod::Planet(r, t), PieceKey::Tile(key)) => Some(r.refresh_tile(key, t)),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,315 @@
+//! The runtime: everything a game streams around its focus, for a flat world or a planet
+//! alike, driven by one [`Runtime::update`] a frame.
+//!
+//! A [`Runtime`] owns the region (or tile) streamer, the collision chunk streamer that reads
+//! its resident pieces, the far-ground levels (a clipmap, or a planet's LOD rings), and a
+//! query handle. Each update drives them in the order their data flows:
+//!
+//! 1. the pieces' streamer applies finished loads and re-plans around the focus;
+//! 2. the levels follow the focus, and every piece that just arrived refreshes the cells over
+//!    it (so a level never shows overview heights where a region is resident);
+//! 3. the chunk streamer re-plans (its builds read the pieces now resident);
+//! 4. everything that happened goes into one event stream, oldest first:
+//!    [`RuntimeEvent::Piece`] (loaded, unloaded, failed), [`RuntimeEvent::Chunk`] (ready,
+//!    dropped, failed), then one [`RuntimeEvent::LevelsDirty`] if any level cell changed —
+//!    [`Runtime::dirty`] lists this update's rectangles, all an engine needs to upload.
+//!
+//! Like the parts it drives, `update` does no file I/O and no decoding and allocates nothing in
+//! steady state. Every part stays reachable ([`Runtime::pieces`], [`Runtime::chunks`],
+//! [`Runtime::lod`], [`Runtime::queries`]); collision and levels are optional in
+//! [`RuntimeConfig`] (a headless server may want queries and collision, no clipmap).
+
+pub mod chunks;
+pub mod ground;
+pub mod lod;
+
+use std::collections::VecDeque;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+pub use chunks::{ChunkId, ChunkLookup, Chunks, Heightfield};
+pub use ground::{check_focus, BadFocus, Ground, PieceKey, Pieces, Queries, Streamed};
+pub use lod::{Lod, LodPlane};
+
+use crate::error::FormatError;
+use crate::lod::{ClipmapConfig, DirtyRect};
+use crate::stream::latency::Ring;
+use crate::stream::{Event, Stats, StreamConfig};
+
+/// Collision chunks: how they stream and how big they are.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CollisionConfig {
+    /// Within 288 m, kept to 352 m, 64 MiB by default.
+    pub stream: StreamConfig,
+    /// The chunk's side in metres; 0 for the default (64 m on a flat world, 64 samples on a
+    /// planet). See [`Chunks::new`].
+    pub chunk_size_m: f64,
+}
+
+impl Default for CollisionConfig {
+    fn default() -> Self {
+        CollisionConfig {
+            stream: crate::flat::collision::stream_config(),
+            chunk_size_m: 0.0,
+        }
+    }
+}
+
+/// Everything a runtime is configured by; every default is the part's own.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuntimeConfig {
+    /// Regions or tiles: within 512 m, kept to 704 m, 256 MiB by default.
+    pub pieces: StreamConfig,
+    /// Collision chunks, or None to build none.
+    pub collision: Option<CollisionConfig>,
+    /// Far-ground levels (6 of 128² from 16 m by default), or None for none.
+    pub lod: Option<ClipmapConfig>,
+}
+
+impl Default for RuntimeConfig {
+    fn default() -> Self {
+        RuntimeConfig {
+            pieces: StreamConfig::default(),
+            collision: Some(CollisionConfig::default()),
+            lod: Some(ClipmapConfig::default()),
+        }
+    }
+}
+
+/// Something that happened in one update, in order. Poll with [`Runtime::poll_event`].
+#[derive(Debug)]
+pub enum RuntimeEvent {
+    /// A region or tile loaded (hand it to the engine), unloaded (drop it) or failed.
+    Piece(Event<PieceKey, FormatError>),
+    /// A collision chunk is ready (`Loaded`: build its shape), dropped (`Unloaded`: remove it)
+    /// or failed.
+    Chunk(Event<ChunkId, FormatError>),
+    /// `rects` storage rectangles of the levels changed in this update; they are
+    /// [`Runtime::dirty`] until the next update.
+    LevelsDirty { rects: usize },
+}
+
+/// Where the last update's time went, measured inside it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrameTimings {
+    /// The region or tile streamer's update.
+    pub pieces: Duration,
+    /// The levels: following the focus and refreshing over arrived pieces.
+    pub lod: Duration,
+    /// The chunk streamer's update.
+    pub chunks: Duration,
+    /// The whole update, events included.
+    pub total: Duration,
+}
+
+/// A snapshot of the runtime, cheap enough to take every frame.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RuntimeStats {
+    pub pieces: Stats,
+    /// None when the runtime builds no collision.
+    pub chunks: Option<Stats>,
+    pub last: FrameTimings,
+    /// Whole updates over recent frames.
+    pub update_p50: Duration,
+    pub update_p99: Duration,
+    pub update_max: Duration,
+    /// Level cells rewritten in the last update, and since creation.
+    pub lod_cells_last: u64,
+    pub lod_cells_total: u64,
+}
+
+pub struct Runtime {
+    ground: Ground,
+    pieces: Pieces,
+    streamed: Streamed,
+    queries: Queries,
+    chunks: Option<Chunks>,
+    lookup: Option<ChunkLookup>,
+    lod: Option<Lod>,
+    events: VecDeque<RuntimeEvent>,
+    dirty: Vec<DirtyRect>,
+    last: FrameTimings,
+    update_time: Ring,
+    lod_cells_last: u64,
+    lod_cells_total: u64,
+}
+
+/// Room reserved up front, so steady frames never grow a container.
+const EVENTS: usize = 1024;
+
+impl Runtime {
+    /// Starts streaming `ground` (loader threads start now; nothing loads before the first
+    /// update). Fails only where a part can't be made: a collision chunk size the ground
+    /// can't hold, or a planet whose river and lake tables don't read.
+    pub fn new(ground: impl Into<Ground>, config: RuntimeConfig) -> Result<Runtime, FormatError> {
+        let ground = ground.into();
+        let pieces = Pieces::new(&ground, config.pieces);
+        let streamed = pieces.streamed();
+        let queries = streamed.queries()?;
+        let chunks = match config.collision {
+            Some(c) => Some(Chunks::new(&streamed, c.stream, c.chunk_size_m)?),
+            None => None,
+        };
+        let lookup = chunks.as_ref().map(Chunks::lookup);
+        let lod = config.lod.map(|c| Lod::new(&queries, c));
+        // Per level: four rectangles from following the focus, four per piece refreshed.
+        let rects = config.lod.map_or(0, |c| c.levels as usize * 4 * 16);
+        Ok(Runtime {
+            ground,
+            pieces,
+            streamed,
+            queries,
+            chunks,
+            lookup,
+            lod,
+            events: VecDeque::with_capacity(EVENTS),
+            dirty: Vec::with_capacity(rects),
+            last: FrameTimings::default(),
+            update_time: Ring::default(),
+            lod_cells_last: 0,
+            lod_cells_total: 0,
+        })
+    }
+
+    /// Opens a world directory, pack or planet blob ([`Ground::open`]) and starts streaming it.
+    pub fn open(path: impl AsRef<Path>, config: RuntimeConfig) -> Result<Runtime, FormatError> {
+        Runtime::new(Ground::open(path)?, config)
+    }
+
+    /// Advances one frame around `focus` (world metres on a flat world, y ignored; the planet
+    /// frame on a planet). Call from one thread, the one polling events. A focus that is not
+    /// finite, or a planet's centre, changes nothing and is an error.
+    pub fn update(&mut self, focus: [f64; 3]) -> Result<(), BadFocus> {
+        check_focus(self.ground.is_planet(), focus)?;
+        let start = Instant::now();
+        self.pieces.update(focus);
+        let t_pieces = start.elapsed();
+
+        let t = Instant::now();
+        self.dirty.clear();
+        if let Some(lod) = &mut self.lod {
+            self.dirty.extend_from_slice(lod.update(focus)?);
+        }
+        while let Some(e) = self.pieces.poll_event() {
+            if let (Event::Loaded { key, .. }, Some(lod)) = (&e, &mut self.lod) {
+                self.dirty
+                    .extend_from_slice(lod.refresh(*key).unwrap_or(&[]));
+            }
+            self.events.push_back(RuntimeEvent::Piece(e));
+        }
+        let t_lod = t.elapsed();
+
+        let t = Instant::now();
+        if let Some(chunks) = &mut self.chunks {
+            chunks.update(focus);
+            while let Some(e) = chunks.poll_event() {
+                self.events.push_back(RuntimeEvent::Chunk(e));
+            }
+        }
+        let t_chunks = t.elapsed();
+
+        if !self.dirty.is_empty() {
+            self.events.push_back(RuntimeEvent::LevelsDirty {
+                rects: self.dirty.len(),
+            });
+        }
+        self.lod_cells_last = self
+            .dirty
+            .iter()
+            .map(|r| r.width as u64 * r.depth as u64)
+            .sum();
+        self.lod_cells_total += self.lod_cells_last;
+        self.last = FrameTimings {
+            pieces: t_pieces,
+            lod: t_lod,
+            chunks: t_chunks,
+            total: start.elapsed(),
+        };
+        self.update_time.push(self.last.total);
+        Ok(())
+    }
+
+    /// Updates every millisecond until every piece and chunk the focus wants is loaded (or has
+    /// failed for good) or `timeout` passes; returns whether it settled. For loading screens,
+    /// tools and tests, not per frame. Events queue up as usual.
+    pub fn settle(&mut self, focus: [f64; 3], timeout: Duration) -> Result<bool, BadFocus> {
+        let start = Instant::now();
+        loop {
+            self.update(focus)?;
+            if self.is_idle() {
+                return Ok(true);
+            }
+            if start.elapsed() > timeout {
+                return Ok(false);
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// Whether nothing is queued or loading, pieces and chunks alike.
+    pub fn is_idle(&self) -> bool {
+        self.pieces.is_idle() && self.chunks.as_ref().map_or(true, Chunks::is_idle)
+    }
+
+    /// Takes the oldest event, if any.
+    pub fn poll_event(&mut self) -> Option<RuntimeEvent> {
+        self.events.pop_front()
+    }
+
+    /// The level rectangles the last update rewrote (in storage cells; may overlap).
+    pub fn dirty(&self) -> &[DirtyRect] {
+        &self.dirty
+    }
+
+    pub fn stats(&self) -> RuntimeStats {
+        RuntimeStats {
+            pieces: self.pieces.stats(),
+            chunks: self.chunks.as_ref().map(Chunks::stats),
+            last: self.last,
+            update_p50: self.update_time.percentile(50.0),
+            update_p99: self.update_time.percentile(99.0),
+            update_max: self.update_time.max(),
+            lod_cells_last: self.lod_cells_last,
+            lod_cells_total: self.lod_cells_total,
+        }
+    }
+
+    /// Where the last update's time went.
+    pub fn timings(&self) -> FrameTimings {
+        self.last
+    }
+
+    pub fn ground(&self) -> &Ground {
+        &self.ground
+    }
+
+    /// The region or tile streamer (its stats, config, source and resident map).
+    pub fn pieces(&self) -> &Pieces {
+        &self.pieces
+    }
+
+    /// The ground and its resident pieces, for views; cheap to clone into other threads.
+    pub fn streamed(&self) -> &Streamed {
+        &self.streamed
+    }
+
+    /// The query handle; clone it into any thread.
+    pub fn queries(&self) -> &Queries {
+        &self.queries
+    }
+
+    /// The collision chunk streamer, if the runtime builds collision.
+    pub fn chunks(&self) -> Option<&Chunks> {
+        self.chunks.as_ref()
+    }
+
+    /// Finds built chunks from any thread, if the runtime builds collision.
+    pub fn chunk_lookup(&self) -> Option<&ChunkLookup> {
+        self.lookup.as_ref()
+    }
+
+    /// The far-ground levels, if the runtime keeps them.
+    pub fn lod(&self) -> Option<&Lod> {
+        self.lod.as_ref()
+    }
+}

@@ -1,0 +1,288 @@
+//! The runtime object end to end, on a small baked world and a small baked planet: one update
+//! a frame drives pieces, levels and chunks in order; one event stream; parts optional.
+
+mod common;
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use relief::bake::planet::{bake_planet, PlanetConfig};
+use relief::bake::Silent;
+use relief::lod::{Clipmap, ClipmapConfig};
+use relief::planet::rings::PlanetRings;
+use relief::runtime::{BadFocus, ChunkId, CollisionConfig, Lod, PieceKey, Queries};
+use relief::stream::{Event, StreamConfig};
+use relief::{Runtime, RuntimeConfig, RuntimeEvent};
+
+fn small_levels() -> ClipmapConfig {
+    ClipmapConfig {
+        levels: 4,
+        size: 64,
+        base_spacing: 16.0,
+    }
+}
+
+/// What a walk's events add up to.
+#[derive(Default)]
+struct Tally {
+    /// Pieces loaded and not unloaded since: what the engine would hold.
+    held: HashSet<PieceKey>,
+    chunks_held: HashSet<ChunkId>,
+    piece_loads: usize,
+    chunk_loads: usize,
+    dirty_events: usize,
+    /// The rectangle count of the last LevelsDirty event in the last drain.
+    last_dirty: Option<usize>,
+    failures: usize,
+}
+
+impl Tally {
+    fn drain(&mut self, rt: &mut Runtime) {
+        self.last_dirty = None;
+        while let Some(e) = rt.poll_event() {
+            match e {
+                RuntimeEvent::Piece(Event::Loaded { key, .. }) => {
+                    assert!(self.held.insert(key), "{key:?} loaded twice");
+                    self.piece_loads += 1;
+                }
+                RuntimeEvent::Piece(Event::Unloaded { key }) => {
+                    assert!(self.held.remove(&key), "{key:?} unloaded, never loaded")
+                }
+                RuntimeEvent::Chunk(Event::Loaded { key, .. }) => {
+                    assert!(self.chunks_held.insert(key), "{key:?} ready twice");
+                    self.chunk_loads += 1;
+                }
+                RuntimeEvent::Chunk(Event::Unloaded { key }) => {
+                    assert!(
+                        self.chunks_held.remove(&key),
+                        "{key:?} dropped, never ready"
+                    )
+                }
+                e @ (RuntimeEvent::Piece(Event::Failed { .. })
+                | RuntimeEvent::Chunk(Event::Failed { .. })) => {
+                    eprintln!("failed: {e:?}");
+                    self.failures += 1
+                }
+                RuntimeEvent::LevelsDirty { rects } => {
+                    assert!(rects > 0);
+                    self.last_dirty = Some(rects);
+                    self.dirty_events += 1;
+                }
+            }
+        }
+    }
+}
+
+/// Every level cell the runtime keeps equals what a clipmap built from scratch now reads: so
+/// every region that arrived after a cell was first filled refreshed it.
+fn assert_levels_fresh(rt: &Runtime, focus: [f64; 3]) {
+    let Some(Lod::Flat(levels, terrain)) = rt.lod() else {
+        panic!("a flat runtime keeps a flat clipmap")
+    };
+    let mut fresh = Clipmap::new(*levels.config());
+    fresh.update(focus, terrain);
+    for k in 0..levels.config().levels as usize {
+        assert_eq!(levels.level(k).origin(), fresh.level(k).origin());
+        assert_eq!(
+            levels.level(k).storage(),
+            fresh.level(k).storage(),
+            "level {k}"
+        );
+    }
+}
+
+#[test]
+fn a_flat_walk_drives_every_part_in_order_through_one_event_stream() {
+    let config = RuntimeConfig {
+        lod: Some(small_levels()),
+        ..RuntimeConfig::default()
+    };
+    let mut rt = Runtime::open(common::world_dir(), config).unwrap();
+    assert!(!rt.ground().is_planet());
+    let start = [-700.0, 0.0, 300.0];
+    assert!(rt.settle(start, Duration::from_secs(60)).unwrap());
+    let mut tally = Tally::default();
+    tally.drain(&mut rt);
+    let stats = rt.stats();
+    assert_eq!(
+        tally.held.len(),
+        stats.pieces.ready,
+        "one LOADED per ready region"
+    );
+    assert_eq!(
+        tally.chunks_held.len(),
+        stats.chunks.as_ref().unwrap().ready
+    );
+    assert!(tally.chunk_loads > 10 && tally.dirty_events > 0);
+    let lookup = rt.chunk_lookup().unwrap();
+    assert!(
+        lookup.is_built_at(start),
+        "the loading screen builds the ground underfoot"
+    );
+    // Regions arrived after the first fill; each refreshed the cells over it.
+    assert_levels_fresh(&rt, start);
+
+    // Walk east at 40 m a frame: regions come and go, chunks follow, levels stay exact.
+    let mut focus = start;
+    let mut frames_dirty = 0;
+    for _ in 0..60 {
+        focus[0] += 40.0;
+        rt.update(focus).unwrap();
+        frames_dirty += !rt.dirty().is_empty() as usize;
+        tally.drain(&mut rt);
+        // One update, one LevelsDirty event, naming exactly its rectangles.
+        let dirty = (!rt.dirty().is_empty()).then_some(rt.dirty().len());
+        assert_eq!(tally.last_dirty, dirty);
+    }
+    assert!(rt.settle(focus, Duration::from_secs(60)).unwrap());
+    tally.drain(&mut rt);
+    assert_levels_fresh(&rt, focus);
+    assert!(
+        frames_dirty > 30,
+        "the levels moved with the focus ({frames_dirty} frames)"
+    );
+    let stats = rt.stats();
+    assert_eq!(tally.failures, 0);
+    assert_eq!(tally.held.len(), stats.pieces.ready);
+    assert_eq!(
+        tally.chunks_held.len(),
+        stats.chunks.as_ref().unwrap().ready
+    );
+    assert!(
+        tally.piece_loads > stats.pieces.ready,
+        "the walk loaded new regions"
+    );
+    assert!(stats.lod_cells_total > 0 && stats.update_max >= stats.update_p50);
+    // A standing frame rewrites nothing and says nothing.
+    rt.update(focus).unwrap();
+    assert!(rt.dirty().is_empty());
+    assert!(rt.poll_event().is_none());
+    // The query handle reads what the runtime streams.
+    let terrain = rt.queries().flat().unwrap();
+    assert_eq!(
+        rt.queries().height(focus),
+        terrain.height(focus[0], focus[2]).height
+    );
+    assert!(matches!(
+        terrain.height(focus[0], focus[2]).origin,
+        relief::flat::terrain::Origin::Region(_)
+    ));
+}
+
+#[test]
+fn parts_are_optional_and_a_bad_focus_changes_nothing() {
+    let config = RuntimeConfig {
+        collision: None,
+        lod: None,
+        ..RuntimeConfig::default()
+    };
+    let mut rt = Runtime::open(common::world_dir(), config).unwrap();
+    assert!(rt.chunks().is_none() && rt.chunk_lookup().is_none() && rt.lod().is_none());
+    assert!(rt.settle([0.0; 3], Duration::from_secs(60)).unwrap());
+    let mut loaded = 0;
+    while let Some(e) = rt.poll_event() {
+        match e {
+            RuntimeEvent::Piece(Event::Loaded { .. }) => loaded += 1,
+            other => panic!("only regions stream here: {other:?}"),
+        }
+    }
+    assert_eq!(loaded, rt.stats().pieces.ready);
+    assert!(rt.stats().chunks.is_none());
+    let before = rt.stats().pieces;
+    assert!(matches!(
+        rt.update([f64::NAN, 0.0, 0.0]),
+        Err(BadFocus::NotFinite(_))
+    ));
+    assert_eq!(rt.stats().pieces.wanted, before.wanted);
+    assert!(rt.update([f64::INFINITY, 0.0, 1.0]).is_err());
+    // A chunk size the world can't hold is refused at creation.
+    let bad = RuntimeConfig {
+        collision: Some(CollisionConfig {
+            chunk_size_m: 1.5,
+            ..CollisionConfig::default()
+        }),
+        ..RuntimeConfig::default()
+    };
+    assert!(Runtime::open(common::world_dir(), bad).is_err());
+}
+
+fn planet_path() -> &'static PathBuf {
+    static P: OnceLock<PathBuf> = OnceLock::new();
+    P.get_or_init(|| {
+        let mut c = PlanetConfig::new("relief");
+        c.face_resolution = 128;
+        c.tile_size = 32;
+        c.erosion_resolution = 64;
+        let out = common::scratch("runtime-planet").with_extension("plnt");
+        bake_planet(&c, &out, &Silent).expect("bake");
+        out
+    })
+}
+
+#[test]
+fn a_planet_runs_through_the_same_object() {
+    let config = RuntimeConfig {
+        pieces: StreamConfig {
+            load_radius: 3000.0,
+            drop_radius: 4000.0,
+            ..StreamConfig::default()
+        },
+        collision: Some(CollisionConfig {
+            stream: StreamConfig {
+                load_radius: 600.0,
+                drop_radius: 900.0,
+                ..StreamConfig::default()
+            },
+            chunk_size_m: 0.0,
+        }),
+        lod: Some(ClipmapConfig {
+            levels: 3,
+            size: 32,
+            base_spacing: 400.0,
+        }),
+    };
+    let mut rt = Runtime::open(planet_path(), config).unwrap();
+    assert!(rt.ground().is_planet());
+    let Queries::Planet(terrain) = rt.queries().clone() else {
+        panic!("a planet's queries")
+    };
+    assert_eq!(rt.update([0.0; 3]), Err(BadFocus::PlanetCentre));
+    let focus = terrain.position_at(10.0, 20.0);
+    assert!(rt.settle(focus, Duration::from_secs(60)).unwrap());
+    let mut tally = Tally::default();
+    tally.drain(&mut rt);
+    assert!(tally.held.iter().all(|k| matches!(k, PieceKey::Tile(_))));
+    assert!(tally
+        .chunks_held
+        .iter()
+        .all(|k| matches!(k, ChunkId::Planet(_))));
+    assert_eq!(tally.held.len(), rt.stats().pieces.ready);
+    assert!(!tally.chunks_held.is_empty() && tally.dirty_events > 0);
+    let lookup = rt.chunk_lookup().unwrap();
+    let under = lookup
+        .get(lookup.key_at(focus).unwrap())
+        .expect("built underfoot");
+    // A planet chunk's frame is its own tangent frame, on the sphere under its centre.
+    let f = under.frame();
+    let r = (f.origin.iter().map(|v| v * v).sum::<f64>()).sqrt();
+    assert!((r - terrain.planet().radius()).abs() < 1e-6);
+    assert_eq!(under.heights().len(), (under.samples() as usize).pow(2));
+    // Tiles that arrived after the first fill refreshed the rings: they match fresh rings.
+    let Some(Lod::Planet(rings, _)) = rt.lod() else {
+        panic!("a planet runtime keeps rings")
+    };
+    let mut fresh = PlanetRings::new(*rings.clipmap().config());
+    fresh.update(focus, &terrain);
+    assert_eq!(rings.frame(), fresh.frame());
+    for k in 0..3 {
+        assert_eq!(
+            rings.clipmap().level(k).storage(),
+            fresh.clipmap().level(k).storage(),
+            "level {k}"
+        );
+    }
+    let plane = rt.lod().unwrap().plane();
+    assert_eq!(plane.up, rings.frame().unwrap().up);
+}
