@@ -12,6 +12,12 @@
 #define RELIEF_VERSION_PATCH 0
 #define RELIEF_VERSION_STRING "0.1.0"
 
+// `relief_runtime_config.flags`: build no collision chunks.
+#define RELIEF_RUNTIME_NO_COLLISION 1
+
+// `relief_runtime_config.flags`: keep no far-ground levels.
+#define RELIEF_RUNTIME_NO_LEVELS 2
+
 // Clipmap levels following a focus (on a planet: LOD rings on a tangent plane near it).
 // Opaque. Threads: one thread at a time (each call locks the clipmap); level views stay
 // valid until the next update, refresh or destroy.
@@ -28,6 +34,13 @@ typedef struct relief_planet relief_planet;
 // Queries over a planet streamer's planet and resident tiles. Opaque. Any number of threads
 // may query at once, alongside the streamer's updates.
 typedef struct relief_planet_terrain relief_planet_terrain;
+
+// Everything streamed around a focus, for a flat world or a planet: the region (or tile)
+// streamer, collision chunks over its resident pieces, far-ground levels (a clipmap, or a
+// planet's LOD rings) and what queries read. Opaque. Every function taking one is safe to
+// call from any thread; `update`, `settle` and `poll_events` are meant for one (the game's
+// main) thread, views and queries for any.
+typedef struct relief_runtime relief_runtime;
 
 // Regions (or planet tiles) streaming around a focus. Opaque. Every function taking one is
 // safe to call from any thread, but `update` and `poll_events` are meant for one (the
@@ -331,6 +344,75 @@ typedef struct relief_region_view {
   void *token;
 } relief_region_view;
 
+// How a runtime behaves. Get one from `relief_runtime_config_default` (which sets every
+// `struct_size`, the nested ones too), then change what you need.
+typedef struct relief_runtime_config {
+  // sizeof(relief_runtime_config), set by the caller (the default call sets it).
+  uint32_t struct_size;
+  // `RELIEF_RUNTIME_*` flags, or'ed; 0 = everything.
+  uint32_t flags;
+  // Regions or tiles: within 512 m, kept to 704 m, 256 MiB by default.
+  struct relief_stream_config pieces;
+  // Collision chunks: within 288 m, kept to 352 m, 64 MiB by default.
+  struct relief_stream_config collision;
+  // Chunk side, metres; 0 for the default (64 m on a flat world, 64 samples on a planet).
+  double chunk_size_m;
+  // Far-ground levels: 6 of 128² from 16 m by default.
+  struct relief_clipmap_config levels;
+} relief_runtime_config;
+
+// A snapshot of a runtime. Set `struct_size` first (the nested structs are filled whole).
+typedef struct relief_runtime_stats {
+  // sizeof(relief_runtime_stats), set by the caller.
+  uint32_t struct_size;
+  // 1 if the runtime builds collision (`chunks` is meaningful), else 0.
+  uint32_t has_chunks;
+  // The region or tile streamer.
+  struct relief_stream_stats pieces;
+  // The collision chunk streamer (zero without collision).
+  struct relief_stream_stats chunks;
+  // Microseconds in the last update: all of it, and its parts.
+  uint32_t update_last_us;
+  uint32_t pieces_last_us;
+  uint32_t levels_last_us;
+  uint32_t chunks_last_us;
+  // Microseconds over recent updates.
+  uint32_t update_p50_us;
+  uint32_t update_p99_us;
+  uint32_t update_max_us;
+  // Always 0.
+  uint32_t reserved;
+  // Level cells rewritten in the last update, and since creation.
+  uint64_t level_cells_last;
+  uint64_t level_cells_total;
+} relief_runtime_stats;
+
+// A resident tile's fields, read in place: each `size × size` samples, row-major, sample
+// (i, j) at `j·size + i` being face sample (`tx·size + i`, `ty·size + j`). Sediment and
+// precipitation are NULL for v6 planets. Valid until `relief_tile_release`, even if the
+// tile unloads. Set `struct_size` before acquiring.
+typedef struct relief_tile_view {
+  // sizeof(relief_tile_view), set by the caller.
+  uint32_t struct_size;
+  uint32_t face;
+  uint32_t tx;
+  uint32_t ty;
+  // Samples per side.
+  uint32_t size;
+  // Heights above the radius, metres.
+  const float *height;
+  // Biome class ids (names from `relief_planet_get_biome_name`).
+  const uint8_t *biome;
+  // Lake ids (0 = none).
+  const uint16_t *lake;
+  // Sediment thickness, metres, or NULL.
+  const float *sediment;
+  // Precipitation, mm/yr, or NULL.
+  const float *precipitation;
+  // relief's; NULL when the view holds nothing.
+  void *token;
+} relief_tile_view;
+
 // Which defaults `relief_stream_config_default` fills in.
 typedef uint32_t relief_stream_kind;
 
@@ -377,32 +459,6 @@ typedef struct relief_river {
   float distance_m;
   float bed_m;
 } relief_river;
-
-// A resident tile's fields, read in place: each `size × size` samples, row-major, sample
-// (i, j) at `j·size + i` being face sample (`tx·size + i`, `ty·size + j`). Sediment and
-// precipitation are NULL for v6 planets. Valid until `relief_tile_release`, even if the
-// tile unloads. Set `struct_size` before acquiring.
-typedef struct relief_tile_view {
-  // sizeof(relief_tile_view), set by the caller.
-  uint32_t struct_size;
-  uint32_t face;
-  uint32_t tx;
-  uint32_t ty;
-  // Samples per side.
-  uint32_t size;
-  // Heights above the radius, metres.
-  const float *height;
-  // Biome class ids (names from `relief_planet_get_biome_name`).
-  const uint8_t *biome;
-  // Lake ids (0 = none).
-  const uint16_t *lake;
-  // Sediment thickness, metres, or NULL.
-  const float *sediment;
-  // Precipitation, mm/yr, or NULL.
-  const float *precipitation;
-  // relief's; NULL when the view holds nothing.
-  void *token;
-} relief_tile_view;
 
 // What `relief_world_get_info` reports. Set `struct_size = sizeof(relief_world_info)` first.
 typedef struct relief_world_info {
@@ -473,6 +529,19 @@ typedef struct relief_world_info {
 
 // A load failed; `status` says why, `will_retry` whether it will be tried again.
 #define RELIEF_EVENT_FAILED 2
+
+// (relief_runtime only) Collision chunk (face, x, z) is built: acquire it and make its shape.
+#define RELIEF_EVENT_CHUNK_READY 3
+
+// (relief_runtime only) Chunk (face, x, z) left the collision drop radius: remove its shape.
+#define RELIEF_EVENT_CHUNK_DROPPED 4
+
+// (relief_runtime only) A chunk build failed; `status`, `attempt`, `will_retry` as FAILED.
+#define RELIEF_EVENT_CHUNK_FAILED 5
+
+// (relief_runtime only) Level cells changed in this update: `x` rectangles, read them with
+// `relief_runtime_get_dirty` before the next update.
+#define RELIEF_EVENT_LEVELS_DIRTY 6
 
 // A resident region's samples: full precision.
 #define RELIEF_ORIGIN_REGION 0
@@ -890,6 +959,189 @@ relief_status relief_region_acquire(const struct relief_streamer *streamer,
 // # Safety
 // `view` NULL or a view filled by `relief_region_acquire` (or zeroed).
 void relief_region_release(struct relief_region_view *view);
+
+// Fills `*config` with the defaults, every `struct_size` included. Errors:
+// INVALID_ARGUMENT (NULL `config`); `*config` is untouched on failure. Threads: any.
+//
+// # Safety
+// `config` NULL or writable.
+relief_status relief_runtime_config_default(struct relief_runtime_config *config);
+
+// Creates a runtime streaming `world`'s regions with `config` (NULL for the defaults). Its
+// loader threads start now; nothing loads until the first `relief_runtime_update`. On
+// success writes a new handle to `*out_runtime` (free with `relief_runtime_destroy`); it
+// keeps the world alive. On failure `*out_runtime` is untouched. Errors: INVALID_ARGUMENT
+// (NULL `world`/`out_runtime`, unknown `struct_size` in `config` or its nested structs,
+// unknown flags, a bad radius, budget, level shape or chunk size). Threads: any.
+//
+// # Safety
+// `world` NULL or live; `config` NULL or readable; `out_runtime` NULL or writable.
+relief_status relief_runtime_create(const struct relief_world *world,
+                                    const struct relief_runtime_config *config,
+                                    struct relief_runtime **out_runtime);
+
+// Creates a runtime streaming `planet`'s tiles (wanted by great-circle distance), with
+// planet collision chunks in their own tangent frames and LOD rings; otherwise as
+// `relief_runtime_create`. Errors: as `relief_runtime_create`, and CORRUPT if the planet's
+// river or lake tables fail their checks. Threads: any.
+//
+// # Safety
+// `planet` NULL or live; `config` NULL or readable; `out_runtime` NULL or writable.
+relief_status relief_planet_runtime_create(const struct relief_planet *planet,
+                                           const struct relief_runtime_config *config,
+                                           struct relief_runtime **out_runtime);
+
+// Frees a runtime: stops its loader threads (waiting for reads in progress). Views acquired
+// from it stay valid until released; terrains made from it stay usable. NULL is a no-op.
+// Threads: any, but not while another thread uses this handle.
+//
+// # Safety
+// `runtime` NULL or a live handle, not used again.
+void relief_runtime_destroy(struct relief_runtime *runtime);
+
+// One frame around the focus (x, y, z): world metres on a flat world (y ignored), the
+// planet frame on a planet. Applies finished loads (within the pieces' update budget), moves
+// the levels and refreshes them over pieces that arrived, re-plans collision chunks, and
+// queues what happened for `relief_runtime_poll_events`. Never reads files or blocks on
+// I/O. Errors: INVALID_ARGUMENT (NULL handle, a non-finite position, a planet's centre:
+// nothing changes). Threads: one thread (the game's main thread) at a time.
+//
+// # Safety
+// `runtime` NULL or live.
+relief_status relief_runtime_update(const struct relief_runtime *runtime,
+                                    double x,
+                                    double y,
+                                    double z);
+
+// Updates until every piece and chunk the focus wants is loaded (or has failed for good) or
+// `timeout_ms` passes; writes 1 to `*out_settled` if everything settled, else 0. For
+// loading screens, tests and tools, never per frame. Events queue up as usual.
+// Errors: INVALID_ARGUMENT (NULL handle or `out_settled`, a bad position as in
+// `relief_runtime_update`). Threads: as `relief_runtime_update`.
+//
+// # Safety
+// `runtime` NULL or live; `out_settled` NULL or writable.
+relief_status relief_runtime_settle(const struct relief_runtime *runtime,
+                                    double x,
+                                    double y,
+                                    double z,
+                                    uint32_t timeout_ms,
+                                    uint32_t *out_settled);
+
+// Moves up to `capacity` pending events, oldest first, into `events` and writes how many to
+// `*out_count`. Pieces report LOADED, UNLOADED and FAILED ((face, x, z) is a region's
+// location with face 0, or a tile's (face, tx, ty)); chunks CHUNK_READY, CHUNK_DROPPED and
+// CHUNK_FAILED; the levels LEVELS_DIRTY. Events not taken stay queued. `(NULL, 0)` takes
+// none. Errors: INVALID_ARGUMENT (NULL handle or `out_count`, NULL `events` with a non-zero
+// `capacity`). Threads: as `relief_runtime_update`.
+//
+// # Safety
+// `runtime` NULL or live; `events` NULL or writable for `capacity` events; `out_count` NULL
+// or writable.
+relief_status relief_runtime_poll_events(const struct relief_runtime *runtime,
+                                         struct relief_event *events,
+                                         uintptr_t capacity,
+                                         uintptr_t *out_count);
+
+// Fills `*stats` (its `struct_size` set) with a snapshot; cheap enough for every frame.
+// Errors: INVALID_ARGUMENT (NULL handle or `stats`, unknown `struct_size`); `*stats` is
+// untouched on failure. Threads: any.
+//
+// # Safety
+// `runtime` NULL or live; `stats` NULL or writable.
+relief_status relief_runtime_get_stats(const struct relief_runtime *runtime,
+                                       struct relief_runtime_stats *stats);
+
+// Copies the level rectangles the last update rewrote (every level, may overlap) into
+// `rects` (room for `capacity`) and writes their count to `*out_count`; `(NULL, 0)` writes
+// only the count (0 without levels). Errors: INVALID_ARGUMENT (NULL `runtime`/`out_count`,
+// NULL `rects` with a non-zero `capacity`, or a non-zero `capacity` below the count, when
+// nothing is written). Threads: as `relief_runtime_update`.
+//
+// # Safety
+// `runtime` NULL or live; `rects` NULL or writable for `capacity` rects; `out_count` NULL or
+// writable.
+relief_status relief_runtime_get_dirty(const struct relief_runtime *runtime,
+                                       struct relief_dirty_rect *rects,
+                                       uintptr_t capacity,
+                                       uintptr_t *out_count);
+
+// Fills `*out_level` (its `struct_size` set) with level `level`'s view, as
+// `relief_clipmap_get_level`; valid until the next update or destroy. Errors:
+// INVALID_ARGUMENT (NULL arguments, unknown `struct_size`, `level` ≥ the level count, a
+// runtime made with RELIEF_RUNTIME_NO_LEVELS). Threads: as `relief_runtime_update`.
+//
+// # Safety
+// `runtime` NULL or live; `out_level` NULL or a writable `relief_clipmap_level`.
+relief_status relief_runtime_get_level(const struct relief_runtime *runtime,
+                                       uint32_t level,
+                                       struct relief_clipmap_level *out_level);
+
+// Acquires a view of resident region (x, z), as `relief_region_acquire` (release with
+// `relief_region_release`). Errors: as `relief_region_acquire`, and INVALID_ARGUMENT on a
+// planet's runtime. Threads: any.
+//
+// # Safety
+// `runtime` NULL or live; `view` NULL or a writable `relief_region_view`.
+relief_status relief_runtime_acquire_region(const struct relief_runtime *runtime,
+                                            int32_t x,
+                                            int32_t z,
+                                            struct relief_region_view *view);
+
+// Acquires a view of resident planet tile (face, tx, ty), as `relief_tile_acquire` (release
+// with `relief_tile_release`). Errors: as `relief_tile_acquire`, and INVALID_ARGUMENT on a
+// flat world's runtime. Threads: any.
+//
+// # Safety
+// `runtime` NULL or live; `view` NULL or a writable `relief_tile_view`.
+relief_status relief_runtime_acquire_tile(const struct relief_runtime *runtime,
+                                          uint32_t face,
+                                          uint32_t tx,
+                                          uint32_t ty,
+                                          struct relief_tile_view *view);
+
+// Writes the collision chunk containing `position` (3 doubles) to `*out_face`, `*out_x`,
+// `*out_z`, as `relief_collision_chunk_at`. Errors: as `relief_collision_chunk_at`, and
+// INVALID_ARGUMENT for a runtime made with RELIEF_RUNTIME_NO_COLLISION. Threads: any.
+//
+// # Safety
+// `runtime` NULL or live; `position` NULL or 3 readable doubles; out-pointers NULL or
+// writable.
+relief_status relief_runtime_chunk_at(const struct relief_runtime *runtime,
+                                      const double *position,
+                                      uint32_t *out_face,
+                                      int32_t *out_x,
+                                      int32_t *out_z);
+
+// Acquires a view of built chunk (face, x, z), as `relief_collision_acquire` (release with
+// `relief_collision_release`). Errors: as `relief_collision_acquire`, and INVALID_ARGUMENT
+// for a runtime made with RELIEF_RUNTIME_NO_COLLISION. Threads: any.
+//
+// # Safety
+// `runtime` NULL or live; `view` NULL or a writable `relief_chunk_view`.
+relief_status relief_runtime_acquire_chunk(const struct relief_runtime *runtime,
+                                           uint32_t face,
+                                           int32_t x,
+                                           int32_t z,
+                                           struct relief_chunk_view *view);
+
+// Creates a query handle over a flat world's runtime, as `relief_terrain_create` (free with
+// `relief_terrain_destroy`; it may outlive the runtime). Errors: INVALID_ARGUMENT (NULL
+// arguments, a planet's runtime). Threads: any.
+//
+// # Safety
+// `runtime` NULL or live; `out_terrain` NULL or writable.
+relief_status relief_runtime_create_terrain(const struct relief_runtime *runtime,
+                                            struct relief_terrain **out_terrain);
+
+// Creates a query handle over a planet's runtime, as `relief_planet_terrain_create` (free
+// with `relief_planet_terrain_destroy`). Errors: INVALID_ARGUMENT (NULL arguments, a flat
+// world's runtime), CORRUPT (the river or lake table fails its checks). Threads: any.
+//
+// # Safety
+// `runtime` NULL or live; `out_terrain` NULL or writable.
+relief_status relief_runtime_create_planet_terrain(const struct relief_runtime *runtime,
+                                                   struct relief_planet_terrain **out_terrain);
 
 // Creates a region streamer over `world`, with `config` (NULL for the regions defaults).
 // Starts its loader threads; nothing loads until the first `relief_streamer_update`.

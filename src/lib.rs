@@ -23,4 +23,4 @@ pub mod stream;
 
 pub use error::FormatError;
 pub use flat::{Region, RegionLocation, World};
-pub use runtime::{Runtime, RuntimeConfig, RuntimeEvent};
+pub use runtime::{Runtime, RuntimeConfig, RuntimeError, RuntimeEvent};

@@ -147,6 +147,16 @@ fn the_streaming_walk_sample_runs_clean() {
 }
 
 #[test]
+fn the_runtime_walk_sample_runs_clean() {
+    let n = native();
+    run_matrix(
+        "samples/c/runtime_walk.c",
+        &[&n.world, Path::new("240")],
+        "chunks built",
+    );
+}
+
+#[test]
 fn the_queries_sample_runs_clean() {
     let n = native();
     run_matrix("samples/c/queries.c", &[&n.pack], "batch:");

@@ -9,31 +9,16 @@ use super::{
     check_struct_size, ffi_guard, finite, handle, into_handle, relief_status, require, slice_out,
     Failure,
 };
-use crate::flat::terrain::Terrain;
 use crate::flat::RegionLocation;
-use crate::lod::{Clipmap, ClipmapConfig, DirtyRect};
-use crate::planet::rings::PlanetRings;
-use crate::planet::{PlanetTerrain, TileKey};
+use crate::lod::{ClipmapConfig, DirtyRect};
+use crate::planet::TileKey;
+use crate::runtime::{Lod, PieceKey, Queries};
 
 /// Clipmap levels following a focus (on a planet: LOD rings on a tangent plane near it).
 /// Opaque. Threads: one thread at a time (each call locks the clipmap); level views stay
 /// valid until the next update, refresh or destroy.
 pub struct relief_clipmap {
-    inner: Mutex<Levels>,
-}
-
-enum Levels {
-    Flat(Clipmap, Terrain),
-    Planet(PlanetRings, PlanetTerrain),
-}
-
-impl Levels {
-    fn clipmap(&self) -> &Clipmap {
-        match self {
-            Levels::Flat(c, _) => c,
-            Levels::Planet(r, _) => r.clipmap(),
-        }
-    }
+    inner: Mutex<Lod>,
 }
 
 /// Clipmap shape. Get defaults from `relief_clipmap_config_default`.
@@ -93,24 +78,7 @@ pub struct relief_clipmap_level {
     pub plane_z: [f64; 3],
 }
 
-fn identity_plane() -> relief_clipmap_level {
-    relief_clipmap_level {
-        struct_size: 0,
-        level: 0,
-        size: 0,
-        filled: 0,
-        origin_i: 0,
-        origin_j: 0,
-        spacing: 0.0,
-        heights: std::ptr::null(),
-        plane_origin: [0.0; 3],
-        plane_x: [1.0, 0.0, 0.0],
-        plane_up: [0.0, 1.0, 0.0],
-        plane_z: [0.0, 0.0, 1.0],
-    }
-}
-
-fn defaults() -> relief_clipmap_config {
+pub(crate) fn defaults() -> relief_clipmap_config {
     let c = ClipmapConfig::default();
     relief_clipmap_config {
         struct_size: std::mem::size_of::<relief_clipmap_config>() as u32,
@@ -162,7 +130,7 @@ pub unsafe extern "C" fn relief_clipmap_create(
         // SAFETY: forwarded contract.
         let config = unsafe { read_config(what, config) }?;
         let h = into_handle(relief_clipmap {
-            inner: Mutex::new(Levels::Flat(Clipmap::new(config), t.terrain.clone())),
+            inner: Mutex::new(Lod::new(&Queries::Flat(t.terrain.clone()), config)),
         });
         // SAFETY: checked non-NULL.
         unsafe { *out_clipmap = h };
@@ -174,7 +142,7 @@ pub unsafe extern "C" fn relief_clipmap_create(
 ///
 /// # Safety
 /// `config` NULL or readable.
-unsafe fn read_config(
+pub(crate) unsafe fn read_config(
     what: &str,
     config: *const relief_clipmap_config,
 ) -> Result<ClipmapConfig, Failure> {
@@ -226,10 +194,7 @@ pub unsafe extern "C" fn relief_planet_clipmap_create(
         // SAFETY: forwarded contract.
         let config = unsafe { read_config(what, config) }?;
         let h = into_handle(relief_clipmap {
-            inner: Mutex::new(Levels::Planet(
-                PlanetRings::new(config),
-                t.terrain().clone(),
-            )),
+            inner: Mutex::new(Lod::new(&Queries::Planet(t.terrain().clone()), config)),
         });
         // SAFETY: checked non-NULL.
         unsafe { *out_clipmap = h };
@@ -269,17 +234,12 @@ pub unsafe extern "C" fn relief_clipmap_update(
         let c = unsafe { handle(what, clipmap) }?;
         require(what, &[("out_dirty_count", out_dirty_count.is_null())])?;
         finite(what, &[x, y, z])?;
-        let n = match &mut *c.inner.lock() {
-            Levels::Flat(m, t) => m.update([x, y, z], t).len(),
-            Levels::Planet(r, t) => {
-                if [x, y, z] == [0.0; 3] {
-                    return Err(Failure::invalid(format!(
-                        "{what}: the planet's centre has no direction"
-                    )));
-                }
-                r.update([x, y, z], t).len()
-            }
-        };
+        let n = c
+            .inner
+            .lock()
+            .update([x, y, z])
+            .map_err(|e| Failure::invalid(format!("{what}: {e}")))?
+            .len();
         // SAFETY: checked non-NULL.
         unsafe { *out_dirty_count = n };
         Ok(())
@@ -305,14 +265,17 @@ pub unsafe extern "C" fn relief_clipmap_refresh_region(
         // SAFETY: forwarded contract.
         let c = unsafe { handle(what, clipmap) }?;
         require(what, &[("out_dirty_count", out_dirty_count.is_null())])?;
-        let n = match &mut *c.inner.lock() {
-            Levels::Flat(m, t) => m.refresh_region(RegionLocation::new(x, z), t).len(),
-            Levels::Planet(..) => {
-                return Err(Failure::invalid(format!(
+        let region = PieceKey::Region(RegionLocation::new(x, z));
+        let n = c
+            .inner
+            .lock()
+            .refresh(region)
+            .map(<[_]>::len)
+            .ok_or_else(|| {
+                Failure::invalid(format!(
                     "{what}: planet rings refresh tiles: use relief_clipmap_refresh_tile"
-                )))
-            }
-        };
+                ))
+            })?;
         // SAFETY: checked non-NULL.
         unsafe { *out_dirty_count = n };
         Ok(())
@@ -349,14 +312,16 @@ pub unsafe extern "C" fn relief_clipmap_refresh_tile(
             tx: tx as u16,
             ty: ty as u16,
         };
-        let n = match &mut *c.inner.lock() {
-            Levels::Planet(r, t) => r.refresh_tile(key, t).len(),
-            Levels::Flat(..) => {
-                return Err(Failure::invalid(format!(
+        let n = c
+            .inner
+            .lock()
+            .refresh(PieceKey::Tile(key))
+            .map(<[_]>::len)
+            .ok_or_else(|| {
+                Failure::invalid(format!(
                     "{what}: a flat clipmap refreshes regions: use relief_clipmap_refresh_region"
-                )))
-            }
-        };
+                ))
+            })?;
         // SAFETY: checked non-NULL.
         unsafe { *out_dirty_count = n };
         Ok(())
@@ -382,32 +347,46 @@ pub unsafe extern "C" fn relief_clipmap_get_dirty(
         let what = "relief_clipmap_get_dirty";
         // SAFETY: forwarded contract.
         let c = unsafe { handle(what, clipmap) }?;
-        require(what, &[("out_count", out_count.is_null())])?;
+        let lod = c.inner.lock();
         // SAFETY: forwarded contract.
-        let out = unsafe { slice_out(what, rects, capacity) }?;
-        let levels = c.inner.lock();
-        let dirty: &[DirtyRect] = levels.clipmap().dirty();
-        if capacity > 0 {
-            if capacity < dirty.len() {
-                return Err(Failure::invalid(format!(
-                    "{what}: {} rectangles, the buffer holds {capacity}",
-                    dirty.len()
-                )));
-            }
-            for (o, d) in out.iter_mut().zip(dirty) {
-                *o = relief_dirty_rect {
-                    level: d.level,
-                    x: d.x,
-                    z: d.z,
-                    width: d.width,
-                    depth: d.depth,
-                };
-            }
-        }
-        // SAFETY: checked non-NULL.
-        unsafe { *out_count = dirty.len() };
-        Ok(())
+        unsafe { copy_dirty(what, lod.clipmap().dirty(), rects, capacity, out_count) }
     })
+}
+
+/// Copies `dirty` into the caller's buffer, as `relief_clipmap_get_dirty` documents.
+///
+/// # Safety
+/// `rects` NULL or writable for `capacity` rects; `out_count` NULL or writable.
+pub(crate) unsafe fn copy_dirty(
+    what: &str,
+    dirty: &[DirtyRect],
+    rects: *mut relief_dirty_rect,
+    capacity: usize,
+    out_count: *mut usize,
+) -> Result<(), Failure> {
+    require(what, &[("out_count", out_count.is_null())])?;
+    // SAFETY: forwarded contract.
+    let out = unsafe { slice_out(what, rects, capacity) }?;
+    if capacity > 0 {
+        if capacity < dirty.len() {
+            return Err(Failure::invalid(format!(
+                "{what}: {} rectangles, the buffer holds {capacity}",
+                dirty.len()
+            )));
+        }
+        for (o, d) in out.iter_mut().zip(dirty) {
+            *o = relief_dirty_rect {
+                level: d.level,
+                x: d.x,
+                z: d.z,
+                width: d.width,
+                depth: d.depth,
+            };
+        }
+    }
+    // SAFETY: checked non-NULL.
+    unsafe { *out_count = dirty.len() };
+    Ok(())
 }
 
 /// Fills `*out_level` (its `struct_size` set) with level `level`'s view. Errors:
@@ -426,45 +405,49 @@ pub unsafe extern "C" fn relief_clipmap_get_level(
         let what = "relief_clipmap_get_level";
         // SAFETY: forwarded contract.
         let c = unsafe { handle(what, clipmap) }?;
-        require(what, &[("out_level", out_level.is_null())])?;
-        // SAFETY: non-NULL.
-        unsafe { check_struct_size(what, out_level) }?;
-        let levels = c.inner.lock();
-        let cm = levels.clipmap();
-        let count = cm.config().levels;
-        if level >= count {
-            return Err(Failure::invalid(format!(
-                "{what}: level {level} is out of range (the clipmap has {count})"
-            )));
-        }
-        let l = cm.level(level as usize);
-        let origin = l.origin();
-        let view = relief_clipmap_level {
-            struct_size: std::mem::size_of::<relief_clipmap_level>() as u32,
-            level,
-            size: cm.config().size,
-            filled: origin.is_some() as u32,
-            origin_i: origin.map_or(0, |o| o[0]),
-            origin_j: origin.map_or(0, |o| o[1]),
-            spacing: l.spacing,
-            heights: l.storage().as_ptr(),
-            ..identity_plane()
-        };
-        let view = match &*levels {
-            Levels::Planet(r, _) => match r.frame() {
-                Some(f) => relief_clipmap_level {
-                    plane_origin: [f.up[0] * f.radius, f.up[1] * f.radius, f.up[2] * f.radius],
-                    plane_x: f.east,
-                    plane_up: f.up,
-                    plane_z: f.north,
-                    ..view
-                },
-                None => view,
-            },
-            Levels::Flat(..) => view,
-        };
-        // SAFETY: checked non-NULL and of our size.
-        unsafe { out_level.write_unaligned(view) };
-        Ok(())
+        // SAFETY: forwarded contract.
+        unsafe { level_view(what, &c.inner.lock(), level, out_level) }
     })
+}
+
+/// Fills a level view of `lod`, as `relief_clipmap_get_level` documents.
+///
+/// # Safety
+/// `out_level` NULL or a writable `relief_clipmap_level`.
+pub(crate) unsafe fn level_view(
+    what: &str,
+    lod: &Lod,
+    level: u32,
+    out_level: *mut relief_clipmap_level,
+) -> Result<(), Failure> {
+    require(what, &[("out_level", out_level.is_null())])?;
+    // SAFETY: non-NULL.
+    unsafe { check_struct_size(what, out_level) }?;
+    let cm = lod.clipmap();
+    let count = cm.config().levels;
+    if level >= count {
+        return Err(Failure::invalid(format!(
+            "{what}: level {level} is out of range (the clipmap has {count})"
+        )));
+    }
+    let l = cm.level(level as usize);
+    let origin = l.origin();
+    let plane = lod.plane();
+    let view = relief_clipmap_level {
+        struct_size: std::mem::size_of::<relief_clipmap_level>() as u32,
+        level,
+        size: cm.config().size,
+        filled: origin.is_some() as u32,
+        origin_i: origin.map_or(0, |o| o[0]),
+        origin_j: origin.map_or(0, |o| o[1]),
+        spacing: l.spacing,
+        heights: l.storage().as_ptr(),
+        plane_origin: plane.origin,
+        plane_x: plane.axis_x,
+        plane_up: plane.up,
+        plane_z: plane.axis_z,
+    };
+    // SAFETY: checked non-NULL and of our size.
+    unsafe { out_level.write_unaligned(view) };
+    Ok(())
 }

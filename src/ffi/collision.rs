@@ -3,39 +3,25 @@
 //! to one.
 
 use std::ffi::c_void;
-use std::sync::Arc;
 
 use parking_lot::Mutex;
 
-use super::streamer::{relief_streamer, Ground};
+use super::streamer::relief_streamer;
 use super::streaming::{
     poll_into, relief_event, relief_stream_config, relief_stream_stats, settle_into, write_stats,
-    Drive,
 };
 use super::{
     check_struct_size, ffi_guard, finite, handle, into_handle, relief_status, require, Failure,
 };
-use crate::flat::collision::{ChunkKey, ChunkSource, CollisionChunk};
-use crate::planet::collision::{PlanetChunk, PlanetChunkKey, PlanetChunkSource};
-use crate::stream::{Resident, Streamer};
+use crate::runtime::{ChunkLookup, Chunks, Heightfield};
 
 /// Collision chunks streaming around a focus: square heightfields in the layout Godot's
 /// HeightMapShape3D and Jolt's HeightFieldShape take. Opaque. Its own focus, radii and budget;
 /// it reads the samples of the streamer it was made from. Threads: as `relief_streamer`.
 pub struct relief_collision {
-    stream: Box<dyn Drive>,
-    chunks: Chunks,
-}
-
-enum Chunks {
-    Flat {
-        resident: Resident<ChunkKey, CollisionChunk>,
-        source: Arc<ChunkSource>,
-    },
-    Planet {
-        resident: Resident<PlanetChunkKey, PlanetChunk>,
-        source: Arc<PlanetChunkSource>,
-    },
+    stream: Mutex<Chunks>,
+    /// Finds chunks outside the streamer's lock.
+    lookup: ChunkLookup,
 }
 
 /// One chunk's heightfield, read in place: `samples × samples` heights in metres, row-major
@@ -104,13 +90,6 @@ impl Default for relief_chunk_view {
     }
 }
 
-/// What a chunk view's token holds: the chunk, kept alive until release (never read).
-#[allow(dead_code)]
-enum Held {
-    Flat(Arc<CollisionChunk>),
-    Planet(Arc<PlanetChunk>),
-}
-
 /// Creates a collision streamer reading `streamer`'s ground, with `config` (NULL for the
 /// collision defaults: 288 m / 352 m / 64 MiB). On a flat world chunks are `chunk_size_m`
 /// metres (0 for 64 m; a whole number of samples, 2–4096); on a planet they are that many
@@ -141,43 +120,11 @@ pub unsafe extern "C" fn relief_collision_create(
             relief_stream_config::read(what, config, crate::flat::collision::stream_config())
         }?;
         finite(what, &[chunk_size_m])?;
-        let bad = |e: crate::flat::FormatError| Failure::invalid(format!("{what}: {e}"));
-        let handle = match &s.ground {
-            Ground::Flat { world, resident } => {
-                let size = if chunk_size_m == 0.0 {
-                    64.0
-                } else {
-                    chunk_size_m
-                };
-                let source =
-                    Arc::new(ChunkSource::new(world.clone(), resident.clone(), size).map_err(bad)?);
-                let inner = Streamer::new(source.clone(), config);
-                relief_collision {
-                    chunks: Chunks::Flat {
-                        resident: inner.resident(),
-                        source,
-                    },
-                    stream: Box::new(Mutex::new(inner)),
-                }
-            }
-            Ground::Planet { planet, resident } => {
-                let cells = if chunk_size_m == 0.0 {
-                    64.min(planet.face_resolution())
-                } else {
-                    (chunk_size_m / planet.spacing()).round().max(0.0) as u32
-                };
-                let source = Arc::new(
-                    PlanetChunkSource::new(planet.clone(), resident.clone(), cells).map_err(bad)?,
-                );
-                let inner = Streamer::new(source.clone(), config);
-                relief_collision {
-                    chunks: Chunks::Planet {
-                        resident: inner.resident(),
-                        source,
-                    },
-                    stream: Box::new(Mutex::new(inner)),
-                }
-            }
+        let chunks = Chunks::new(&s.streamed, config, chunk_size_m)
+            .map_err(|e| Failure::invalid(format!("{what}: {e}")))?;
+        let handle = relief_collision {
+            lookup: chunks.lookup(),
+            stream: Mutex::new(chunks),
         };
         // SAFETY: checked non-NULL.
         unsafe { *out_collision = into_handle(handle) };
@@ -215,7 +162,7 @@ pub unsafe extern "C" fn relief_collision_update(
         // SAFETY: forwarded contract.
         let c = unsafe { handle(what, collision) }?;
         finite(what, &[x, y, z])?;
-        c.stream.update([x, y, z]);
+        c.stream.lock().update([x, y, z]);
         Ok(())
     })
 }
@@ -241,7 +188,7 @@ pub unsafe extern "C" fn relief_collision_settle(
         // SAFETY: forwarded contract.
         let c = unsafe { handle(what, collision) }?;
         // SAFETY: forwarded contract.
-        unsafe { settle_into(what, &*c.stream, [x, y, z], timeout_ms, out_settled) }
+        unsafe { settle_into(what, &c.stream, [x, y, z], timeout_ms, out_settled) }
     })
 }
 
@@ -263,7 +210,7 @@ pub unsafe extern "C" fn relief_collision_poll_events(
         // SAFETY: forwarded contract.
         let c = unsafe { handle(what, collision) }?;
         // SAFETY: forwarded contract.
-        unsafe { poll_into(what, &*c.stream, events, capacity, out_count) }
+        unsafe { poll_into(what, &c.stream, events, capacity, out_count) }
     })
 }
 
@@ -282,7 +229,7 @@ pub unsafe extern "C" fn relief_collision_get_stats(
         // SAFETY: forwarded contract.
         let c = unsafe { handle(what, collision) }?;
         // SAFETY: forwarded contract.
-        unsafe { write_stats(what, c.stream.stats(), stats) }
+        unsafe { write_stats(what, c.stream.lock().stats(), stats) }
     })
 }
 
@@ -305,47 +252,52 @@ pub unsafe extern "C" fn relief_collision_chunk_at(
         let what = "relief_collision_chunk_at";
         // SAFETY: forwarded contract.
         let c = unsafe { handle(what, collision) }?;
-        require(
-            what,
-            &[
-                ("position", position.is_null()),
-                ("out_face", out_face.is_null()),
-                ("out_x", out_x.is_null()),
-                ("out_z", out_z.is_null()),
-            ],
-        )?;
-        // SAFETY: non-NULL; 3 doubles promised.
-        let p = unsafe {
-            [
-                position.read(),
-                position.add(1).read(),
-                position.add(2).read(),
-            ]
-        };
-        finite(what, &p)?;
-        let (face, x, z) = match &c.chunks {
-            Chunks::Flat { source, .. } => {
-                let k = source.key_at(p[0], p[2]);
-                (0, k.x, k.z)
-            }
-            Chunks::Planet { source, .. } => {
-                if p == [0.0; 3] {
-                    return Err(Failure::invalid(format!(
-                        "{what}: the planet's centre has no chunk"
-                    )));
-                }
-                let k = source.key_at(p);
-                (k.face as u32, k.x as i32, k.z as i32)
-            }
-        };
-        // SAFETY: checked non-NULL.
-        unsafe {
-            *out_face = face;
-            *out_x = x;
-            *out_z = z;
-        }
-        Ok(())
+        // SAFETY: forwarded contract.
+        unsafe { chunk_at(what, &c.lookup, position, out_face, out_x, out_z) }
     })
+}
+
+/// `relief_collision_chunk_at` on any chunk lookup.
+///
+/// # Safety
+/// `position` NULL or 3 readable doubles; out-pointers NULL or writable.
+pub(crate) unsafe fn chunk_at(
+    what: &str,
+    lookup: &ChunkLookup,
+    position: *const f64,
+    out_face: *mut u32,
+    out_x: *mut i32,
+    out_z: *mut i32,
+) -> Result<(), Failure> {
+    require(
+        what,
+        &[
+            ("position", position.is_null()),
+            ("out_face", out_face.is_null()),
+            ("out_x", out_x.is_null()),
+            ("out_z", out_z.is_null()),
+        ],
+    )?;
+    // SAFETY: non-NULL; 3 doubles promised.
+    let p = unsafe {
+        [
+            position.read(),
+            position.add(1).read(),
+            position.add(2).read(),
+        ]
+    };
+    finite(what, &p)?;
+    let id = lookup
+        .key_at(p)
+        .ok_or_else(|| Failure::invalid(format!("{what}: the planet's centre has no chunk")))?;
+    let (face, x, z) = id.face_x_z();
+    // SAFETY: checked non-NULL.
+    unsafe {
+        *out_face = face;
+        *out_x = x;
+        *out_z = z;
+    }
+    Ok(())
 }
 
 /// Acquires a view of built chunk (face, x, z) (face 0 on flat worlds), holding it until
@@ -368,89 +320,67 @@ pub unsafe extern "C" fn relief_collision_acquire(
         let what = "relief_collision_acquire";
         // SAFETY: forwarded contract.
         let c = unsafe { handle(what, collision) }?;
-        require(what, &[("view", view.is_null())])?;
-        // SAFETY: non-NULL.
-        unsafe { check_struct_size(what, view) }?;
-        // SAFETY: of our size.
-        if !unsafe { view.read_unaligned() }.token.is_null() {
-            return Err(Failure::invalid(format!(
-                "{what}: the view still holds a chunk; release it first"
-            )));
-        }
-        let missing = || Failure {
-            status: super::RELIEF_STATUS_NOT_FOUND,
-            message: format!("{what}: chunk ({face}, {x}, {z}) is not built"),
-        };
-        let filled = match &c.chunks {
-            Chunks::Flat { resident, .. } => {
-                if face != 0 {
-                    return Err(Failure::invalid(format!(
-                        "{what}: flat worlds have only face 0"
-                    )));
-                }
-                let chunk = resident
-                    .read()
-                    .get(&ChunkKey { x, z })
-                    .cloned()
-                    .ok_or_else(missing)?;
-                relief_chunk_view {
-                    struct_size: std::mem::size_of::<relief_chunk_view>() as u32,
-                    x,
-                    z,
-                    samples: chunk.samples,
-                    min_height: chunk.min_height,
-                    max_height: chunk.max_height,
-                    spacing: chunk.spacing,
-                    centre_x: chunk.centre[0],
-                    centre_z: chunk.centre[1],
-                    corner_x: chunk.corner[0],
-                    corner_z: chunk.corner[1],
-                    heights: chunk.heights.as_ptr(),
-                    token: Box::into_raw(Box::new(Held::Flat(chunk))).cast(),
-                    ..Default::default()
-                }
-            }
-            Chunks::Planet { resident, .. } => {
-                let in_range = |v: i32| (0..=u16::MAX as i32).contains(&v);
-                if face >= 6 || !in_range(x) || !in_range(z) {
-                    return Err(Failure::invalid(format!(
-                        "{what}: no chunk ({face}, {x}, {z})"
-                    )));
-                }
-                let key = PlanetChunkKey {
-                    face: face as u8,
-                    x: x as u16,
-                    z: z as u16,
-                };
-                let chunk = resident.read().get(&key).cloned().ok_or_else(missing)?;
-                let side = chunk.spacing * (chunk.samples - 1) as f64;
-                let f = chunk.frame;
-                relief_chunk_view {
-                    struct_size: std::mem::size_of::<relief_chunk_view>() as u32,
-                    x,
-                    z,
-                    samples: chunk.samples,
-                    min_height: chunk.min_height,
-                    max_height: chunk.max_height,
-                    spacing: chunk.spacing,
-                    centre_x: chunk.corner[0] + side / 2.0,
-                    centre_z: chunk.corner[1] + side / 2.0,
-                    corner_x: chunk.corner[0],
-                    corner_z: chunk.corner[1],
-                    heights: chunk.heights.as_ptr(),
-                    face,
-                    origin: f.origin,
-                    axis_x: f.axis_x,
-                    up: f.up,
-                    axis_z: f.axis_z,
-                    token: Box::into_raw(Box::new(Held::Planet(chunk))).cast(),
-                }
-            }
-        };
-        // SAFETY: checked non-NULL and of our size.
-        unsafe { view.write_unaligned(filled) };
-        Ok(())
+        // SAFETY: forwarded contract.
+        unsafe { acquire_chunk(what, &c.lookup, face, x, z, view) }
     })
+}
+
+/// `relief_collision_acquire` on any chunk lookup.
+///
+/// # Safety
+/// `view` NULL or a writable `relief_chunk_view`.
+pub(crate) unsafe fn acquire_chunk(
+    what: &str,
+    lookup: &ChunkLookup,
+    face: u32,
+    x: i32,
+    z: i32,
+    view: *mut relief_chunk_view,
+) -> Result<(), Failure> {
+    require(what, &[("view", view.is_null())])?;
+    // SAFETY: non-NULL.
+    unsafe { check_struct_size(what, view) }?;
+    // SAFETY: of our size.
+    if !unsafe { view.read_unaligned() }.token.is_null() {
+        return Err(Failure::invalid(format!(
+            "{what}: the view still holds a chunk; release it first"
+        )));
+    }
+    let id = lookup.id(face, x, z).ok_or_else(|| {
+        Failure::invalid(match lookup {
+            ChunkLookup::Flat { .. } => format!("{what}: flat worlds have only face 0"),
+            ChunkLookup::Planet { .. } => format!("{what}: no chunk ({face}, {x}, {z})"),
+        })
+    })?;
+    let chunk = lookup.get(id).ok_or_else(|| Failure {
+        status: super::RELIEF_STATUS_NOT_FOUND,
+        message: format!("{what}: chunk ({face}, {x}, {z}) is not built"),
+    })?;
+    let (min_height, max_height) = chunk.height_range();
+    let (centre, corner, f) = (chunk.centre(), chunk.corner(), chunk.frame());
+    let filled = relief_chunk_view {
+        struct_size: std::mem::size_of::<relief_chunk_view>() as u32,
+        x,
+        z,
+        samples: chunk.samples(),
+        min_height,
+        max_height,
+        spacing: chunk.spacing(),
+        centre_x: centre[0],
+        centre_z: centre[1],
+        corner_x: corner[0],
+        corner_z: corner[1],
+        heights: chunk.heights().as_ptr(),
+        face,
+        origin: f.origin,
+        axis_x: f.axis_x,
+        up: f.up,
+        axis_z: f.axis_z,
+        token: Box::into_raw(Box::new(chunk)).cast(),
+    };
+    // SAFETY: checked non-NULL and of our size.
+    unsafe { view.write_unaligned(filled) };
+    Ok(())
 }
 
 /// Releases what `view` holds and clears it; releasing twice, a cleared view, or NULL is a
@@ -467,8 +397,8 @@ pub unsafe extern "C" fn relief_collision_release(view: *mut relief_chunk_view) 
         // SAFETY: non-NULL; the caller promises a view.
         let v = unsafe { view.read_unaligned() };
         if !v.token.is_null() {
-            // SAFETY: the token came from Box<Held> in acquire, once.
-            drop(unsafe { Box::from_raw(v.token.cast::<Held>()) });
+            // SAFETY: the token came from Box<Heightfield> in acquire, once.
+            drop(unsafe { Box::from_raw(v.token.cast::<Heightfield>()) });
         }
         let cleared = relief_chunk_view {
             struct_size: v.struct_size,

@@ -11,6 +11,7 @@ pub mod collision;
 pub mod planet;
 pub mod planet_terrain;
 pub mod region;
+pub mod runtime;
 pub mod streamer;
 pub mod streaming;
 pub mod terrain;

@@ -7,6 +7,7 @@ use super::terrain::{relief_origin, relief_reach_kind, RELIEF_REACH_CREEK, RELIE
 use super::{ffi_guard, finite, handle, into_handle, relief_status, require, Failure};
 use crate::flat::ReachKind;
 use crate::planet::{PlanetOrigin, PlanetTerrain};
+use crate::runtime::Streamed;
 
 /// Queries over a planet streamer's planet and resident tiles. Opaque. Any number of threads
 /// may query at once, alongside the streamer's updates.
@@ -70,12 +71,8 @@ pub unsafe extern "C" fn relief_planet_terrain_create(
         let what = "relief_planet_terrain_create";
         // SAFETY: forwarded contract.
         let s = unsafe { handle(what, streamer) }?;
-        require(what, &[("out_terrain", out_terrain.is_null())])?;
-        let (planet, resident) = s.planet(what)?;
-        let terrain = PlanetTerrain::new(planet.clone(), resident.clone())?;
-        // SAFETY: checked non-NULL.
-        unsafe { *out_terrain = into_handle(relief_planet_terrain { terrain }) };
-        Ok(())
+        // SAFETY: forwarded contract.
+        unsafe { create_planet_terrain(what, &s.streamed, out_terrain) }
     })
 }
 
@@ -351,4 +348,21 @@ impl relief_planet_terrain {
     pub(crate) fn terrain(&self) -> &PlanetTerrain {
         &self.terrain
     }
+}
+
+/// `relief_planet_terrain_create` on any holder of a planet's tiles.
+///
+/// # Safety
+/// `out_terrain` NULL or writable.
+pub(crate) unsafe fn create_planet_terrain(
+    what: &str,
+    streamed: &Streamed,
+    out_terrain: *mut *mut relief_planet_terrain,
+) -> Result<(), Failure> {
+    require(what, &[("out_terrain", out_terrain.is_null())])?;
+    let (planet, resident) = super::streamer::planet(what, streamed)?;
+    let terrain = PlanetTerrain::new(planet.clone(), resident.clone())?;
+    // SAFETY: checked non-NULL.
+    unsafe { *out_terrain = into_handle(relief_planet_terrain { terrain }) };
+    Ok(())
 }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use super::streamer::relief_streamer;
 use super::{check_struct_size, ffi_guard, handle, relief_status, require, Failure};
 use crate::flat::{Region, RegionLocation};
+use crate::runtime::Streamed;
 
 /// A resident region's maps, read in place. Every map is `size × size` samples, row-major with
 /// X fastest (Terrain3D's layout): sample (i, j) is at index `j * size + i`, at world
@@ -83,53 +84,8 @@ pub unsafe extern "C" fn relief_region_acquire(
         let what = "relief_region_acquire";
         // SAFETY: forwarded contract.
         let s = unsafe { handle(what, streamer) }?;
-        require(what, &[("view", view.is_null())])?;
-        // SAFETY: non-NULL.
-        unsafe { check_struct_size(what, view) }?;
-        // SAFETY: of our size.
-        if !unsafe { view.read_unaligned() }.token.is_null() {
-            return Err(Failure::invalid(format!(
-                "{what}: the view still holds a region; release it first"
-            )));
-        }
-        let (world, resident) = s.flat(what)?;
-        let loc = RegionLocation::new(x, z);
-        let region: Arc<Region> = resident.read().get(&loc).cloned().ok_or(Failure {
-            status: super::RELIEF_STATUS_NOT_FOUND,
-            message: format!("{what}: region ({x}, {z}) is not resident"),
-        })?;
-        let m = world.manifest();
-        let extent = m.vertex_spacing * m.region_size as f64;
-        let filled = relief_region_view {
-            struct_size: std::mem::size_of::<relief_region_view>() as u32,
-            x,
-            z,
-            size: region.size,
-            vertex_spacing: m.vertex_spacing,
-            origin_x: x as f64 * extent,
-            origin_z: z as f64 * extent,
-            height: region.height.as_ptr(),
-            control: region
-                .control
-                .as_ref()
-                .map_or(std::ptr::null(), |l| l.as_ptr()),
-            color: region
-                .color
-                .as_ref()
-                .map_or(std::ptr::null(), |l| l.as_ptr().cast()),
-            biome: region
-                .biome
-                .as_ref()
-                .map_or(std::ptr::null(), |l| l.as_ptr()),
-            lake: region
-                .lake
-                .as_ref()
-                .map_or(std::ptr::null(), |l| l.as_ptr()),
-            token: Box::into_raw(Box::new(region)).cast(),
-        };
-        // SAFETY: checked non-NULL and of our size.
-        unsafe { view.write_unaligned(filled) };
-        Ok(())
+        // SAFETY: forwarded contract.
+        unsafe { acquire_region(what, &s.streamed, x, z, view) }
     })
 }
 
@@ -158,4 +114,64 @@ pub unsafe extern "C" fn relief_region_release(view: *mut relief_region_view) {
         unsafe { view.write_unaligned(cleared) };
         Ok(())
     });
+}
+
+/// `relief_region_acquire` on any holder of a flat world's regions.
+///
+/// # Safety
+/// `view` NULL or a writable `relief_region_view`.
+pub(crate) unsafe fn acquire_region(
+    what: &str,
+    streamed: &Streamed,
+    x: i32,
+    z: i32,
+    view: *mut relief_region_view,
+) -> Result<(), Failure> {
+    require(what, &[("view", view.is_null())])?;
+    // SAFETY: non-NULL.
+    unsafe { check_struct_size(what, view) }?;
+    // SAFETY: of our size.
+    if !unsafe { view.read_unaligned() }.token.is_null() {
+        return Err(Failure::invalid(format!(
+            "{what}: the view still holds a region; release it first"
+        )));
+    }
+    let (world, resident) = super::streamer::flat(what, streamed)?;
+    let loc = RegionLocation::new(x, z);
+    let region: Arc<Region> = resident.read().get(&loc).cloned().ok_or(Failure {
+        status: super::RELIEF_STATUS_NOT_FOUND,
+        message: format!("{what}: region ({x}, {z}) is not resident"),
+    })?;
+    let m = world.manifest();
+    let extent = m.vertex_spacing * m.region_size as f64;
+    let filled = relief_region_view {
+        struct_size: std::mem::size_of::<relief_region_view>() as u32,
+        x,
+        z,
+        size: region.size,
+        vertex_spacing: m.vertex_spacing,
+        origin_x: x as f64 * extent,
+        origin_z: z as f64 * extent,
+        height: region.height.as_ptr(),
+        control: region
+            .control
+            .as_ref()
+            .map_or(std::ptr::null(), |l| l.as_ptr()),
+        color: region
+            .color
+            .as_ref()
+            .map_or(std::ptr::null(), |l| l.as_ptr().cast()),
+        biome: region
+            .biome
+            .as_ref()
+            .map_or(std::ptr::null(), |l| l.as_ptr()),
+        lake: region
+            .lake
+            .as_ref()
+            .map_or(std::ptr::null(), |l| l.as_ptr()),
+        token: Box::into_raw(Box::new(region)).cast(),
+    };
+    // SAFETY: checked non-NULL and of our size.
+    unsafe { view.write_unaligned(filled) };
+    Ok(())
 }

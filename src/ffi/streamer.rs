@@ -8,58 +8,55 @@ use parking_lot::Mutex;
 use super::planet::relief_planet;
 use super::streaming::{
     poll_into, relief_event, relief_stream_config, relief_stream_stats, settle_into, write_stats,
-    Drive,
 };
 use super::world::relief_world;
 use super::{ffi_guard, finite, handle, into_handle, relief_status, require, Failure};
-use crate::flat::RegionSource;
 use crate::flat::{Region, RegionLocation, World};
-use crate::planet::{Planet, PlanetTile, TileKey, TileSource};
-use crate::stream::{Resident, StreamConfig, Streamer};
+use crate::planet::{Planet, PlanetTile, TileKey};
+use crate::runtime::{Ground, Pieces, Streamed};
+use crate::stream::{Resident, StreamConfig};
 
 /// Regions (or planet tiles) streaming around a focus. Opaque. Every function taking one is
 /// safe to call from any thread, but `update` and `poll_events` are meant for one (the
 /// game's main) thread.
 pub struct relief_streamer {
-    pub(crate) stream: Box<dyn Drive>,
-    pub(crate) ground: Ground,
-}
-
-/// What a streamer streams, and what views and queries read.
-pub(crate) enum Ground {
-    Flat {
-        world: Arc<World>,
-        resident: Resident<RegionLocation, Region>,
-    },
-    Planet {
-        planet: Arc<Planet>,
-        resident: Resident<TileKey, PlanetTile>,
-    },
+    pub(crate) stream: Mutex<Pieces>,
+    /// What views and queries read, outside the streamer's lock.
+    pub(crate) streamed: Streamed,
 }
 
 impl relief_streamer {
-    pub(crate) fn flat(
-        &self,
-        what: &str,
-    ) -> Result<(&Arc<World>, &Resident<RegionLocation, Region>), Failure> {
-        match &self.ground {
-            Ground::Flat { world, resident } => Ok((world, resident)),
-            Ground::Planet { .. } => Err(Failure::invalid(format!(
-                "{what}: this streamer streams a planet's tiles; use the relief_planet_*/relief_tile_* calls"
-            ))),
+    fn new(pieces: Pieces) -> relief_streamer {
+        relief_streamer {
+            streamed: pieces.streamed(),
+            stream: Mutex::new(pieces),
         }
     }
+}
 
-    pub(crate) fn planet(
-        &self,
-        what: &str,
-    ) -> Result<(&Arc<Planet>, &Resident<TileKey, PlanetTile>), Failure> {
-        match &self.ground {
-            Ground::Planet { planet, resident } => Ok((planet, resident)),
-            Ground::Flat { .. } => Err(Failure::invalid(format!(
-                "{what}: this streamer streams a flat world's regions, not a planet's tiles"
-            ))),
-        }
+/// The flat world and its resident regions, or an error naming the planet calls.
+pub(crate) fn flat<'a>(
+    what: &str,
+    streamed: &'a Streamed,
+) -> Result<(&'a Arc<World>, &'a Resident<RegionLocation, Region>), Failure> {
+    match streamed {
+        Streamed::Flat { world, regions } => Ok((world, regions)),
+        Streamed::Planet { .. } => Err(Failure::invalid(format!(
+            "{what}: this streamer streams a planet's tiles; use the relief_planet_*/relief_tile_* calls"
+        ))),
+    }
+}
+
+/// The planet and its resident tiles, or an error saying the ground is flat.
+pub(crate) fn planet<'a>(
+    what: &str,
+    streamed: &'a Streamed,
+) -> Result<(&'a Arc<Planet>, &'a Resident<TileKey, PlanetTile>), Failure> {
+    match streamed {
+        Streamed::Planet { planet, tiles } => Ok((planet, tiles)),
+        Streamed::Flat { .. } => Err(Failure::invalid(format!(
+            "{what}: this streamer streams a flat world's regions, not a planet's tiles"
+        ))),
     }
 }
 
@@ -86,14 +83,10 @@ pub unsafe extern "C" fn relief_streamer_create(
         require(what, &[("out_streamer", out_streamer.is_null())])?;
         // SAFETY: forwarded contract.
         let config = unsafe { relief_stream_config::read(what, config, StreamConfig::default()) }?;
-        let streamer = Streamer::new(Arc::new(RegionSource::new(world.clone())), config);
-        let h = into_handle(relief_streamer {
-            ground: Ground::Flat {
-                resident: streamer.resident(),
-                world,
-            },
-            stream: Box::new(Mutex::new(streamer)),
-        });
+        let h = into_handle(relief_streamer::new(Pieces::new(
+            &Ground::Flat(world),
+            config,
+        )));
         // SAFETY: checked non-NULL.
         unsafe { *out_streamer = h };
         Ok(())
@@ -132,7 +125,7 @@ pub unsafe extern "C" fn relief_streamer_update(
         // SAFETY: forwarded contract.
         let s = unsafe { handle(what, streamer) }?;
         finite(what, &[x, y, z])?;
-        s.stream.update([x, y, z]);
+        s.stream.lock().update([x, y, z]);
         Ok(())
     })
 }
@@ -159,7 +152,7 @@ pub unsafe extern "C" fn relief_streamer_settle(
         // SAFETY: forwarded contract.
         let s = unsafe { handle(what, streamer) }?;
         // SAFETY: forwarded contract.
-        unsafe { settle_into(what, &*s.stream, [x, y, z], timeout_ms, out_settled) }
+        unsafe { settle_into(what, &s.stream, [x, y, z], timeout_ms, out_settled) }
     })
 }
 
@@ -183,7 +176,7 @@ pub unsafe extern "C" fn relief_streamer_poll_events(
         // SAFETY: forwarded contract.
         let s = unsafe { handle(what, streamer) }?;
         // SAFETY: forwarded contract.
-        unsafe { poll_into(what, &*s.stream, events, capacity, out_count) }
+        unsafe { poll_into(what, &s.stream, events, capacity, out_count) }
     })
 }
 
@@ -203,7 +196,7 @@ pub unsafe extern "C" fn relief_streamer_get_stats(
         // SAFETY: forwarded contract.
         let s = unsafe { handle(what, streamer) }?;
         // SAFETY: forwarded contract.
-        unsafe { write_stats(what, s.stream.stats(), stats) }
+        unsafe { write_stats(what, s.stream.lock().stats(), stats) }
     })
 }
 
@@ -231,14 +224,10 @@ pub unsafe extern "C" fn relief_planet_streamer_create(
         require(what, &[("out_streamer", out_streamer.is_null())])?;
         // SAFETY: forwarded contract.
         let config = unsafe { relief_stream_config::read(what, config, StreamConfig::default()) }?;
-        let streamer = Streamer::new(Arc::new(TileSource::new(planet.clone())), config);
-        let h = into_handle(relief_streamer {
-            ground: Ground::Planet {
-                resident: streamer.resident(),
-                planet,
-            },
-            stream: Box::new(Mutex::new(streamer)),
-        });
+        let h = into_handle(relief_streamer::new(Pieces::new(
+            &Ground::Planet(planet),
+            config,
+        )));
         // SAFETY: checked non-NULL.
         unsafe { *out_streamer = h };
         Ok(())

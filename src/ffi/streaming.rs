@@ -1,6 +1,6 @@
 //! What every streaming object shares: `relief_stream_config` (and its defaults),
-//! `relief_event`, `relief_stream_stats`, and the lock-guarded [`Drive`] behind
-//! `relief_streamer` and `relief_collision` for any source (regions, planet tiles, chunks).
+//! `relief_event`, `relief_stream_stats`, and [`Drive`]: the core streamers behind
+//! `relief_streamer` and `relief_collision`, as their calls drive them.
 
 use std::time::Duration;
 
@@ -8,7 +8,8 @@ use parking_lot::Mutex;
 
 use super::{check_struct_size, ffi_guard, relief_status, require, Failure};
 use crate::error::FormatError;
-use crate::stream::{Event, Source, Stats, StreamConfig, Streamer};
+use crate::runtime::{ChunkId, Chunks, PieceKey, Pieces};
+use crate::stream::{Event, Stats, StreamConfig};
 
 /// Which defaults `relief_stream_config_default` fills in.
 pub type relief_stream_kind = u32;
@@ -104,6 +105,15 @@ pub const RELIEF_EVENT_LOADED: relief_event_kind = 0;
 pub const RELIEF_EVENT_UNLOADED: relief_event_kind = 1;
 /// A load failed; `status` says why, `will_retry` whether it will be tried again.
 pub const RELIEF_EVENT_FAILED: relief_event_kind = 2;
+/// (relief_runtime only) Collision chunk (face, x, z) is built: acquire it and make its shape.
+pub const RELIEF_EVENT_CHUNK_READY: relief_event_kind = 3;
+/// (relief_runtime only) Chunk (face, x, z) left the collision drop radius: remove its shape.
+pub const RELIEF_EVENT_CHUNK_DROPPED: relief_event_kind = 4;
+/// (relief_runtime only) A chunk build failed; `status`, `attempt`, `will_retry` as FAILED.
+pub const RELIEF_EVENT_CHUNK_FAILED: relief_event_kind = 5;
+/// (relief_runtime only) Level cells changed in this update: `x` rectangles, read them with
+/// `relief_runtime_get_dirty` before the next update.
+pub const RELIEF_EVENT_LEVELS_DIRTY: relief_event_kind = 6;
 
 /// One streaming event. `x`, `z` are a region location or a planet tile's (tx, ty) (from a
 /// streamer), or a chunk index (from a collision streamer); `face` is a planet's cube face.
@@ -130,24 +140,14 @@ pub(crate) trait EventKey: Copy {
     fn face_x_z(self) -> (u32, i32, i32);
 }
 
-impl EventKey for crate::flat::RegionLocation {
+impl EventKey for PieceKey {
     fn face_x_z(self) -> (u32, i32, i32) {
-        (0, self.x, self.z)
+        PieceKey::face_x_z(self)
     }
 }
-impl EventKey for crate::flat::collision::ChunkKey {
+impl EventKey for ChunkId {
     fn face_x_z(self) -> (u32, i32, i32) {
-        (0, self.x, self.z)
-    }
-}
-impl EventKey for crate::planet::TileKey {
-    fn face_x_z(self) -> (u32, i32, i32) {
-        (self.face as u32, self.tx as i32, self.ty as i32)
-    }
-}
-impl EventKey for crate::planet::collision::PlanetChunkKey {
-    fn face_x_z(self) -> (u32, i32, i32) {
-        (self.face as u32, self.x as i32, self.z as i32)
+        ChunkId::face_x_z(self)
     }
 }
 
@@ -182,40 +182,45 @@ pub(crate) fn event_of<K: EventKey>(e: Event<K, FormatError>) -> relief_event {
     }
 }
 
-/// A streamer of any source, as the C objects drive it: behind a lock, so every export can
-/// take `const` handles and stay sound whichever threads call it.
-pub(crate) trait Drive: Send + Sync {
-    fn update(&self, focus: [f64; 3]);
-    fn settle(&self, focus: [f64; 3], timeout: Duration) -> bool;
-    /// Moves up to `out.len()` events into `out`; returns how many.
-    fn poll(&self, out: &mut [relief_event]) -> usize;
-    fn stats(&self) -> Stats;
+/// What `relief_streamer` and `relief_collision` stream, as the C calls drive it: the core's
+/// region-or-tile and flat-or-planet chunk streamers, behind the handle's lock.
+pub(crate) trait Drive {
+    type Key: EventKey;
+    fn settle(&mut self, focus: [f64; 3], timeout: Duration) -> bool;
+    fn poll_event(&mut self) -> Option<Event<Self::Key, FormatError>>;
 }
 
-impl<S> Drive for Mutex<Streamer<S>>
-where
-    S: Source<Error = FormatError>,
-    S::Key: EventKey,
-{
-    fn update(&self, focus: [f64; 3]) {
-        self.lock().update(focus);
+impl Drive for Pieces {
+    type Key = PieceKey;
+    fn settle(&mut self, focus: [f64; 3], timeout: Duration) -> bool {
+        Pieces::settle(self, focus, timeout)
     }
-    fn settle(&self, focus: [f64; 3], timeout: Duration) -> bool {
-        self.lock().settle(focus, timeout)
+    fn poll_event(&mut self) -> Option<Event<PieceKey, FormatError>> {
+        Pieces::poll_event(self)
     }
-    fn poll(&self, out: &mut [relief_event]) -> usize {
-        let mut s = self.lock();
-        let mut n = 0;
-        while n < out.len() {
-            let Some(e) = s.poll_event() else { break };
-            out[n] = event_of(e);
-            n += 1;
-        }
-        n
+}
+
+impl Drive for Chunks {
+    type Key = ChunkId;
+    fn settle(&mut self, focus: [f64; 3], timeout: Duration) -> bool {
+        Chunks::settle(self, focus, timeout)
     }
-    fn stats(&self) -> Stats {
-        self.lock().stats()
+    fn poll_event(&mut self) -> Option<Event<ChunkId, FormatError>> {
+        Chunks::poll_event(self)
     }
+}
+
+/// Moves up to `out.len()` events into `out`; returns how many.
+pub(crate) fn poll_events(streamer: &mut impl Drive, out: &mut [relief_event]) -> usize {
+    let mut n = 0;
+    while n < out.len() {
+        let Some(e) = streamer.poll_event() else {
+            break;
+        };
+        out[n] = event_of(e);
+        n += 1;
+    }
+    n
 }
 
 /// Blocks until `streamer` settles around `focus` or the timeout passes; writes 1 or 0.
@@ -224,14 +229,16 @@ where
 /// `out_settled` NULL or writable.
 pub(crate) unsafe fn settle_into(
     what: &str,
-    streamer: &dyn Drive,
+    streamer: &Mutex<impl Drive>,
     focus: [f64; 3],
     timeout_ms: u32,
     out_settled: *mut u32,
 ) -> Result<(), Failure> {
     require(what, &[("out_settled", out_settled.is_null())])?;
     super::finite(what, &focus)?;
-    let done = streamer.settle(focus, Duration::from_millis(timeout_ms as u64));
+    let done = streamer
+        .lock()
+        .settle(focus, Duration::from_millis(timeout_ms as u64));
     // SAFETY: checked non-NULL.
     unsafe { *out_settled = done as u32 };
     Ok(())
@@ -243,7 +250,7 @@ pub(crate) unsafe fn settle_into(
 /// Forwarded buffer contract.
 pub(crate) unsafe fn poll_into(
     what: &str,
-    streamer: &dyn Drive,
+    streamer: &Mutex<impl Drive>,
     events: *mut relief_event,
     capacity: usize,
     out_count: *mut usize,
@@ -251,7 +258,7 @@ pub(crate) unsafe fn poll_into(
     require(what, &[("out_count", out_count.is_null())])?;
     // SAFETY: forwarded contract.
     let buf = unsafe { super::slice_out(what, events, capacity) }?;
-    let n = streamer.poll(buf);
+    let n = poll_events(&mut *streamer.lock(), buf);
     // SAFETY: checked non-NULL.
     unsafe { *out_count = n };
     Ok(())
@@ -296,20 +303,10 @@ fn micros(d: Duration) -> u32 {
     d.as_micros().min(u32::MAX as u128) as u32
 }
 
-/// Writes `stats` into the caller's struct after checking its size.
-///
-/// # Safety
-/// `out` NULL or writable.
-pub(crate) unsafe fn write_stats(
-    what: &str,
-    s: Stats,
-    out: *mut relief_stream_stats,
-) -> Result<(), Failure> {
-    require(what, &[("stats", out.is_null())])?;
-    // SAFETY: non-NULL.
-    unsafe { check_struct_size(what, out) }?;
+/// The C form of a streamer's stats, `struct_size` set.
+pub(crate) fn stream_stats(s: &Stats) -> relief_stream_stats {
     let c = |n: usize| n.min(u32::MAX as usize) as u32;
-    let filled = relief_stream_stats {
+    relief_stream_stats {
         struct_size: std::mem::size_of::<relief_stream_stats>() as u32,
         ready: c(s.ready),
         cached: c(s.cached),
@@ -330,7 +327,22 @@ pub(crate) unsafe fn write_stats(
         loads: s.loads,
         failures: s.failures,
         evictions: s.evictions,
-    };
+    }
+}
+
+/// Writes `stats` into the caller's struct after checking its size.
+///
+/// # Safety
+/// `out` NULL or writable.
+pub(crate) unsafe fn write_stats(
+    what: &str,
+    s: Stats,
+    out: *mut relief_stream_stats,
+) -> Result<(), Failure> {
+    require(what, &[("stats", out.is_null())])?;
+    // SAFETY: non-NULL.
+    unsafe { check_struct_size(what, out) }?;
+    let filled = stream_stats(&s);
     // SAFETY: checked non-NULL and of our size.
     unsafe { out.write_unaligned(filled) };
     Ok(())
@@ -352,7 +364,7 @@ pub unsafe extern "C" fn relief_stream_config_default(
         require(what, &[("config", config.is_null())])?;
         let rust = match kind {
             RELIEF_STREAM_KIND_REGIONS => StreamConfig::default(),
-            RELIEF_STREAM_KIND_COLLISION => crate::flat::collision::stream_config(),
+            RELIEF_STREAM_KIND_COLLISION => crate::runtime::CollisionConfig::default().stream,
             other => {
                 return Err(Failure::invalid(format!(
                     "{what}: kind {other} is not a RELIEF_STREAM_KIND_*"

@@ -4,6 +4,7 @@ use super::streamer::relief_streamer;
 use super::{ffi_guard, finite, handle, into_handle, relief_status, require, Failure};
 use crate::flat::terrain::{Origin, Terrain};
 use crate::flat::ReachKind;
+use crate::runtime::Streamed;
 
 /// A query handle over a streamer's world and resident regions. Opaque. Every query is safe
 /// to call from any number of threads at once, alongside the streamer's own updates.
@@ -116,12 +117,8 @@ pub unsafe extern "C" fn relief_terrain_create(
         let what = "relief_terrain_create";
         // SAFETY: forwarded contract.
         let s = unsafe { handle(what, streamer) }?;
-        require(what, &[("out_terrain", out_terrain.is_null())])?;
-        let (world, resident) = s.flat(what)?;
-        let terrain = Terrain::new(world.clone(), resident.clone());
-        // SAFETY: checked non-NULL.
-        unsafe { *out_terrain = into_handle(relief_terrain { terrain }) };
-        Ok(())
+        // SAFETY: forwarded contract.
+        unsafe { create_terrain(what, &s.streamed, out_terrain) }
     })
 }
 
@@ -428,5 +425,22 @@ pub(crate) fn check_radius(what: &str, radius: f64) -> Result<(), Failure> {
             "{what}: radius {radius} is negative"
         )));
     }
+    Ok(())
+}
+
+/// `relief_terrain_create` on any holder of a flat world's regions.
+///
+/// # Safety
+/// `out_terrain` NULL or writable.
+pub(crate) unsafe fn create_terrain(
+    what: &str,
+    streamed: &Streamed,
+    out_terrain: *mut *mut relief_terrain,
+) -> Result<(), Failure> {
+    require(what, &[("out_terrain", out_terrain.is_null())])?;
+    let (world, resident) = super::streamer::flat(what, streamed)?;
+    let terrain = Terrain::new(world.clone(), resident.clone());
+    // SAFETY: checked non-NULL.
+    unsafe { *out_terrain = into_handle(relief_terrain { terrain }) };
     Ok(())
 }

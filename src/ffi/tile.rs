@@ -6,6 +6,7 @@ use std::sync::Arc;
 use super::streamer::relief_streamer;
 use super::{check_struct_size, ffi_guard, handle, relief_status, require, Failure};
 use crate::planet::{PlanetTile, TileKey};
+use crate::runtime::Streamed;
 
 /// A resident tile's fields, read in place: each `size × size` samples, row-major, sample
 /// (i, j) at `j·size + i` being face sample (`tx·size + i`, `ty·size + j`). Sediment and
@@ -74,47 +75,8 @@ pub unsafe extern "C" fn relief_tile_acquire(
         let what = "relief_tile_acquire";
         // SAFETY: forwarded contract.
         let s = unsafe { handle(what, streamer) }?;
-        require(what, &[("view", view.is_null())])?;
-        // SAFETY: non-NULL.
-        unsafe { check_struct_size(what, view) }?;
-        // SAFETY: of our size.
-        if !unsafe { view.read_unaligned() }.token.is_null() {
-            return Err(Failure::invalid(format!(
-                "{what}: the view still holds a tile; release it first"
-            )));
-        }
-        let (_, resident) = s.planet(what)?;
-        if face >= 6 || tx > u16::MAX as u32 || ty > u16::MAX as u32 {
-            return Err(Failure::invalid(format!(
-                "{what}: no tile ({face}, {tx}, {ty})"
-            )));
-        }
-        let key = TileKey {
-            face: face as u8,
-            tx: tx as u16,
-            ty: ty as u16,
-        };
-        let tile: Arc<PlanetTile> = resident.read().get(&key).cloned().ok_or(Failure {
-            status: super::RELIEF_STATUS_NOT_FOUND,
-            message: format!("{what}: tile ({face}, {tx}, {ty}) is not resident"),
-        })?;
-        let opt = |v: &Option<Vec<f32>>| v.as_ref().map_or(std::ptr::null(), |v| v.as_ptr());
-        let filled = relief_tile_view {
-            struct_size: std::mem::size_of::<relief_tile_view>() as u32,
-            face,
-            tx,
-            ty,
-            size: tile.size,
-            height: tile.height.as_ptr(),
-            biome: tile.biome.as_ptr(),
-            lake: tile.lake.as_ptr(),
-            sediment: opt(&tile.sediment),
-            precipitation: opt(&tile.precipitation),
-            token: Box::into_raw(Box::new(tile)).cast(),
-        };
-        // SAFETY: checked non-NULL and of our size.
-        unsafe { view.write_unaligned(filled) };
-        Ok(())
+        // SAFETY: forwarded contract.
+        unsafe { acquire_tile(what, &s.streamed, face, tx, ty, view) }
     })
 }
 
@@ -143,4 +105,59 @@ pub unsafe extern "C" fn relief_tile_release(view: *mut relief_tile_view) {
         unsafe { view.write_unaligned(cleared) };
         Ok(())
     });
+}
+
+/// `relief_tile_acquire` on any holder of a planet's tiles.
+///
+/// # Safety
+/// `view` NULL or a writable `relief_tile_view`.
+pub(crate) unsafe fn acquire_tile(
+    what: &str,
+    streamed: &Streamed,
+    face: u32,
+    tx: u32,
+    ty: u32,
+    view: *mut relief_tile_view,
+) -> Result<(), Failure> {
+    require(what, &[("view", view.is_null())])?;
+    // SAFETY: non-NULL.
+    unsafe { check_struct_size(what, view) }?;
+    // SAFETY: of our size.
+    if !unsafe { view.read_unaligned() }.token.is_null() {
+        return Err(Failure::invalid(format!(
+            "{what}: the view still holds a tile; release it first"
+        )));
+    }
+    let (_, resident) = super::streamer::planet(what, streamed)?;
+    if face >= 6 || tx > u16::MAX as u32 || ty > u16::MAX as u32 {
+        return Err(Failure::invalid(format!(
+            "{what}: no tile ({face}, {tx}, {ty})"
+        )));
+    }
+    let key = TileKey {
+        face: face as u8,
+        tx: tx as u16,
+        ty: ty as u16,
+    };
+    let tile: Arc<PlanetTile> = resident.read().get(&key).cloned().ok_or(Failure {
+        status: super::RELIEF_STATUS_NOT_FOUND,
+        message: format!("{what}: tile ({face}, {tx}, {ty}) is not resident"),
+    })?;
+    let opt = |v: &Option<Vec<f32>>| v.as_ref().map_or(std::ptr::null(), |v| v.as_ptr());
+    let filled = relief_tile_view {
+        struct_size: std::mem::size_of::<relief_tile_view>() as u32,
+        face,
+        tx,
+        ty,
+        size: tile.size,
+        height: tile.height.as_ptr(),
+        biome: tile.biome.as_ptr(),
+        lake: tile.lake.as_ptr(),
+        sediment: opt(&tile.sediment),
+        precipitation: opt(&tile.precipitation),
+        token: Box::into_raw(Box::new(tile)).cast(),
+    };
+    // SAFETY: checked non-NULL and of our size.
+    unsafe { view.write_unaligned(filled) };
+    Ok(())
 }

@@ -36,6 +36,17 @@ use crate::lod::{ClipmapConfig, DirtyRect};
 use crate::stream::latency::Ring;
 use crate::stream::{Event, Stats, StreamConfig};
 
+/// Why a runtime can't start.
+#[derive(Debug, thiserror::Error)]
+pub enum RuntimeError {
+    /// The ground failed to open or its tables failed their checks.
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    /// The configuration asks for something the ground can't hold (a chunk size).
+    #[error("{0}")]
+    Config(String),
+}
+
 /// Collision chunks: how they stream and how big they are.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CollisionConfig {
@@ -141,13 +152,16 @@ impl Runtime {
     /// Starts streaming `ground` (loader threads start now; nothing loads before the first
     /// update). Fails only where a part can't be made: a collision chunk size the ground
     /// can't hold, or a planet whose river and lake tables don't read.
-    pub fn new(ground: impl Into<Ground>, config: RuntimeConfig) -> Result<Runtime, FormatError> {
+    pub fn new(ground: impl Into<Ground>, config: RuntimeConfig) -> Result<Runtime, RuntimeError> {
         let ground = ground.into();
         let pieces = Pieces::new(&ground, config.pieces);
         let streamed = pieces.streamed();
         let queries = streamed.queries()?;
         let chunks = match config.collision {
-            Some(c) => Some(Chunks::new(&streamed, c.stream, c.chunk_size_m)?),
+            Some(c) => Some(
+                Chunks::new(&streamed, c.stream, c.chunk_size_m)
+                    .map_err(|e| RuntimeError::Config(e.to_string()))?,
+            ),
             None => None,
         };
         let lookup = chunks.as_ref().map(Chunks::lookup);
@@ -172,7 +186,7 @@ impl Runtime {
     }
 
     /// Opens a world directory, pack or planet blob ([`Ground::open`]) and starts streaming it.
-    pub fn open(path: impl AsRef<Path>, config: RuntimeConfig) -> Result<Runtime, FormatError> {
+    pub fn open(path: impl AsRef<Path>, config: RuntimeConfig) -> Result<Runtime, RuntimeError> {
         Runtime::new(Ground::open(path)?, config)
     }
 

@@ -440,6 +440,97 @@ int main(int argc, char **argv) {
         free(blob);
     }
 
+    /* The runtime object: its arguments, its config (nested struct sizes, flags) and its
+     * optional parts are all checked. */
+    {
+        relief_world *w = NULL;
+        relief_runtime *rt = NULL, *rsentinel = (relief_runtime *)&checks;
+        relief_runtime_config rc;
+        relief_runtime_stats rs;
+        relief_region_view rv;
+        relief_chunk_view cv;
+        relief_clipmap_level lv;
+        relief_event ev[4];
+        relief_dirty_rect dr[1];
+        double at[3] = {0, 0, 0};
+        uint32_t face, settled;
+        int32_t cx, cz;
+        size_t count;
+        OK(relief_world_open(argv[1], &w));
+        REFUSED(relief_runtime_config_default(NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+        OK(relief_runtime_config_default(&rc));
+        EXPECT(rc.struct_size == sizeof rc && rc.pieces.struct_size == sizeof rc.pieces);
+        REFUSED(relief_runtime_create(NULL, &rc, &rt), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_create(w, &rc, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+        rt = rsentinel;
+        rc.levels.struct_size += 4;
+        REFUSED(relief_runtime_create(w, &rc, &rt), RELIEF_STATUS_INVALID_ARGUMENT);
+        EXPECT(rt == rsentinel); /* untouched on failure */
+        OK(relief_runtime_config_default(&rc));
+        rc.flags = 0x80;
+        REFUSED(relief_runtime_create(w, &rc, &rt), RELIEF_STATUS_INVALID_ARGUMENT);
+        OK(relief_runtime_config_default(&rc));
+        rc.chunk_size_m = 1.5; /* not a whole number of samples */
+        REFUSED(relief_runtime_create(w, &rc, &rt), RELIEF_STATUS_INVALID_ARGUMENT);
+        rc.collision.budget_bytes = 0;
+        REFUSED(relief_runtime_create(w, &rc, &rt), RELIEF_STATUS_INVALID_ARGUMENT);
+        OK(relief_runtime_config_default(&rc));
+        rc.flags = RELIEF_RUNTIME_NO_COLLISION | RELIEF_RUNTIME_NO_LEVELS;
+        OK(relief_runtime_create(w, &rc, &rt));
+        REFUSED(relief_runtime_update(NULL, 0, 0, 0), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_update(rt, NAN, 0, 0), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_settle(rt, 0, 0, 0, 10, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+        OK(relief_runtime_settle(rt, 0, 0, 0, 30000, &settled));
+        EXPECT(settled == 1);
+        REFUSED(relief_runtime_poll_events(rt, NULL, 4, &count), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_poll_events(rt, ev, 4, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+        OK(relief_runtime_poll_events(rt, ev, 4, &count));
+        EXPECT(count > 0 && ev[0].kind == RELIEF_EVENT_LOADED);
+        memset(&rs, 0, sizeof rs);
+        REFUSED(relief_runtime_get_stats(rt, &rs), RELIEF_STATUS_INVALID_ARGUMENT);
+        rs.struct_size = sizeof rs;
+        OK(relief_runtime_get_stats(rt, &rs));
+        EXPECT(rs.has_chunks == 0 && rs.pieces.ready > 0);
+        OK(relief_runtime_get_dirty(rt, NULL, 0, &count));
+        EXPECT(count == 0);
+        REFUSED(relief_runtime_get_dirty(rt, NULL, 1, &count), RELIEF_STATUS_INVALID_ARGUMENT);
+        memset(&lv, 0, sizeof lv);
+        lv.struct_size = sizeof lv;
+        REFUSED(relief_runtime_get_level(rt, 0, &lv), RELIEF_STATUS_INVALID_ARGUMENT); /* no levels */
+        REFUSED(relief_runtime_chunk_at(rt, at, &face, &cx, &cz), RELIEF_STATUS_INVALID_ARGUMENT);
+        memset(&cv, 0, sizeof cv);
+        cv.struct_size = sizeof cv;
+        REFUSED(relief_runtime_acquire_chunk(rt, 0, 0, 0, &cv), RELIEF_STATUS_INVALID_ARGUMENT);
+        memset(&rv, 0, sizeof rv);
+        rv.struct_size = sizeof rv;
+        REFUSED(relief_runtime_acquire_region(rt, 9999, 9999, &rv), RELIEF_STATUS_NOT_FOUND);
+        REFUSED(relief_runtime_acquire_region(rt, 0, 0, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+        OK(relief_runtime_acquire_region(rt, 0, 0, &rv));
+        relief_runtime_destroy(rt); /* the view outlives its runtime */
+        EXPECT(isfinite(rv.height[0]));
+        relief_region_release(&rv);
+        OK(relief_runtime_create(w, NULL, &rt));
+        OK(relief_runtime_update(rt, 0, 0, 0));
+        OK(relief_runtime_get_dirty(rt, NULL, 0, &count));
+        EXPECT(count > 0);
+        REFUSED(relief_runtime_get_dirty(rt, dr, 1, &count), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_get_level(rt, 6, &lv), RELIEF_STATUS_INVALID_ARGUMENT);
+        OK(relief_runtime_get_level(rt, 0, &lv));
+        EXPECT(lv.filled == 1 && lv.plane_up[1] == 1.0);
+        REFUSED(relief_runtime_acquire_chunk(rt, 1, 0, 0, &cv), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_chunk_at(rt, NULL, &face, &cx, &cz), RELIEF_STATUS_INVALID_ARGUMENT);
+        OK(relief_runtime_chunk_at(rt, at, &face, &cx, &cz));
+        EXPECT(face == 0);
+        {
+            relief_planet_terrain *wrong = NULL;
+            REFUSED(relief_runtime_create_planet_terrain(rt, &wrong), RELIEF_STATUS_INVALID_ARGUMENT);
+            EXPECT(wrong == NULL);
+        }
+        relief_runtime_destroy(rt);
+        relief_runtime_destroy(NULL);
+        relief_world_destroy(w);
+    }
+
     /* destroy(NULL) is a no-op for every object. */
     relief_clipmap_destroy(NULL);
     relief_collision_destroy(NULL);

@@ -41,6 +41,11 @@ namespace Relief.Native
         protected override bool ReleaseHandle() { NativeMethods.relief_planet_terrain_destroy(handle); return true; }
     }
 
+    public sealed class RuntimeHandle : ReliefHandle
+    {
+        protected override bool ReleaseHandle() { NativeMethods.relief_runtime_destroy(handle); return true; }
+    }
+
     public sealed class ClipmapHandle : ReliefHandle
     {
         protected override bool ReleaseHandle() { NativeMethods.relief_clipmap_destroy(handle); return true; }

@@ -269,6 +269,36 @@ namespace Relief.Native
         public float bed_m;
     }
 
+    [StructLayout(LayoutKind.Sequential)]
+    public struct relief_runtime_config
+    {
+        public uint struct_size;
+        public uint flags;
+        public relief_stream_config pieces;
+        public relief_stream_config collision;
+        public double chunk_size_m;
+        public relief_clipmap_config levels;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct relief_runtime_stats
+    {
+        public uint struct_size;
+        public uint has_chunks;
+        public relief_stream_stats pieces;
+        public relief_stream_stats chunks;
+        public uint update_last_us;
+        public uint pieces_last_us;
+        public uint levels_last_us;
+        public uint chunks_last_us;
+        public uint update_p50_us;
+        public uint update_p99_us;
+        public uint update_max_us;
+        public uint reserved;
+        public ulong level_cells_last;
+        public ulong level_cells_total;
+    }
+
     /// <summary>The exports of the relief native library, one per C function.</summary>
     public static class NativeMethods
     {
@@ -290,6 +320,12 @@ namespace Relief.Native
         public const uint RELIEF_EVENT_LOADED = 0;
         public const uint RELIEF_EVENT_UNLOADED = 1;
         public const uint RELIEF_EVENT_FAILED = 2;
+        public const uint RELIEF_EVENT_CHUNK_READY = 3;
+        public const uint RELIEF_EVENT_CHUNK_DROPPED = 4;
+        public const uint RELIEF_EVENT_CHUNK_FAILED = 5;
+        public const uint RELIEF_EVENT_LEVELS_DIRTY = 6;
+        public const uint RELIEF_RUNTIME_NO_COLLISION = 1;
+        public const uint RELIEF_RUNTIME_NO_LEVELS = 2;
         public const uint RELIEF_ORIGIN_REGION = 0;
         public const uint RELIEF_ORIGIN_OVERVIEW = 1;
         public const uint RELIEF_ORIGIN_OUTSIDE = 2;
@@ -371,5 +407,21 @@ namespace Relief.Native
         [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_sample(PlanetTerrainHandle terrain, double* position, uint field, out uint out_found, out double out_value);
         [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_river(PlanetTerrainHandle terrain, double* position, double radius, out relief_planet_river out_river);
         [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_lake(PlanetTerrainHandle terrain, double* position, double radius, out relief_lake out_lake);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_config_default(out relief_runtime_config config);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_create(WorldHandle world, ref relief_runtime_config config, out RuntimeHandle out_runtime);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_runtime_create(PlanetHandle planet, ref relief_runtime_config config, out RuntimeHandle out_runtime);
+        [DllImport(Library, CallingConvention = C)] public static extern void relief_runtime_destroy(IntPtr runtime);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_update(RuntimeHandle runtime, double x, double y, double z);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_settle(RuntimeHandle runtime, double x, double y, double z, uint timeout_ms, out uint out_settled);
+        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_runtime_poll_events(RuntimeHandle runtime, relief_event* events, UIntPtr capacity, out UIntPtr out_count);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_get_stats(RuntimeHandle runtime, ref relief_runtime_stats stats);
+        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_runtime_get_dirty(RuntimeHandle runtime, relief_dirty_rect* rects, UIntPtr capacity, out UIntPtr out_count);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_get_level(RuntimeHandle runtime, uint level, ref relief_clipmap_level out_level);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_acquire_region(RuntimeHandle runtime, int x, int z, ref relief_region_view view);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_acquire_tile(RuntimeHandle runtime, uint face, uint tx, uint ty, ref relief_tile_view view);
+        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_runtime_chunk_at(RuntimeHandle runtime, double* position, out uint out_face, out int out_x, out int out_z);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_acquire_chunk(RuntimeHandle runtime, uint face, int x, int z, ref relief_chunk_view view);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_create_terrain(RuntimeHandle runtime, out TerrainHandle out_terrain);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_create_planet_terrain(RuntimeHandle runtime, out PlanetTerrainHandle out_terrain);
     }
 }

@@ -107,6 +107,12 @@ namespace Relief
             ReliefException.Check(NativeMethods.relief_planet_terrain_create(streamer.Handle, out Handle));
         }
 
+        /// <summary>Queries over what a planet's runtime streams.</summary>
+        public PlanetTerrain(Runtime runtime)
+        {
+            ReliefException.Check(NativeMethods.relief_runtime_create_planet_terrain(runtime.Handle, out Handle));
+        }
+
         /// <summary>The sea-level position under latitude/longitude (degrees) into
         /// <paramref name="position"/> (3 doubles).</summary>
         public unsafe void PositionAt(double latitude, double longitude, Span<double> position)

@@ -15,6 +15,12 @@ namespace Relief
             ReliefException.Check(NativeMethods.relief_terrain_create(streamer.Handle, out Handle));
         }
 
+        /// <summary>Queries over what a runtime streams (a flat world's).</summary>
+        public Terrain(Runtime runtime)
+        {
+            ReliefException.Check(NativeMethods.relief_runtime_create_terrain(runtime.Handle, out Handle));
+        }
+
         /// <summary>Height at (x, z), metres; <paramref name="origin"/> is a RELIEF_ORIGIN_*.</summary>
         public float Height(double x, double z, out uint origin)
         {

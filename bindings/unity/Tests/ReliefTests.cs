@@ -324,6 +324,146 @@ namespace Relief.Tests
     }
 
     [TestFixture]
+    public class RuntimeTests
+    {
+        static string WorldDir { get { return Environment.GetEnvironmentVariable("RELIEF_WORLD"); } }
+        static string PlanetPath { get { return Environment.GetEnvironmentVariable("RELIEF_PLANET"); } }
+
+        /// <summary>Drains events; counts them by kind and checks what each names. After one
+        /// update (<paramref name="oneUpdate"/>) a LEVELS_DIRTY event names exactly the
+        /// rectangles GetDirty returns.</summary>
+        static void Drain(Runtime rt, int[] byKind, ref int views, bool oneUpdate)
+        {
+            Span<relief_event> events = new relief_event[64];
+            int n;
+            while ((n = rt.PollEvents(events)) > 0)
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    relief_event e = events[i];
+                    Assert.Less(e.kind, 7u);
+                    byKind[e.kind]++;
+                    if (e.kind == NativeMethods.RELIEF_EVENT_LEVELS_DIRTY)
+                    {
+                        Assert.Greater(e.x, 0);
+                        if (oneUpdate)
+                            Assert.AreEqual(e.x, rt.GetDirty(new relief_dirty_rect[e.x]));
+                    }
+                    else if (e.kind == NativeMethods.RELIEF_EVENT_CHUNK_READY)
+                    {
+                        using (ChunkView c = rt.AcquireChunk(e.face, e.x, e.z))
+                            if (c != null) { Assert.AreEqual(c.Raw.samples * c.Raw.samples, (uint)c.Heights.Length); views++; }
+                    }
+                    else if (e.kind == NativeMethods.RELIEF_EVENT_LOADED && rt.World != null)
+                    {
+                        using (RegionView v = rt.AcquireRegion(e.x, e.z))
+                            if (v != null) { Assert.AreEqual(v.Size * v.Size, v.Height.Length); views++; }
+                    }
+                    else if (e.kind == NativeMethods.RELIEF_EVENT_LOADED)
+                    {
+                        using (TileView t = rt.AcquireTile(e.face, (uint)e.x, (uint)e.z))
+                            if (t != null) views++;
+                    }
+                }
+            }
+        }
+
+        [Test]
+        public void OneUpdateAFrameDrivesRegionsChunksAndLevels()
+        {
+            using (World world = World.Open(WorldDir))
+            using (var rt = new Runtime(world))
+            using (var terrain = new Terrain(rt))
+            {
+                double extent = world.Info.region_size * world.Info.vertex_spacing;
+                double x = (world.Info.region_min_x + world.Info.region_max_x + 1) * extent / 2;
+                double z = (world.Info.region_min_z + world.Info.region_max_z + 1) * extent / 2;
+                Assert.IsTrue(rt.Settle(x, 0, z, 60000));
+                var byKind = new int[7];
+                int views = 0;
+                Drain(rt, byKind, ref views, false);
+                relief_runtime_stats stats = rt.Stats;
+                Assert.AreEqual(1u, stats.has_chunks);
+                Assert.AreEqual((int)stats.pieces.ready, byKind[NativeMethods.RELIEF_EVENT_LOADED]);
+                Assert.AreEqual((int)stats.chunks.ready, byKind[NativeMethods.RELIEF_EVENT_CHUNK_READY]);
+                Assert.Greater(byKind[NativeMethods.RELIEF_EVENT_LEVELS_DIRTY], 0);
+                for (int frame = 0; frame < 60; frame++)
+                {
+                    double px = x + frame * 8.0, pz = z + frame * 3.0;
+                    rt.Update(px, terrain.Height(px, pz), pz);
+                    Drain(rt, byKind, ref views, true);
+                    Thread.Sleep(16);
+                }
+                Assert.AreEqual(0, byKind[NativeMethods.RELIEF_EVENT_FAILED] + byKind[NativeMethods.RELIEF_EVENT_CHUNK_FAILED]);
+                Assert.Greater(byKind[NativeMethods.RELIEF_EVENT_UNLOADED] + byKind[NativeMethods.RELIEF_EVENT_CHUNK_DROPPED], 0);
+                Assert.Greater(views, 0);
+                relief_clipmap_level level0 = rt.Level(0);
+                Assert.AreEqual(1u, level0.filled);
+                Assert.AreEqual((int)(level0.size * level0.size), rt.LevelHeights(0).Length);
+                Assert.Greater(rt.Stats.level_cells_total, 0ul);
+                Assert.GreaterOrEqual(rt.Stats.update_max_us, rt.Stats.update_p50_us);
+            }
+        }
+
+        [Test]
+        public void PartsAreOptionalAndMisuseIsAnException()
+        {
+            using (World world = World.Open(WorldDir))
+            {
+                relief_runtime_config config = Runtime.DefaultConfig();
+                config.flags = NativeMethods.RELIEF_RUNTIME_NO_COLLISION | NativeMethods.RELIEF_RUNTIME_NO_LEVELS;
+                using (var rt = new Runtime(world, config))
+                {
+                    Assert.IsTrue(rt.Settle(0, 0, 0, 60000));
+                    Assert.AreEqual(0u, rt.Stats.has_chunks);
+                    var e = Assert.Throws<ReliefException>(delegate { rt.Level(0); });
+                    Assert.AreEqual(NativeMethods.RELIEF_STATUS_INVALID_ARGUMENT, e.Status);
+                    Assert.Throws<ReliefException>(delegate { rt.AcquireChunk(0, 0, 0); });
+                    Assert.Throws<ReliefException>(delegate { rt.Update(double.NaN, 0, 0); });
+                    Assert.Throws<ReliefException>(delegate { rt.AcquireTile(0, 0, 0); });
+                    Assert.Throws<ReliefException>(delegate { new PlanetTerrain(rt); });
+                }
+                config = Runtime.DefaultConfig();
+                config.levels.struct_size += 4; // a nested struct from another header
+                Assert.Throws<ReliefException>(delegate { new Runtime(world, config); });
+                config = Runtime.DefaultConfig();
+                config.flags = 0x80;
+                Assert.Throws<ReliefException>(delegate { new Runtime(world, config); });
+            }
+        }
+
+        [Test]
+        public void APlanetRunsThroughTheSameObject()
+        {
+            using (Planet planet = Planet.Open(PlanetPath))
+            using (var rt = new Runtime(planet))
+            using (var terrain = new PlanetTerrain(rt))
+            {
+                var pos = new double[3];
+                terrain.PositionAt(0, 0, pos);
+                Assert.Throws<ReliefException>(delegate { rt.Update(0, 0, 0); });
+                Assert.IsTrue(rt.Settle(pos[0], pos[1], pos[2], 60000));
+                var byKind = new int[7];
+                int views = 0;
+                Drain(rt, byKind, ref views, false);
+                Assert.Greater(byKind[NativeMethods.RELIEF_EVENT_LOADED], 0);
+                Assert.Greater(byKind[NativeMethods.RELIEF_EVENT_CHUNK_READY], 0);
+                Assert.Greater(views, 0);
+                uint face;
+                int cx, cz;
+                rt.ChunkAt(pos[0], pos[1], pos[2], out face, out cx, out cz);
+                using (ChunkView c = rt.AcquireChunk(face, cx, cz))
+                {
+                    Assert.IsNotNull(c, "the chunk underfoot is built");
+                    Assert.AreEqual(face, c.Raw.face);
+                }
+                relief_clipmap_level ring = rt.Level(0);
+                Assert.AreEqual(1u, ring.filled);
+            }
+        }
+    }
+
+    [TestFixture]
     public class PlanetTests
     {
         static string PlanetPath { get { return Environment.GetEnvironmentVariable("RELIEF_PLANET"); } }

@@ -1,0 +1,171 @@
+/* The same headless walk as stream_walk.c, on one runtime object: the main loop a game runs
+ * every frame when relief assembles the parts itself.
+ *
+ *   runtime_walk WORLD [FRAMES]
+ *
+ * Opens WORLD (a directory or .rlpack), starts a runtime (regions, collision chunks and
+ * clipmap levels), loads what the start needs (a loading screen), then walks diagonally
+ * across the world for FRAMES frames of 1/60 s (default 600). Each frame: one
+ * relief_runtime_update, then every event: LOADED regions are read in place, CHUNK_READY
+ * chunks are read as an engine would build its shape, LEVELS_DIRTY rectangles are fetched
+ * for upload. Prints what happened; exits non-zero on any error. */
+#if !defined(_WIN32)
+#define _POSIX_C_SOURCE 199309L
+#include <time.h>
+#else
+#include <windows.h>
+#endif
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "relief.h"
+
+/* The rest of a 60 Hz frame: relief's work happens on its own threads meanwhile. */
+static void wait_frame(void) {
+#if defined(_WIN32)
+    Sleep(16);
+#else
+    struct timespec t = {0, 16666667L};
+    nanosleep(&t, NULL);
+#endif
+}
+
+static int fail(const char *what, relief_status status) {
+    fprintf(stderr, "runtime_walk: %s failed with status %u: %s\n", what, (unsigned)status,
+            relief_last_error_message());
+    return 1;
+}
+
+#define CHECK(call)                                                                              \
+    do {                                                                                         \
+        relief_status s_ = (call);                                                               \
+        if (s_ != RELIEF_STATUS_OK) {                                                            \
+            code = fail(#call, s_);                                                              \
+            goto done;                                                                           \
+        }                                                                                        \
+    } while (0)
+
+int main(int argc, char **argv) {
+    int code = 0;
+    relief_world *world = NULL;
+    relief_runtime *runtime = NULL;
+    relief_terrain *terrain = NULL;
+    relief_world_info info;
+    relief_runtime_config config;
+    relief_runtime_stats stats;
+    relief_event events[64];
+    relief_dirty_rect rects[512];
+    unsigned long loaded = 0, unloaded = 0, failed = 0, chunks = 0, dropped = 0;
+    unsigned long dirty_events = 0, uploaded = 0, views = 0, chunk_views = 0;
+    int frames = argc > 2 ? atoi(argv[2]) : 600;
+    int frame;
+
+    if (argc < 2) {
+        fprintf(stderr, "usage: runtime_walk WORLD [FRAMES]\n");
+        return 2;
+    }
+    CHECK(relief_world_open(argv[1], &world));
+    memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    CHECK(relief_world_get_info(world, &info));
+    CHECK(relief_runtime_config_default(&config));
+    config.pieces.budget_bytes = 128u << 20;
+    CHECK(relief_runtime_create(world, &config, &runtime));
+    /* The runtime keeps the world alive. */
+    relief_world_destroy(world);
+    world = NULL;
+    CHECK(relief_runtime_create_terrain(runtime, &terrain));
+
+    {
+        double extent = info.region_size * info.vertex_spacing;
+        double x0 = info.region_min_x * extent, z0 = info.region_min_z * extent;
+        double x1 = (info.region_max_x + 1) * extent, z1 = (info.region_max_z + 1) * extent;
+        uint32_t settled;
+        CHECK(relief_runtime_settle(runtime, x0 + (x1 - x0) * 0.1, 0.0, z0 + (z1 - z0) * 0.1,
+                                    30000, &settled));
+        printf("loading screen: %s\n", settled ? "regions, chunks and levels are ready"
+                                                 : "timed out");
+        /* A game would build what the loading screen loaded; here the walk counts from now.
+         * (A LEVELS_DIRTY event's rectangles are the latest update's, so a game drains
+         * events every frame.) */
+        {
+            size_t n;
+            do CHECK(relief_runtime_poll_events(runtime, events, 64, &n));
+            while (n == 64);
+        }
+        for (frame = 0; frame < frames; ++frame) {
+            double t = (double)frame / (frames > 1 ? frames - 1 : 1);
+            double x = x0 + (x1 - x0) * (0.1 + 0.8 * t), z = z0 + (z1 - z0) * (0.1 + 0.8 * t);
+            float ground;
+            size_t n, i;
+
+            CHECK(relief_terrain_height(terrain, x, z, &ground, NULL));
+            CHECK(relief_runtime_update(runtime, x, ground + 1.7, z));
+            do {
+                CHECK(relief_runtime_poll_events(runtime, events, 64, &n));
+                for (i = 0; i < n; ++i) {
+                    const relief_event *e = &events[i];
+                    if (e->kind == RELIEF_EVENT_LOADED) {
+                        relief_region_view view;
+                        ++loaded;
+                        memset(&view, 0, sizeof view);
+                        view.struct_size = sizeof view;
+                        CHECK(relief_runtime_acquire_region(runtime, e->x, e->z, &view));
+                        if (!isfinite(view.height[view.size * view.size - 1])) code = 1;
+                        ++views;
+                        relief_region_release(&view);
+                    } else if (e->kind == RELIEF_EVENT_CHUNK_READY) {
+                        relief_chunk_view chunk;
+                        ++chunks;
+                        memset(&chunk, 0, sizeof chunk);
+                        chunk.struct_size = sizeof chunk;
+                        /* Ready now; a later event in this batch may drop it again. */
+                        if (relief_runtime_acquire_chunk(runtime, e->face, e->x, e->z, &chunk) ==
+                            RELIEF_STATUS_OK) {
+                            if (chunk.samples < 2 || chunk.min_height > chunk.max_height) code = 1;
+                            ++chunk_views;
+                            relief_collision_release(&chunk);
+                        }
+                    } else if (e->kind == RELIEF_EVENT_LEVELS_DIRTY) {
+                        size_t count;
+                        ++dirty_events;
+                        CHECK(relief_runtime_get_dirty(runtime, NULL, 0, &count));
+                        if (count != (size_t)e->x || count > 512) code = 1;
+                        CHECK(relief_runtime_get_dirty(runtime, rects, 512, &count));
+                        uploaded += count;
+                    } else if (e->kind == RELIEF_EVENT_UNLOADED) {
+                        ++unloaded;
+                    } else if (e->kind == RELIEF_EVENT_CHUNK_DROPPED) {
+                        ++dropped;
+                    } else {
+                        ++failed;
+                    }
+                }
+            } while (n == 64);
+            wait_frame();
+        }
+    }
+
+    memset(&stats, 0, sizeof stats);
+    stats.struct_size = sizeof stats;
+    CHECK(relief_runtime_get_stats(runtime, &stats));
+    printf("%d frames: %lu regions loaded (%lu views read), %lu unloaded, %lu failed\n", frames,
+           loaded, views, unloaded, failed);
+    printf("collision: %lu chunks built (%lu read), %lu dropped\n", chunks, chunk_views, dropped);
+    printf("levels: %lu updates dirty, %lu rectangles uploaded, %llu cells\n", dirty_events,
+           uploaded, (unsigned long long)stats.level_cells_total);
+    printf("update p50 %u us, p99 %u us (regions %u us of the last)\n", stats.update_p50_us,
+           stats.update_p99_us, stats.pieces_last_us);
+    if (loaded == 0 || failed != 0 || chunks == 0 || dirty_events == 0 || code != 0) {
+        fprintf(stderr, "runtime_walk: expected regions, chunks and levels without failures\n");
+        code = 1;
+    }
+
+done:
+    relief_terrain_destroy(terrain);
+    relief_runtime_destroy(runtime);
+    relief_world_destroy(world);
+    return code;
+}
