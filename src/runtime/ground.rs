@@ -50,6 +50,18 @@ impl From<World> for Ground {
     }
 }
 
+impl From<Arc<World>> for Ground {
+    fn from(w: Arc<World>) -> Ground {
+        Ground::Flat(w)
+    }
+}
+
+impl From<Arc<Planet>> for Ground {
+    fn from(p: Arc<Planet>) -> Ground {
+        Ground::Planet(p)
+    }
+}
+
 impl From<Planet> for Ground {
     fn from(p: Planet) -> Ground {
         Ground::Planet(Arc::new(p))

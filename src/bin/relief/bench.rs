@@ -5,12 +5,11 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use relief::flat::collision::{self, ChunkSource};
 use relief::flat::terrain::Terrain;
-use relief::flat::RegionSource;
 use relief::flat::World;
 use relief::lod::{Clipmap, ClipmapConfig};
-use relief::stream::{StreamConfig, Streamer};
+use relief::stream::StreamConfig;
+use relief::{Runtime, RuntimeConfig};
 
 use crate::route::Route;
 use crate::timing::{micros, percentile};
@@ -53,6 +52,25 @@ pub fn drop_from_page_cache(path: &Path) -> bool {
         let _ = path;
         false
     }
+}
+
+/// A runtime with regions only (no collision, no levels), settled around `at`, and its queries.
+fn regions_only(
+    world: &Arc<World>,
+    config: &StreamConfig,
+    at: [f64; 3],
+) -> Result<(Runtime, Terrain), Box<dyn std::error::Error>> {
+    let mut rt = Runtime::new(
+        world.clone(),
+        RuntimeConfig {
+            pieces: config.clone(),
+            collision: None,
+            lod: None,
+        },
+    )?;
+    rt.settle(at, Duration::from_secs(60))?;
+    let terrain = rt.queries().flat().expect("a flat world").clone();
+    Ok((rt, terrain))
 }
 
 pub fn run(
@@ -109,21 +127,22 @@ pub fn run(
     ]);
     let mut clip_rows = Vec::new();
     for (name, speed) in SPEEDS {
-        let mut s = Streamer::new(Arc::new(RegionSource::new(world.clone())), config.clone());
-        let chunk_source = Arc::new(ChunkSource::new(world.clone(), s.resident(), 64.0)?);
-        let mut chunks = Streamer::new(chunk_source.clone(), collision::stream_config());
-        let chunk_ready = chunks.resident();
+        let mut rt = Runtime::new(
+            world.clone(),
+            RuntimeConfig {
+                pieces: config.clone(),
+                ..RuntimeConfig::default()
+            },
+        )?;
+        let chunks = rt.chunk_lookup().expect("collision is on").clone();
         // A game loads what is around the start before play begins; so does the bench.
         let start = route.at(0.0);
-        s.settle([start[0], 0.0, start[1]], Duration::from_secs(60));
-        chunks.settle([start[0], 0.0, start[1]], Duration::from_secs(60));
-        let terrain = Terrain::new(world.clone(), s.resident());
-        let mut clipmap = Clipmap::new(ClipmapConfig::default());
-        clipmap.update([start[0], 0.0, start[1]], &terrain);
+        rt.settle([start[0], 0.0, start[1]], Duration::from_secs(60))?;
         let mut clip_costs = Vec::with_capacity((seconds * 60.0) as usize);
-        while s.poll_event().is_some() {}
-        while chunks.poll_event().is_some() {}
-        let (loads_before, chunks_before) = (s.stats().loads, chunks.stats().loads);
+        while rt.poll_event().is_some() {}
+        let before = rt.stats();
+        let loads_before = before.pieces.loads;
+        let chunks_before = before.chunks.map_or(0, |c| c.loads);
         // Frames in which the focus stood on a chunk that was not built yet.
         let mut late = 0usize;
         let frame = Duration::from_secs_f64(1.0 / 60.0);
@@ -145,30 +164,21 @@ pub fn run(
             } else {
                 lap
             });
-            let t0 = Instant::now();
-            s.update([p[0], 0.0, p[1]]);
-            costs.push(t0.elapsed());
-            chunks.update([p[0], 0.0, p[1]]);
-            while chunks.poll_event().is_some() {}
-            late += !chunk_ready
-                .read()
-                .contains_key(&chunk_source.key_at(p[0], p[1])) as usize;
-            // The control: fixed work of about update()'s median cost and memory footprint,
-            // timed the same way in the same frame. Its tail is the machine's (preemption,
-            // caches gone cold during the frame's sleep), not relief's.
+            // One update drives regions, the clipmap (exposed strips and regions that just
+            // arrived) and collision; its own timings say which part cost what.
+            rt.update([p[0], 0.0, p[1]])?;
+            while rt.poll_event().is_some() {}
+            let spent = rt.timings();
+            costs.push(spent.pieces);
+            clip_costs.push(spent.lod);
+            late += !chunks.is_built_at([p[0], 0.0, p[1]]) as usize;
+            // The control: fixed work of about the region update's median cost and memory
+            // footprint, timed the same way in the same frame. Its tail is the machine's
+            // (preemption, caches gone cold during the frame's sleep), not relief's.
             let t0 = Instant::now();
             sink = sink.wrapping_add(control_work(&table));
             control.push(t0.elapsed());
-            // The far ground follows: exposed strips, and regions that just arrived.
-            let t0 = Instant::now();
-            clipmap.update([p[0], 0.0, p[1]], &terrain);
-            while let Some(ev) = s.poll_event() {
-                if let relief::stream::Event::Loaded { key, .. } = ev {
-                    clipmap.refresh_region(key, &terrain);
-                }
-            }
-            clip_costs.push(t0.elapsed());
-            let st = s.stats();
+            let st = rt.stats().pieces;
             peak = peak.max(st.ready_bytes + st.cached_bytes + st.in_flight_bytes);
             if let Some(rest) = frame.checked_sub(tick.elapsed()) {
                 std::thread::sleep(rest);
@@ -185,7 +195,8 @@ pub fn run(
             clip_costs.iter().sum::<Duration>() / clip_costs.len() as u32,
         ));
         std::hint::black_box(sink);
-        let st = s.stats();
+        let stats = rt.stats();
+        let st = &stats.pieces;
         println!(
             "{name:<8} {speed:>6} {:>7} {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>8} {:>7.1}ms {:>7.1}ms {:>5.0}/{:<5.0}MB {:>7} {:>5}",
             costs.len(),
@@ -200,7 +211,7 @@ pub fn run(
             st.latency_p99.as_secs_f64() * 1e3,
             peak as f64 / 1e6,
             st.budget_bytes as f64 / 1e6,
-            chunks.stats().loads - chunks_before,
+            stats.chunks.as_ref().map_or(0, |c| c.loads) - chunks_before,
             late
         );
         if peak > st.budget_bytes + per_region {
@@ -209,10 +220,8 @@ pub fn run(
     }
 
     // Clipmap: per-frame cost on each route against rebuilding all levels from scratch.
-    let mut s = Streamer::new(Arc::new(RegionSource::new(world.clone())), config.clone());
     let mid = [(x0 + x1) / 2.0, 0.0, (z0 + z1) / 2.0];
-    s.settle(mid, Duration::from_secs(60));
-    let terrain = Terrain::new(world.clone(), s.resident());
+    let (s, terrain) = regions_only(&world, &config, mid)?;
     let mut rebuilds: Vec<Duration> = (0..21)
         .map(|k| {
             let t = Instant::now();
@@ -296,10 +305,7 @@ pub fn run(
     }
 
     // Queries on one thread over fully resident regions near the middle.
-    let mut s = Streamer::new(Arc::new(RegionSource::new(world.clone())), config.clone());
-    let mid = [(x0 + x1) / 2.0, 0.0, (z0 + z1) / 2.0];
-    s.settle(mid, Duration::from_secs(60));
-    let terrain = Terrain::new(world.clone(), s.resident());
+    let (_s, terrain) = regions_only(&world, &config, mid)?;
     let n = 1024usize;
     let pts: Vec<[f64; 2]> = (0..n * n)
         .map(|k| {

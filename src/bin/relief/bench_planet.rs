@@ -9,10 +9,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use relief::lod::ClipmapConfig;
-use relief::planet::collision::PlanetChunkSource;
-use relief::planet::rings::PlanetRings;
 use relief::planet::{Planet, PlanetTerrain, TileKey, TileSource};
-use relief::stream::{StreamConfig, Streamer};
+use relief::runtime::CollisionConfig;
+use relief::stream::StreamConfig;
+use relief::{Runtime, RuntimeConfig};
 
 use crate::timing::{micros, millis, percentile};
 
@@ -116,28 +116,30 @@ pub fn run(
     for (name, speed) in SPEEDS {
         let terrain_probe = PlanetTerrain::new(planet.clone(), Default::default())?;
         let at = |metres: f64| terrain_probe.position_at(0.0, (metres / r).to_degrees());
-        let mut s = Streamer::new(Arc::new(TileSource::new(planet.clone())), config.clone());
-        let cells = 64.min(h.face_resolution);
-        let chunk_source = Arc::new(PlanetChunkSource::new(planet.clone(), s.resident(), cells)?);
-        let mut chunks = Streamer::new(
-            chunk_source.clone(),
-            StreamConfig {
-                load_radius: 1500.0,
-                drop_radius: 2000.0,
-                budget_bytes: 64 << 20,
-                ..StreamConfig::default()
+        let mut rt = Runtime::new(
+            planet.clone(),
+            RuntimeConfig {
+                pieces: config.clone(),
+                collision: Some(CollisionConfig {
+                    stream: StreamConfig {
+                        load_radius: 1500.0,
+                        drop_radius: 2000.0,
+                        budget_bytes: 64 << 20,
+                        ..StreamConfig::default()
+                    },
+                    chunk_size_m: 0.0, // 64 samples
+                }),
+                lod: Some(ClipmapConfig::default()),
             },
-        );
+        )?;
+        let chunks = rt.chunk_lookup().expect("collision is on").clone();
         let start = at(0.0);
-        s.settle(start, Duration::from_secs(60));
-        chunks.settle(start, Duration::from_secs(60));
-        let terrain = PlanetTerrain::new(planet.clone(), s.resident())?;
-        let mut rings = PlanetRings::new(ClipmapConfig::default());
-        rings.update(start, &terrain);
-        while s.poll_event().is_some() {}
-        while chunks.poll_event().is_some() {}
+        rt.settle(start, Duration::from_secs(60))?;
+        while rt.poll_event().is_some() {}
         let base_rss = rss().map_or(0, |r| r.0);
-        let (loads_before, chunks_before) = (s.stats().loads, chunks.stats().loads);
+        let before = rt.stats();
+        let (loads_before, chunks_before) =
+            (before.pieces.loads, before.chunks.map_or(0, |c| c.loads));
         let frames = (seconds * 60.0) as usize;
         let (mut costs, mut control, mut ring_costs) = (Vec::new(), Vec::new(), Vec::new());
         let (mut peak, mut peak_rss, mut late, mut sink) = (0usize, 0u64, 0usize, 0u64);
@@ -145,27 +147,16 @@ pub fn run(
         for f in 0..frames {
             let tick = Instant::now();
             let p = at(speed * f as f64 / 60.0);
-            let t0 = Instant::now();
-            s.update(p);
-            costs.push(t0.elapsed());
-            chunks.update(p);
-            while chunks.poll_event().is_some() {}
-            late += !chunks
-                .resident()
-                .read()
-                .contains_key(&chunk_source.key_at(p)) as usize;
+            rt.update(p)?;
+            while rt.poll_event().is_some() {}
+            let spent = rt.timings();
+            costs.push(spent.pieces);
+            ring_costs.push(spent.lod);
+            late += !chunks.is_built_at(p) as usize;
             let t0 = Instant::now();
             sink = sink.wrapping_add(crate::bench::control_work(&table));
             control.push(t0.elapsed());
-            let t0 = Instant::now();
-            rings.update(p, &terrain);
-            while let Some(ev) = s.poll_event() {
-                if let relief::stream::Event::Loaded { key, .. } = ev {
-                    rings.refresh_tile(key, &terrain);
-                }
-            }
-            ring_costs.push(t0.elapsed());
-            let st = s.stats();
+            let st = rt.stats().pieces;
             peak = peak.max(st.ready_bytes + st.cached_bytes + st.in_flight_bytes);
             if f % 10 == 0 {
                 peak_rss = peak_rss.max(rss().map_or(0, |r| r.0));
@@ -178,7 +169,8 @@ pub fn run(
         costs.sort();
         control.sort();
         ring_costs.sort();
-        let st = s.stats();
+        let stats = rt.stats();
+        let st = &stats.pieces;
         let grown = peak_rss.saturating_sub(base_rss);
         println!(
             "{name:<8} {speed:>6} {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>6} {:>7.1}ms {:>7.1}ms {:>5.0}/{:<5.0}MB {:>6.0}/{:<5.0}MB {:>7} {:>5} {:>7.0}µs",
@@ -194,7 +186,7 @@ pub fn run(
             st.budget_bytes as f64 / 1e6,
             grown as f64 / 1e6,
             (st.budget_bytes + CHUNK_BUDGET) as f64 / 1e6,
-            chunks.stats().loads - chunks_before,
+            stats.chunks.as_ref().map_or(0, |c| c.loads) - chunks_before,
             late,
             micros(percentile(&ring_costs, 99.0)),
         );
@@ -265,11 +257,18 @@ pub fn run(
         stored as f64 / loads[2] / keys.len() as f64 * 1e3
     );
 
-    // Queries on one thread around a settled point.
-    let mut s = Streamer::new(Arc::new(TileSource::new(planet.clone())), config.clone());
-    let terrain = PlanetTerrain::new(planet.clone(), s.resident())?;
+    // Queries on one thread around a settled point: tiles only, no collision or rings.
+    let mut rt = Runtime::new(
+        planet.clone(),
+        RuntimeConfig {
+            pieces: config.clone(),
+            collision: None,
+            lod: None,
+        },
+    )?;
+    let terrain = rt.queries().planet().expect("a planet").clone();
     let centre = terrain.position_at(20.0, 30.0);
-    s.settle(centre, Duration::from_secs(60));
+    rt.settle(centre, Duration::from_secs(60))?;
     let pts: Vec<[f64; 3]> = (0..1 << 18)
         .map(|k| {
             terrain.position_at(

@@ -5,12 +5,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use relief::bake::{self, BakeConfig, BAKE_VERSION};
-use relief::flat::collision::{self, ChunkSource};
 use relief::flat::terrain::{Origin, Terrain};
-use relief::flat::RegionSource;
 use relief::flat::{ReachKind, World};
-use relief::lod::{Clipmap, ClipmapConfig};
-use relief::stream::{Event, StreamConfig, Streamer};
+use relief::stream::Event;
+use relief::{Runtime, RuntimeConfig, RuntimeEvent};
 
 use crate::route::{longest_river, Route};
 use crate::timing::{micros, millis, percentile};
@@ -102,29 +100,24 @@ pub fn run(
         sim_seconds
     );
 
-    let mut streamer = Streamer::new(
-        Arc::new(RegionSource::new(world.clone())),
-        StreamConfig::default(),
-    );
-    let terrain = Terrain::new(world.clone(), streamer.resident());
-    let chunk_source = Arc::new(ChunkSource::new(world.clone(), streamer.resident(), 64.0)?);
-    let mut chunks = Streamer::new(chunk_source.clone(), collision::stream_config());
-    let chunk_ready = chunks.resident();
-    let mut clipmap = Clipmap::new(ClipmapConfig::default());
+    // One runtime: regions, 64 m collision chunks within 288 m, 6 clipmap levels of 128² from
+    // 16 m, and queries; one update a frame drives them all.
+    let mut runtime = Runtime::new(world.clone(), RuntimeConfig::default())?;
+    let terrain = runtime.queries().flat().expect("a flat world").clone();
+    let chunks = runtime.chunk_lookup().expect("collision is on").clone();
     let (mut late, mut clip_cells) = (0usize, 0u64);
     // The loading screen: what surrounds the start is ready before the first frame.
     let first = legs[0].route.at(0.0);
     let t = Instant::now();
-    streamer.settle([first[0], 0.0, first[1]], Duration::from_secs(60));
-    chunks.settle([first[0], 0.0, first[1]], Duration::from_secs(60));
-    clipmap.update([first[0], 0.0, first[1]], &terrain);
+    runtime.settle([first[0], 0.0, first[1]], Duration::from_secs(60))?;
+    let st = runtime.stats();
     println!(
         "loading screen: {} regions, {} collision chunks and the clipmap ready around the start in {:.0} ms",
-        streamer.stats().ready,
-        chunks.stats().ready,
+        st.pieces.ready,
+        st.chunks.as_ref().map_or(0, |c| c.ready),
         t.elapsed().as_secs_f64() * 1e3
     );
-    while chunks.poll_event().is_some() {}
+    while runtime.poll_event().is_some() {}
     let mut clip_costs = Vec::with_capacity((wall_seconds * 70.0) as usize + 64);
     let (mut loaded, mut dropped, mut failed, mut peak) = (0, 0, 0, 0usize);
     let frame = Duration::from_secs_f64(1.0 / 60.0);
@@ -144,39 +137,26 @@ pub fn run(
             let p = leg.route.at(s);
             let ground = terrain.height(p[0], p[1]).height as f64;
             let focus = [p[0], ground + 1.8, p[1]];
-            let t0 = Instant::now();
-            streamer.update(focus);
-            costs.push(t0.elapsed());
-            chunks.update(focus);
-            while chunks.poll_event().is_some() {}
-            late += !chunk_ready
-                .read()
-                .contains_key(&chunk_source.key_at(p[0], p[1])) as usize;
-            let t1 = Instant::now();
-            clip_cells += clipmap
-                .update(focus, &terrain)
-                .iter()
-                .map(|r| (r.width * r.depth) as u64)
-                .sum::<u64>();
-            while let Some(ev) = streamer.poll_event() {
+            runtime.update(focus)?;
+            let spent = runtime.timings();
+            costs.push(spent.pieces);
+            clip_costs.push(spent.lod);
+            clip_cells += runtime.stats().lod_cells_last;
+            late += !chunks.is_built_at(focus) as usize;
+            while let Some(ev) = runtime.poll_event() {
                 match ev {
-                    Event::Loaded { key, .. } => {
-                        loaded += 1;
-                        clip_cells += clipmap
-                            .refresh_region(key, &terrain)
-                            .iter()
-                            .map(|r| (r.width * r.depth) as u64)
-                            .sum::<u64>();
-                    }
-                    Event::Unloaded { .. } => dropped += 1,
-                    Event::Failed { key, error, .. } => {
+                    RuntimeEvent::Piece(Event::Loaded { .. }) => loaded += 1,
+                    RuntimeEvent::Piece(Event::Unloaded { .. }) => dropped += 1,
+                    RuntimeEvent::Piece(Event::Failed { key, error, .. }) => {
                         failed += 1;
-                        println!("  region ({}, {}) failed: {error}", key.x, key.z);
+                        let (_, x, z) = key.face_x_z();
+                        println!("  region ({x}, {z}) failed: {error}");
                     }
+                    // Chunks and levels: an engine builds shapes and uploads rectangles here.
+                    RuntimeEvent::Chunk(_) | RuntimeEvent::LevelsDirty { .. } => {}
                 }
             }
-            clip_costs.push(t1.elapsed());
-            let st = streamer.stats();
+            let st = runtime.stats().pieces;
             peak = peak.max(st.ready_bytes + st.cached_bytes + st.in_flight_bytes);
             if last_report.elapsed() >= Duration::from_millis(1500) || s >= leg.route.length() {
                 last_report = Instant::now();
@@ -191,11 +171,12 @@ pub fn run(
             }
         }
     }
-    let st = streamer.stats();
+    let stats = runtime.stats();
+    let st = &stats.pieces;
     costs.sort();
     println!("\nin {:.1} s: {loaded} regions loaded, {dropped} dropped, {failed} failed; {} ready and {} cached at the end", start.elapsed().as_secs_f64(), st.ready, st.cached);
     println!(
-        "update(): {} frames, p50 {:.1} µs, p99 {:.1} µs, max {:.1} µs",
+        "region streaming in update(): {} frames, p50 {:.1} µs, p99 {:.1} µs, max {:.1} µs",
         costs.len(),
         micros(percentile(&costs, 50.0)),
         micros(percentile(&costs, 99.0)),
@@ -211,7 +192,7 @@ pub fn run(
         peak as f64 / 1e6,
         st.budget_bytes as f64 / 1e6
     );
-    let cs = chunks.stats();
+    let cs = stats.chunks.clone().unwrap_or_default();
     println!(
         "collision: {} chunks of 64 m built (p50 {:.1} ms queued → ready), {} ready at the end; {late} of {} frames stood on a chunk not built yet",
         cs.loads,
