@@ -162,3 +162,43 @@ fn with_nothing_resident_the_overview_answers_then_regions_refresh_it() {
         );
     }
 }
+
+/// Levels whose cells are wider than a region (here 64-sample regions, 2 m cells, so any
+/// level past 128 m) come from the overview instead of dividing by zero; and the C ABI's
+/// widest shape (24 levels) fills on the default test world.
+#[test]
+fn levels_coarser_than_a_region_come_from_the_overview() {
+    let dir = common::scratch("narrow-regions");
+    let mut cfg = relief::bake::BakeConfig::new("narrow");
+    cfg.size = 1024.0;
+    cfg.region_size = 64;
+    cfg.spacing = 2.0;
+    relief::bake::bake(&cfg, &dir, &relief::bake::Silent).unwrap();
+    let world = Arc::new(World::open(&dir).unwrap());
+    let mut s = Streamer::new(
+        Arc::new(RegionSource::new(world.clone())),
+        StreamConfig::default(),
+    );
+    assert!(s.settle([0.0; 3], Duration::from_secs(60)));
+    let terrain = Terrain::new(world.clone(), s.resident());
+    for levels in [6, 24] {
+        let mut map = Clipmap::new(ClipmapConfig {
+            levels,
+            size: 16,
+            base_spacing: 16.0,
+        });
+        map.update([10.0, 0.0, -20.0], &terrain);
+        let coarse = map.level(4); // 256 m cells over 128 m regions
+        let o = coarse.origin().unwrap();
+        let (i, j) = (o[0] + 8, o[1] + 8);
+        let s = coarse.spacing;
+        assert_eq!(
+            map.cell(4, i, j),
+            Some(
+                world
+                    .overview()
+                    .height((i as f64 + 0.5) * s, (j as f64 + 0.5) * s)
+            )
+        );
+    }
+}

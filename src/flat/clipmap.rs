@@ -58,8 +58,13 @@ impl<'a> FlatCells<'a> {
         let ratio = s / sp;
         let mip = (ratio.log2().round() as i64 - 1).max(-1);
         let exact = (2f64.powi((mip + 1) as i32) - ratio).abs() < 1e-9;
-        if exact && mip >= 0 {
-            let per_region = rs >> (mip + 1);
+        // Cells per region side at that level; 0 when a cell is wider than a region (a world
+        // of narrow regions, or a coarse level): no single pyramid holds it, the overview does.
+        let per_region = match mip + 1 {
+            shift @ 1..=62 => rs >> shift,
+            _ => 0,
+        };
+        if exact && mip >= 0 && per_region > 0 {
             let loc = RegionLocation::new(
                 i.div_euclid(per_region) as i32,
                 j.div_euclid(per_region) as i32,

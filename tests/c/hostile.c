@@ -531,6 +531,20 @@ int main(int argc, char **argv) {
         relief_world_destroy(w);
     }
 
+    /* Levels wider than a region (7+ on the default world) come from the overview: no
+     * division by zero, no PANIC. */
+    {
+        relief_clipmap *wide = NULL;
+        relief_clipmap_config cc;
+        size_t dirty;
+        OK(relief_clipmap_config_default(&cc));
+        cc.levels = 24;
+        OK(relief_clipmap_create(terrain, &cc, &wide));
+        OK(relief_clipmap_update(wide, 100.0, 0.0, -50.0, &dirty));
+        EXPECT(dirty > 0);
+        relief_clipmap_destroy(wide);
+    }
+
     /* destroy(NULL) is a no-op for every object. */
     relief_clipmap_destroy(NULL);
     relief_collision_destroy(NULL);
