@@ -48,6 +48,12 @@ pub enum FormatError {
     },
     #[error("manifest: {0}")]
     Manifest(String),
+    /// A table (rivers, lakes, biomes) that reads but contradicts itself.
+    #[error("{table}: {problem}")]
+    Table {
+        table: &'static str,
+        problem: String,
+    },
     #[error("{path}: manifest says {expected}, file has {found}")]
     ManifestMismatch {
         path: PathBuf,

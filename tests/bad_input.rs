@@ -255,3 +255,100 @@ fn damaged_tables_and_overview_are_caught_at_open() {
         );
     }
 }
+
+/// Rewrites a table through `f` and reseals its manifest entry, so only the table's meaning
+/// is wrong: what a hostile (or buggy) tool could ship.
+fn resealed_table<T: serde::Serialize + serde::de::DeserializeOwned>(
+    name: &str,
+    case: &str,
+    f: impl FnOnce(&mut T),
+) -> std::path::PathBuf {
+    let dir = common::copy_world(&format!("table-{case}"));
+    let path = dir.join(name);
+    let mut table: T = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    f(&mut table);
+    // JSON has no NaN or infinity, but a number past f32's range reads as infinity.
+    let text = serde_json::to_string(&table).unwrap();
+    let bytes = text.replace("3.4028235e+38", "1e39").into_bytes();
+    std::fs::write(&path, &bytes).unwrap();
+    rewrite_manifest(&dir, |m| {
+        let e = m.files.get_mut(name).unwrap();
+        e.bytes = bytes.len() as u64;
+        e.crc32 = crc32fast::hash(&bytes);
+    });
+    dir
+}
+
+#[test]
+fn tables_that_contradict_themselves_are_refused_at_open() {
+    use relief::flat::tables::{LakesFile, RiversFile};
+    use relief::flat::ReachEnd;
+    // The untouched copy opens: the checks accept what the baker writes.
+    let dir = resealed_table::<RiversFile>("rivers.json", "same", |_| {});
+    World::open(&dir).unwrap();
+    type Edit = Box<dyn FnOnce(&mut RiversFile)>;
+    let rivers: [(&str, Edit); 5] = [
+        ("id", Box::new(|r| r.reaches[3].id = 7)),
+        // Reach 0 flowing into the last reach, which flows down to 0: a cycle.
+        (
+            "cycle",
+            Box::new(|r| {
+                let n = r.reaches.len() as u32 - 1;
+                r.reaches[0].to = ReachEnd::Reach(n)
+            }),
+        ),
+        (
+            "dangling",
+            Box::new(|r| r.reaches[1].from = ReachEnd::Reach(1 << 30)),
+        ),
+        ("lake", Box::new(|r| r.reaches[2].to = ReachEnd::Lake(0))),
+        (
+            "infinite",
+            Box::new(|r| r.reaches[4].points[1][0] = f32::MAX),
+        ),
+    ];
+    for (case, f) in rivers {
+        let dir = resealed_table::<RiversFile>("rivers.json", case, f);
+        match World::open(&dir) {
+            Err(FormatError::Table {
+                table: "rivers.json",
+                problem,
+            }) => {
+                assert!(!problem.is_empty(), "{case}")
+            }
+            other => panic!("{case}: {:?}", other.map(|_| ())),
+        }
+    }
+    let dir = resealed_table::<LakesFile>("lakes.json", "lake-id", |l| l.lakes[0].id = 9);
+    assert!(matches!(
+        World::open(&dir),
+        Err(FormatError::Table {
+            table: "lakes.json",
+            ..
+        })
+    ));
+}
+
+/// Parameters that would make every planar loop unbounded are refused at open: a spacing of
+/// a few atoms, bounds spanning the i32 range.
+#[test]
+fn manifests_past_the_documented_maxima_are_refused() {
+    type Edit = fn(&mut Manifest);
+    let edits: [(&str, Edit); 4] = [
+        ("spacing-tiny", |m| m.vertex_spacing = 1e-300),
+        ("spacing-huge", |m| m.vertex_spacing = 1e9),
+        ("bounds-wide", |m| {
+            m.region_bounds.min = [i32::MIN, i32::MIN];
+            m.region_bounds.max = [i32::MAX, i32::MAX];
+        }),
+        ("bounds-far", |m| m.region_bounds.max[0] = 1 << 20),
+    ];
+    for (case, edit) in edits {
+        let dir = common::copy_world(&format!("maxima-{case}"));
+        rewrite_manifest(&dir, edit);
+        assert!(
+            matches!(World::open(&dir), Err(FormatError::Manifest(_))),
+            "{case}"
+        );
+    }
+}

@@ -555,3 +555,13 @@ fn lod_rings_follow_the_focus_incrementally_and_match_the_ground() {
     };
     let _ = rings.refresh_tile(key, &terrain);
 }
+
+#[test]
+fn a_nan_radius_or_position_finds_nothing() {
+    let (_s, terrain) = everything_resident();
+    let p = terrain.position_at(10.0, 20.0);
+    assert!(terrain.river(p, 1e9).is_some(), "something to find");
+    assert!(terrain.lake(p, 1e9).is_some(), "something to find");
+    assert!(terrain.river(p, f64::NAN).is_none() && terrain.lake(p, f64::NAN).is_none());
+    assert!(terrain.river([f64::NAN, 1.0, 0.0], 1e9).is_none());
+}

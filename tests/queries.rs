@@ -332,3 +332,33 @@ fn queries_run_on_other_threads_while_the_streamer_moves() {
         assert!(region > 0 && overview + region > 100);
     }
 }
+
+/// Not a position: every query says so (None, or the Outside origin) instead of answering
+/// sample (0, 0) or reaching the spatial index with a NaN; a NaN radius finds nothing.
+#[test]
+fn non_finite_positions_and_radii_answer_nothing() {
+    let f = everything_resident();
+    let t = &f.terrain;
+    // The point (0, 0) itself has ground, so an answer there would be a wrong answer.
+    assert!(t.ground(0.0, 0.0).is_some());
+    for (x, z) in [
+        (f64::NAN, 0.0),
+        (0.0, f64::NAN),
+        (f64::INFINITY, 0.0),
+        (0.0, f64::NEG_INFINITY),
+    ] {
+        assert!(t.ground(x, z).is_none(), "ground at ({x}, {z})");
+        assert!(t.biome(x, z).is_none(), "biome at ({x}, {z})");
+        assert!(t.river(x, z, 1e9).is_none(), "river at ({x}, {z})");
+        assert!(t.lake(x, z, 1e9).is_none(), "lake at ({x}, {z})");
+        assert_eq!(t.normal(x, z).1, Origin::Outside, "normal at ({x}, {z})");
+        assert_eq!(
+            t.height(x, z).origin,
+            Origin::Outside,
+            "height at ({x}, {z})"
+        );
+    }
+    assert!(t.river(0.0, 0.0, f64::NAN).is_none());
+    assert!(t.lake(0.0, 0.0, f64::NAN).is_none());
+    assert!(t.river(0.0, 0.0, 1e9).is_some());
+}

@@ -305,3 +305,29 @@ fn damaged_files_fail_alone_and_nothing_resident_is_lost() {
         assert!(resident.read().contains_key(&l), "{l:?} was lost");
     }
 }
+
+/// However large the radius, the wanted keys are the world's own: the loops are bounded by
+/// the world's extent, not by the radius (a 1e12 m radius used to mean 10^18 iterations).
+#[test]
+fn a_huge_radius_is_bounded_by_the_world() {
+    let world = Arc::new(World::open(common::world_dir()).unwrap());
+    let regions = RegionSource::new(world.clone());
+    let mut out = Vec::new();
+    regions.keys_within([1e9, 0.0, -1e9], 1e12, &mut out);
+    assert_eq!(out.len(), world.region_locations().count());
+    let chunk_source =
+        relief::flat::collision::ChunkSource::new(world.clone(), Default::default(), 64.0).unwrap();
+    let mut chunks = Vec::new();
+    chunk_source.keys_within([0.0; 3], 1e12, &mut chunks);
+    let extent = world.region_extent();
+    let b = world.manifest().region_bounds;
+    let per_axis = |a: usize| ((b.max[a] - b.min[a] + 1) as f64 * extent / 64.0) as usize;
+    assert_eq!(
+        chunks.len(),
+        per_axis(0) * per_axis(1),
+        "every chunk of the world, once"
+    );
+    out.clear();
+    regions.keys_within([f64::NAN, 0.0, 0.0], 1e3, &mut out);
+    assert!(out.is_empty(), "no position, no keys");
+}

@@ -99,6 +99,8 @@ pub struct ChunkSource {
     world: Arc<World>,
     resident: Resident<RegionLocation, Region>,
     cells: u32,
+    /// The chunk indices inside the world (inclusive min and max).
+    extent: ([i32; 2], [i32; 2]),
 }
 
 impl ChunkSource {
@@ -116,6 +118,7 @@ impl ChunkSource {
             )));
         }
         Ok(ChunkSource {
+            extent: ChunkSource::chunk_extent(&world, cells as u32),
             world,
             resident,
             cells: cells as u32,
@@ -133,6 +136,22 @@ impl ChunkSource {
             x: (x / s).floor() as i32,
             z: (z / s).floor() as i32,
         }
+    }
+
+    /// The chunk indices whose squares lie inside the world's region bounds (inclusive).
+    fn chunk_extent(world: &World, cells: u32) -> ([i32; 2], [i32; 2]) {
+        let m = world.manifest();
+        let (n, size) = (cells as i64, m.region_size as i64);
+        let b = m.region_bounds;
+        let lo = |r: i32| {
+            (r as i64 * size).div_euclid(n) + ((r as i64 * size).rem_euclid(n) != 0) as i64
+        };
+        let hi = |r: i32| ((r as i64 + 1) * size).div_euclid(n) - 1;
+        let clamp = |v: i64| v.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+        (
+            [clamp(lo(b.min[0])), clamp(lo(b.min[1]))],
+            [clamp(hi(b.max[0])), clamp(hi(b.max[1]))],
+        )
     }
 
     fn in_world(&self, key: ChunkKey) -> bool {
@@ -158,6 +177,7 @@ impl Source for ChunkSource {
             focus[0],
             focus[2],
             radius,
+            self.extent,
             |cx, cz, d| {
                 let key = ChunkKey { x: cx, z: cz };
                 if self.in_world(key) {

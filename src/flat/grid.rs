@@ -11,10 +11,28 @@ pub fn square_distance(cx: i32, cz: i32, side: f64, x: f64, z: f64) -> f64 {
     (dx * dx + dz * dz).sqrt()
 }
 
-/// Calls `f(cx, cz, distance)` for every grid square of side `side` within `radius` of (x, z).
-pub fn squares_within(side: f64, x: f64, z: f64, radius: f64, mut f: impl FnMut(i32, i32, f64)) {
-    for cz in ((z - radius) / side).floor() as i32..=((z + radius) / side).floor() as i32 {
-        for cx in ((x - radius) / side).floor() as i32..=((x + radius) / side).floor() as i32 {
+/// Calls `f(cx, cz, distance)` for every grid square of side `side` within `radius` of (x, z)
+/// whose index lies in `within` (inclusive min and max): the grid's extent bounds the work,
+/// however large the radius or far the focus.
+pub fn squares_within(
+    side: f64,
+    x: f64,
+    z: f64,
+    radius: f64,
+    within: ([i32; 2], [i32; 2]),
+    mut f: impl FnMut(i32, i32, f64),
+) {
+    if !(x.is_finite() && z.is_finite() && radius >= 0.0) {
+        return;
+    }
+    // Float-to-int casts saturate, so a huge radius clamps to the extent.
+    let span = |c: f64, axis: usize| {
+        let lo = (((c - radius) / side).floor() as i32).max(within.0[axis]);
+        let hi = (((c + radius) / side).floor() as i32).min(within.1[axis]);
+        lo..=hi
+    };
+    for cz in span(z, 1) {
+        for cx in span(x, 0) {
             let d = square_distance(cx, cz, side, x, z);
             if d <= radius {
                 f(cx, cz, d);

@@ -12,6 +12,14 @@ pub const MANIFEST_FILE: &str = "world.json";
 pub const FORMAT_NAME: &str = "relief-world";
 pub const FORMAT_VERSION: u32 = 1;
 
+/// The finest and coarsest vertex spacing a world may have, metres: finer would make a region
+/// a few atoms wide (and every planar loop unbounded), coarser no longer terrain.
+pub const MIN_SPACING: f64 = 0.01;
+pub const MAX_SPACING: f64 = 10_000.0;
+/// Region coordinates stay within ±this on both axes (Terrain3D's own maps span ±16), so
+/// every sample index and extent fits in i64 arithmetic with room to spare.
+pub const MAX_REGION_COORD: i32 = 1 << 16;
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
     /// Always `relief-world`.
@@ -131,15 +139,25 @@ impl Manifest {
                 self.region_size
             ));
         }
-        if !(self.vertex_spacing > 0.0 && self.vertex_spacing.is_finite()) {
+        if !(MIN_SPACING..=MAX_SPACING).contains(&self.vertex_spacing) {
             return bad(format!(
-                "vertex_spacing {} is not a positive number",
+                "vertex_spacing {} is not within {MIN_SPACING}..={MAX_SPACING} m",
                 self.vertex_spacing
             ));
         }
         let b = self.region_bounds;
         if b.min[0] > b.max[0] || b.min[1] > b.max[1] {
             return bad(format!("region_bounds {:?}..{:?} are empty", b.min, b.max));
+        }
+        if b.min
+            .iter()
+            .chain(&b.max)
+            .any(|c| !(-MAX_REGION_COORD..=MAX_REGION_COORD).contains(c))
+        {
+            return bad(format!(
+                "region_bounds {:?}..{:?} reach past ±{MAX_REGION_COORD}",
+                b.min, b.max
+            ));
         }
         let kinds = self.layer_kinds()?;
         if !kinds.contains(&LayerKind::Height) {

@@ -131,6 +131,7 @@ impl World {
                 });
             }
         }
+        tables::validate(&rivers.reaches, &lakes.lakes, &biomes.biomes)?;
         Ok(World {
             store,
             manifest,

@@ -41,11 +41,13 @@ impl Source for RegionSource {
     type Error = FormatError;
 
     fn keys_within(&self, focus: [f64; 3], radius: f64, out: &mut Vec<(RegionLocation, f64)>) {
+        let b = self.world.manifest().region_bounds;
         squares_within(
             self.world.region_extent(),
             focus[0],
             focus[2],
             radius,
+            (b.min, b.max),
             |lx, lz, d| {
                 let loc = RegionLocation::new(lx, lz);
                 if self.world.has_region(loc) {

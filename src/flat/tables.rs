@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::FormatError;
+
 /// Whether a reach is a creek (drains ≥ 0.045 km²) or a river (≥ 0.45 km²).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -96,3 +98,81 @@ pub struct BiomesFile {
 }
 
 pub const TABLES_VERSION: u32 = 1;
+
+/// Checks what queries and tools rely on, so a hostile table is an error at open rather than
+/// a panic or a hang later: reach ids are their indices and a reach flows only into a lower
+/// id (so following `to` links ends, and one pass from the highest id orders them); every
+/// reference names a reach or lake that exists; lake ids are 1.. in order; biome ids are
+/// their indices; every coordinate is finite and every reach has a segment.
+pub fn validate(reaches: &[Reach], lakes: &[Lake], biomes: &[Biome]) -> Result<(), FormatError> {
+    let bad = |table: &'static str, problem: String| Err(FormatError::Table { table, problem });
+    let lake_ok = |l: u32| l >= 1 && l as usize <= lakes.len();
+    for (i, r) in reaches.iter().enumerate() {
+        if r.id as usize != i {
+            return bad("rivers.json", format!("reach {i} has id {}", r.id));
+        }
+        for (end, name) in [(r.from, "from"), (r.to, "to")] {
+            let ok = match end {
+                ReachEnd::Reach(d) => (d as usize) < reaches.len() && (name == "from" || d < r.id),
+                ReachEnd::Lake(l) => lake_ok(l),
+                ReachEnd::Source | ReachEnd::Join | ReachEnd::Sea => true,
+            };
+            if !ok {
+                return bad(
+                    "rivers.json",
+                    format!("reach {i}: `{name}` {end:?} names no reach or lake it can flow to"),
+                );
+            }
+        }
+        if r.points.len() < 2 || r.points.iter().flatten().any(|v| !v.is_finite()) {
+            return bad(
+                "rivers.json",
+                format!("reach {i}: needs two or more finite points"),
+            );
+        }
+    }
+    for (i, l) in lakes.iter().enumerate() {
+        if l.id as usize != i + 1 {
+            return bad(
+                "lakes.json",
+                format!("lake {i} has id {} (lakes are numbered from 1)", l.id),
+            );
+        }
+        let finite = l
+            .outline
+            .iter()
+            .flatten()
+            .chain(&l.outlet)
+            .all(|v| v.is_finite())
+            && l.level_m.is_finite();
+        if !finite || l.outline.len() < 3 {
+            return bad(
+                "lakes.json",
+                format!(
+                    "lake {}: needs a finite level and outline of 3+ points",
+                    l.id
+                ),
+            );
+        }
+        let ok = match l.drains_to {
+            ReachEnd::Reach(d) => (d as usize) < reaches.len(),
+            ReachEnd::Lake(o) => lake_ok(o) && o != l.id,
+            _ => true,
+        };
+        if !ok {
+            return bad(
+                "lakes.json",
+                format!(
+                    "lake {}: drains to {:?}, which does not exist",
+                    l.id, l.drains_to
+                ),
+            );
+        }
+    }
+    for (i, b) in biomes.iter().enumerate() {
+        if b.id as usize != i {
+            return bad("biomes.json", format!("biome {i} has id {}", b.id));
+        }
+    }
+    Ok(())
+}

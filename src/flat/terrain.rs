@@ -104,12 +104,14 @@ impl Terrain {
         &self.resident
     }
 
+    /// Beyond the world's samples, or not a position at all (NaN or infinite).
     fn outside(&self, x: f64, z: f64) -> bool {
         let (gx, gz) = (x / self.spacing, z / self.spacing);
-        gx < self.lo[0] as f64
-            || gz < self.lo[1] as f64
-            || gx > self.hi[0] as f64 + 1.0
-            || gz > self.hi[1] as f64 + 1.0
+        let inside = gx >= self.lo[0] as f64
+            && gz >= self.lo[1] as f64
+            && gx <= self.hi[0] as f64 + 1.0
+            && gz <= self.hi[1] as f64 + 1.0;
+        !inside
     }
 
     /// Height at (x, z): bilinear between the four surrounding samples, exact at samples and
@@ -274,6 +276,9 @@ impl Terrain {
     /// The nearest river reach within `radius` metres of (x, z). Answered from the rivers
     /// table, so it works with nothing resident.
     pub fn river(&self, x: f64, z: f64, radius: f64) -> Option<RiverAt> {
+        if !(x.is_finite() && z.is_finite() && radius >= 0.0) {
+            return None;
+        }
         let p = [x, z];
         let (hit, d2) = self
             .spatial
@@ -304,6 +309,9 @@ impl Terrain {
 
     /// The lake containing (x, z), else the nearest lake whose shore is within `radius`.
     pub fn lake(&self, x: f64, z: f64, radius: f64) -> Option<LakeAt> {
+        if !(x.is_finite() && z.is_finite() && radius >= 0.0) {
+            return None;
+        }
         let p = [x, z];
         let lakes = self.world.lakes();
         for hit in self.spatial.lake_boxes.locate_all_at_point(&p) {

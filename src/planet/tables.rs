@@ -129,7 +129,16 @@ pub fn decode_reaches(b: &[u8]) -> Result<Vec<PlanetReach>, FormatError> {
         let points = c.count(16)?;
         let mut pts = Vec::with_capacity(points);
         for _ in 0..points {
-            pts.push([c.f32()?, c.f32()?, c.f32()?, c.f32()?]);
+            let p = [c.f32()?, c.f32()?, c.f32()?, c.f32()?];
+            // Directions on the unit sphere and a bed height: a spatial index can't hold a
+            // NaN or a point at the centre, so such a table is refused here.
+            let norm = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
+            if !p.iter().all(|v| v.is_finite()) || !(0.5..=2.0).contains(&norm) {
+                return Err(FormatError::Corrupt(format!(
+                    "RIVR reach {id}: point {p:?} is not a finite direction"
+                )));
+            }
+            pts.push(p);
         }
         out.push(PlanetReach {
             id,
@@ -165,14 +174,26 @@ pub fn decode_lakes(b: &[u8]) -> Result<Vec<PlanetLake>, FormatError> {
     let n = c.count(36)?;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
-        out.push(PlanetLake {
+        let lake = PlanetLake {
             id: c.u32()?,
             level_m: c.f32()?,
             area_m2: c.f64()?,
             depth_m: c.f32()?,
             centre: [c.f32()?, c.f32()?, c.f32()?],
             radius_m: c.f32()?,
-        });
+        };
+        let finite = lake
+            .centre
+            .iter()
+            .chain([&lake.level_m, &lake.radius_m])
+            .all(|v| v.is_finite());
+        if !finite || lake.id == 0 {
+            return Err(FormatError::Corrupt(format!(
+                "LAKE lake {}: a zero id or a value that is not finite",
+                lake.id
+            )));
+        }
+        out.push(lake);
     }
     Ok(out)
 }
@@ -181,6 +202,39 @@ pub fn decode_lakes(b: &[u8]) -> Result<Vec<PlanetLake>, FormatError> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn points_an_index_cannot_hold_are_refused() {
+        for bad in [
+            [f32::NAN, 0.0, 1.0, 0.0],
+            [0.0; 4],
+            [1.0, 0.0, 0.0, f32::INFINITY],
+        ] {
+            let reach = PlanetReach {
+                id: 0,
+                kind: ReachKind::River,
+                order: 1,
+                head_width_m: 1.0,
+                width_m: 2.0,
+                drains_km2: 1.0,
+                points: vec![[0.0, 1.0, 0.0, 5.0], bad],
+            };
+            let b = encode_reaches(&[reach]);
+            assert!(
+                matches!(decode_reaches(&b), Err(FormatError::Corrupt(_))),
+                "{bad:?}"
+            );
+        }
+        let lake = PlanetLake {
+            id: 1,
+            level_m: f32::NAN,
+            area_m2: 1.0,
+            depth_m: 1.0,
+            centre: [0.0, 1.0, 0.0],
+            radius_m: 1.0,
+        };
+        assert!(decode_lakes(&encode_lakes(&[lake])).is_err());
+    }
 
     proptest! {
         #[test]
@@ -194,7 +248,7 @@ mod tests {
                 head_width_m: 1.0 + k as f32,
                 width_m: 2.0 + k as f32,
                 drains_km2: 10.0 * k as f32,
-                points: (0..pts).map(|p| [p as f32, 0.5, -0.5, 100.0 - p as f32]).collect(),
+                points: (0..pts).map(|p| [1.0, 0.1 * p as f32, -0.1, 100.0 - p as f32]).collect(),
             }).collect();
             let b = encode_reaches(&reaches);
             prop_assert_eq!(decode_reaches(&b).unwrap(), reaches.clone());

@@ -248,7 +248,8 @@ impl PlanetTerrain {
 
     /// The nearest river reach within `radius` metres. Works with nothing resident.
     pub fn river(&self, pos: [f64; 3], radius: f64) -> Option<PlanetRiverAt> {
-        if pos.iter().any(|v| !v.is_finite()) || pos == [0.0; 3] {
+        if pos.iter().any(|v| !v.is_finite()) || pos == [0.0; 3] || radius.is_nan() || radius < 0.0
+        {
             return None;
         }
         let r = self.planet.radius();
@@ -291,7 +292,8 @@ impl PlanetTerrain {
     /// The lake at `pos` (from the lake field, if its tile is resident), else the nearest lake
     /// whose edge is within `radius` metres.
     pub fn lake(&self, pos: [f64; 3], radius: f64) -> Option<PlanetLakeAt> {
-        if pos.iter().any(|v| !v.is_finite()) || pos == [0.0; 3] {
+        if pos.iter().any(|v| !v.is_finite()) || pos == [0.0; 3] || radius.is_nan() || radius < 0.0
+        {
             return None;
         }
         let lakes = self.planet.lakes().ok()?;
