@@ -503,7 +503,8 @@ typedef struct relief_world_info {
 #define RELIEF_STATUS_IO 5
 
 // A bug in relief: a panic was caught at the boundary. The object involved should be
-// destroyed; nothing else is affected.
+// destroyed; nothing else is affected. As a FAILED event's status: that item's load panicked
+// on a loader thread; it is retried like any failure and the streamer goes on.
 #define RELIEF_STATUS_PANIC 6
 
 // Biome class id.

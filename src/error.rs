@@ -60,6 +60,9 @@ pub enum FormatError {
         expected: String,
         found: String,
     },
+    /// A load panicked on a loader thread (a bug); the key fails and is retried by policy.
+    #[error(transparent)]
+    LoadPanicked(#[from] crate::stream::LoadPanic),
     #[error("no region at location ({x}, {z}) in this world")]
     NoSuchRegion { x: i32, z: i32 },
     #[error("{path}: {source}")]

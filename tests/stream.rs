@@ -132,8 +132,12 @@ struct Beads {
 }
 
 #[derive(Debug, thiserror::Error)]
-#[error("bead {0} is cursed")]
-struct Cursed(i64);
+enum Cursed {
+    #[error("bead {0} is cursed")]
+    Bead(i64),
+    #[error(transparent)]
+    Panicked(#[from] relief::stream::LoadPanic),
+}
 
 impl Source for Beads {
     type Key = i64;
@@ -160,7 +164,10 @@ impl Source for Beads {
         std::thread::sleep(self.delay);
         self.loads.lock().unwrap().push(k);
         if k == 13 {
-            return Err(Cursed(k));
+            return Err(Cursed::Bead(k));
+        }
+        if k == 66 {
+            panic!("bead 66 breaks the loader");
         }
         Ok(vec![0; 1000])
     }
@@ -330,4 +337,48 @@ fn a_huge_radius_is_bounded_by_the_world() {
     out.clear();
     regions.keys_within([f64::NAN, 0.0, 0.0], 1e3, &mut out);
     assert!(out.is_empty(), "no position, no keys");
+}
+
+/// A load that panics on the loader thread is a Failed event like any other, retried by
+/// policy; the (single) loader thread survives and loads everything else.
+#[test]
+fn a_panicking_load_fails_its_key_and_the_loader_lives_on() {
+    let beads = Arc::new(Beads {
+        n: 100,
+        delay: Duration::ZERO,
+        loads: Mutex::new(vec![]),
+        reads: AtomicUsize::new(0),
+    });
+    let cfg = StreamConfig {
+        load_radius: 300.0,
+        drop_radius: 300.0,
+        workers: 1,
+        retry_delay: Duration::from_millis(5),
+        max_attempts: 2,
+        ..StreamConfig::default()
+    };
+    let mut s = Streamer::new(beads, cfg);
+    let f = [6600.0, 0.0, 0.0]; // wants 63..=69; bead 66 panics
+    let mut failures = vec![];
+    for _ in 0..400 {
+        s.update(f);
+        for e in drain(&mut s) {
+            if let Event::Failed { key, error, .. } = e {
+                assert_eq!(key, 66);
+                assert!(
+                    error.to_string().contains("bead 66 breaks the loader"),
+                    "{error}"
+                );
+                failures.push(key);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert_eq!(failures, vec![66, 66], "two attempts, each a Failed event");
+    assert_eq!(
+        s.stats().ready,
+        6,
+        "the one loader thread loaded every other bead"
+    );
+    assert!(s.is_idle(), "nothing stuck in flight");
 }

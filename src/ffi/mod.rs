@@ -40,7 +40,8 @@ pub const RELIEF_STATUS_UNSUPPORTED_VERSION: relief_status = 4;
 /// An operating-system I/O error.
 pub const RELIEF_STATUS_IO: relief_status = 5;
 /// A bug in relief: a panic was caught at the boundary. The object involved should be
-/// destroyed; nothing else is affected.
+/// destroyed; nothing else is affected. As a FAILED event's status: that item's load panicked
+/// on a loader thread; it is retried like any failure and the streamer goes on.
 pub const RELIEF_STATUS_PANIC: relief_status = 6;
 
 /// An error on its way to the caller: a status and a message for `relief_last_error_message`.
@@ -66,6 +67,7 @@ impl From<FormatError> for Failure {
             }
             FormatError::UnsupportedVersion { .. } => RELIEF_STATUS_UNSUPPORTED_VERSION,
             FormatError::Io { .. } => RELIEF_STATUS_IO,
+            FormatError::LoadPanicked(_) => RELIEF_STATUS_PANIC,
             _ => RELIEF_STATUS_CORRUPT,
         };
         Failure {

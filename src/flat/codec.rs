@@ -157,7 +157,7 @@ pub fn decode(
         Codec::ShuffleLz4 => with_scratch(out.len(), |planes| {
             lz4_exact(stored, planes)?;
             unshuffle(planes, elem_size, out);
-            Ok(())
+            Ok::<(), FormatError>(())
         })?,
         Codec::DeltaShuffleLz4 => with_scratch(out.len(), |planes| {
             lz4_exact(stored, planes)?;
@@ -167,7 +167,7 @@ pub fn decode(
                 acc = acc.wrapping_add(w);
                 unordered(acc)
             });
-            Ok(())
+            Ok::<(), FormatError>(())
         })?,
         Codec::Fixed1024DeltaLz4 => with_scratch(out.len(), |planes| {
             lz4_exact(stored, planes)?;
@@ -177,7 +177,7 @@ pub fn decode(
                 acc = acc.wrapping_add(unzigzag(w));
                 (acc as f32 * (1.0 / 1024.0)).to_bits()
             });
-            Ok(())
+            Ok::<(), FormatError>(())
         })?,
     }
     Ok(())

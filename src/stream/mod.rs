@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use parking_lot::RwLock;
 
-pub use source::Source;
+pub use source::{LoadPanic, Source};
 
 use latency::Ring;
 use workers::{Done, Job, Pool};

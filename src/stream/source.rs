@@ -9,7 +9,9 @@ pub trait Source: Send + Sync + 'static {
     type Key: Copy + Eq + Hash + Debug + Send + Sync + 'static;
     /// The loaded piece; shared read-only with query threads.
     type Item: Send + Sync + 'static;
-    type Error: std::error::Error + Send + Sync + 'static;
+    /// Why a load failed. `From<LoadPanic>`: a load that panics becomes an error like any
+    /// other (a Failed event, retried by policy), not a job stuck in flight forever.
+    type Error: std::error::Error + From<LoadPanic> + Send + Sync + 'static;
 
     /// Appends to `out` every key whose distance from `focus` is at most `radius`, with that
     /// distance. Called on the main thread: must not do I/O, and should not allocate beyond
@@ -27,4 +29,21 @@ pub trait Source: Send + Sync + 'static {
 
     /// Reads and decodes one piece. Runs on a worker thread.
     fn load(&self, key: Self::Key) -> Result<Self::Item, Self::Error>;
+}
+
+/// A load that panicked on a loader thread, with the panic's message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("loading panicked (a bug in relief or in the source): {0}")]
+pub struct LoadPanic(pub String);
+
+impl LoadPanic {
+    /// From what `catch_unwind` caught: the message if the payload is a string.
+    pub fn from_payload(payload: &(dyn std::any::Any + Send)) -> LoadPanic {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".into());
+        LoadPanic(message)
+    }
 }

@@ -9,7 +9,7 @@ use std::time::Instant;
 use crossbeam_channel::{Receiver, Sender};
 use parking_lot::{Condvar, Mutex};
 
-use crate::stream::source::Source;
+use crate::stream::source::{LoadPanic, Source};
 
 pub struct Job<K> {
     pub key: K,
@@ -83,7 +83,12 @@ fn work<S: Source>(queue: &(Mutex<Queue<S::Key>>, Condvar), source: &S, tx: &Sen
                 queue.1.wait(&mut q);
             }
         };
-        let outcome = source.load(job.key).map(Arc::new);
+        // A panicking load fails like any other, so the key gets its Failed event and its
+        // retries, and this thread lives on to load the rest.
+        let outcome =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| source.load(job.key)))
+                .unwrap_or_else(|payload| Err(LoadPanic::from_payload(&*payload).into()))
+                .map(Arc::new);
         if tx
             .send(Done {
                 key: job.key,
