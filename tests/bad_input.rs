@@ -352,3 +352,25 @@ fn manifests_past_the_documented_maxima_are_refused() {
         );
     }
 }
+
+/// A table that is (sparsely) 2 GiB, with a manifest that agrees, is refused by size before
+/// anything reads or allocates it.
+#[test]
+fn a_file_too_large_to_read_whole_is_refused() {
+    let dir = common::copy_world("sparse-table");
+    let path = dir.join("lakes.json");
+    let huge = 2u64 << 30;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(huge)
+        .unwrap();
+    rewrite_manifest(&dir, |m| {
+        m.files.get_mut("lakes.json").unwrap().bytes = huge
+    });
+    match World::open(&dir) {
+        Err(FormatError::Corrupt(m)) => assert!(m.contains("limit"), "{m}"),
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+}

@@ -565,3 +565,37 @@ fn a_nan_radius_or_position_finds_nothing() {
     assert!(terrain.river(p, f64::NAN).is_none() && terrain.lake(p, f64::NAN).is_none());
     assert!(terrain.river([f64::NAN, 1.0, 0.0], 1e9).is_none());
 }
+
+/// Headers past the documented maxima are corrupt, so nothing is sized from them: a tile as
+/// large as a 65536² face (16 GiB a tile), a face of 2^20 (51 GB of chunk bounds), a radius
+/// of 1e-300 (unbounded loops).
+#[test]
+fn headers_past_the_documented_maxima_are_refused() {
+    use relief::flat::FormatError;
+    let good = std::fs::read(&baked().0).unwrap();
+    type Edit = fn(&mut Vec<u8>);
+    let edits: [(&str, Edit); 4] = [
+        ("tile as big as the face", |b| {
+            b[24..28].copy_from_slice(&65536u32.to_le_bytes());
+            b[28..32].copy_from_slice(&65536u32.to_le_bytes());
+        }),
+        ("face of 2^20", |b| {
+            b[24..28].copy_from_slice(&(1u32 << 20).to_le_bytes())
+        }),
+        ("tiny radius", |b| {
+            b[16..24].copy_from_slice(&1e-300f64.to_le_bytes())
+        }),
+        ("huge radius", |b| {
+            b[16..24].copy_from_slice(&1e300f64.to_le_bytes())
+        }),
+    ];
+    for (case, edit) in edits {
+        let mut b = good.clone();
+        edit(&mut b);
+        reseal_header(&mut b);
+        match open_bytes(b) {
+            Err(FormatError::Corrupt(m)) => assert!(m.contains("PLNT header"), "{case}: {m}"),
+            other => panic!("{case}: {:?}", other.map(|_| ())),
+        }
+    }
+}

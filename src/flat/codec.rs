@@ -126,6 +126,16 @@ pub fn encode(codec: Codec, elem_size: usize, raw: &[u8]) -> Vec<u8> {
     }
 }
 
+/// The most bytes `stored` bytes can decode to: themselves raw; 255 per byte (LZ4's largest
+/// ratio, a run's length byte) for the LZ4 family. A size claimed beyond this is a lie told
+/// before any allocation is made for it.
+pub fn max_decoded(codec: Codec, stored: usize) -> usize {
+    match codec {
+        Codec::Raw => stored,
+        _ => stored.saturating_mul(255).saturating_add(64),
+    }
+}
+
 /// Decodes `stored` into `out`, whose length is the layer's exact raw size.
 ///
 /// Fails (never panics) when the stored bytes do not decode to exactly `out.len()` bytes.

@@ -135,6 +135,15 @@ impl Overview {
                 computed,
             });
         }
+        // The grid may be no larger than its payload can decode to, so a header claiming
+        // 65536² over two bytes fails here, before 16 GiB are allocated.
+        let want = width as usize * depth as usize * 4;
+        if want > codec::max_decoded(codec, stored.len()) {
+            return Err(FormatError::Corrupt(format!(
+                "overview grid {width}×{depth} needs {want} bytes; {} stored bytes can't hold them",
+                stored.len()
+            )));
+        }
         let mut heights = vec![0f32; width as usize * depth as usize];
         codec::decode(codec, 4, stored, plain::bytes_mut(&mut heights))?;
         Ok(Overview {
@@ -195,5 +204,20 @@ mod tests {
         // The sample field is linear, so bilinear reproduces it everywhere inside.
         let (x, z) = (-64.0 + 16.0 * 3.25, -48.0 + 16.0 * 4.5);
         assert!((ov.height(x, z) - (3.25 * 2.0 + 4.5 * 0.5)).abs() < 1e-5);
+    }
+
+    /// A header (resealed) claiming a grid its payload can't decode to is refused before
+    /// anything is allocated for it: 65536² over a few dozen bytes would be 16 GiB.
+    #[test]
+    fn a_grid_larger_than_its_payload_is_refused_before_allocating() {
+        let mut bytes = sample().encode();
+        bytes[8..12].copy_from_slice(&65536u32.to_le_bytes());
+        bytes[12..16].copy_from_slice(&65536u32.to_le_bytes());
+        let crc = crc32fast::hash(&bytes[..48]);
+        bytes[48..52].copy_from_slice(&crc.to_le_bytes());
+        match Overview::decode(&bytes) {
+            Err(FormatError::Corrupt(m)) => assert!(m.contains("can't hold"), "{m}"),
+            other => panic!("{:?}", other.map(|_| ())),
+        }
     }
 }

@@ -10,6 +10,10 @@ use std::path::{Path, PathBuf};
 use super::FormatError;
 use crate::io::{FileBytes, ReadAt};
 
+/// The largest file a world reads whole (manifest, tables, overview): 1 GiB, ten times the
+/// tables of a 16 km world.
+pub const MAX_WHOLE_FILE: u64 = 1 << 30;
+
 pub const PACK_MAGIC: [u8; 4] = *b"RLPK";
 pub const PACK_VERSION: u32 = 1;
 /// Magic, version, file count, index length.
@@ -231,9 +235,17 @@ impl Store {
         }
     }
 
+    /// Reads a whole file (the manifest, a table, the overview): at most [`MAX_WHOLE_FILE`]
+    /// bytes, so a file that claims (or sparsely is) a terabyte is an error, not an abort.
     pub fn read(&self, file: &str) -> Result<Vec<u8>, FormatError> {
         let (mut r, len) = self.open_file(file)?;
-        let mut out = vec![0u8; usize::try_from(len).unwrap_or(usize::MAX)];
+        if len > MAX_WHOLE_FILE {
+            return Err(FormatError::Corrupt(format!(
+                "{}: {len} bytes is past the {MAX_WHOLE_FILE}-byte limit for a file read whole",
+                self.path_of(file).display()
+            )));
+        }
+        let mut out = vec![0u8; len as usize];
         r.read_exact(&mut out)
             .map_err(|e| FormatError::io(&self.path_of(file), e))?;
         Ok(out)

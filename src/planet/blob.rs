@@ -13,6 +13,10 @@ use super::format::{
     TileEntry, FIELD_BYTES, HEADER_BYTES,
 };
 
+/// The largest section a planet reads (rivers, lakes, overview): 1 GiB, ~30× seed 000's
+/// 2.2 M river points.
+pub const MAX_SECTION_BYTES: u64 = 1 << 30;
+
 /// A tile of one face: samples `tx·T .. (tx+1)·T` across, `ty·T ..` up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TileKey {
@@ -262,10 +266,22 @@ impl Blob {
     }
 
     /// A section's bytes, checked against its CRC; `None` if the blob has no such section.
+    /// A section's bytes, checked (at most [`MAX_SECTION_BYTES`], inside the file).
     pub fn section(&self, tag: [u8; 4]) -> Result<Option<Vec<u8>>, FormatError> {
         let Some(s) = self.sections.iter().find(|s| s.tag == tag) else {
             return Ok(None);
         };
+        // Within the file, checked before allocating: a section claiming 1 TiB is corrupt,
+        // not an abort.
+        let end = s.offset.checked_add(s.length);
+        if end.map_or(true, |e| e > self.bytes.length()) || s.length > MAX_SECTION_BYTES {
+            return Err(FormatError::Corrupt(format!(
+                "PLNT section {} ({} bytes at {}) lies outside the file",
+                String::from_utf8_lossy(&tag),
+                s.length,
+                s.offset
+            )));
+        }
         let mut out = vec![0u8; s.length as usize];
         self.bytes
             .read_at(s.offset, &mut out)

@@ -9,6 +9,14 @@ use crate::flat::codec::Codec;
 use super::cube::{Projection, Vec3};
 
 pub const MAGIC: [u8; 4] = *b"PLNT";
+
+/// The largest planet a blob may describe: faces of 16384² (4× the largest relief bakes),
+/// tiles of at most 1024² (15 MB decoded), radii from 100 m to 100,000 km. A header past
+/// these is corrupt: every allocation and loop that follows is sized from them.
+pub const MAX_FACE_RESOLUTION: u32 = 16_384;
+pub const MAX_TILE_SIZE: u32 = 1024;
+pub const MIN_RADIUS: f64 = 100.0;
+pub const MAX_RADIUS: f64 = 1e8;
 /// The newest version written; readers also take 6 (the v6 field set, no v7 fields).
 pub const VERSION: u32 = 7;
 pub const OLDEST_VERSION: u32 = 6;
@@ -208,12 +216,17 @@ impl Header {
 
     fn validate(&self, actual_length: u64) -> Result<(), FormatError> {
         let bad = |what: String| Err(FormatError::Corrupt(format!("PLNT header: {what}")));
-        if !(self.radius.is_finite() && self.radius > 0.0) {
-            return bad(format!("radius {}", self.radius));
+        if !(MIN_RADIUS..=MAX_RADIUS).contains(&self.radius) {
+            return bad(format!(
+                "radius {} m is not within {MIN_RADIUS}..={MAX_RADIUS}",
+                self.radius
+            ));
         }
         let (n, t) = (self.face_resolution, self.tile_size);
-        if !(8..=65_536).contains(&t) || n < t || n % t != 0 || n > 1 << 20 {
-            return bad(format!("face resolution {n} and tile size {t}"));
+        if !(8..=MAX_TILE_SIZE).contains(&t) || n < t || n % t != 0 || n > MAX_FACE_RESOLUTION {
+            return bad(format!(
+                "face resolution {n} and tile size {t} (tiles 8..={MAX_TILE_SIZE} dividing faces of at most {MAX_FACE_RESOLUTION})"
+            ));
         }
         if self.field_count == 0 || self.field_count > 64 || self.section_count > 64 {
             return bad(format!(

@@ -223,8 +223,11 @@ impl Planet {
                 .get(..4)
                 .map(|s| u32::from_le_bytes(s.try_into().unwrap()))
                 .ok_or_else(|| FormatError::Corrupt("OVRV section cut short".into()))?;
-            let n = 6 * (size as usize).pow(2);
-            if size == 0 || b.len() != 4 + n * 4 {
+            // Checked: a size of 2^31 must not wrap 6·size²·4 round to the section's length.
+            let n = (size as usize)
+                .checked_pow(2)
+                .and_then(|s2| s2.checked_mul(6));
+            if size == 0 || n.and_then(|n| n.checked_mul(4)) != Some(b.len() - 4) {
                 return Err(FormatError::Corrupt(format!(
                     "OVRV section of {} bytes for a {size}² overview",
                     b.len()
