@@ -3,6 +3,34 @@
 
 use std::path::Path;
 
+/// Opens a file for reading without ever blocking in `open()`: a FIFO, a device or a
+/// directory where a world or planet file should be is an `InvalidInput` error, not a loader
+/// thread (and the streamer's drop) hung for good. (`O_NONBLOCK` does nothing to reads of a
+/// regular file.)
+pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        const O_NONBLOCK: i32 = 0o4000;
+        options.custom_flags(O_NONBLOCK);
+    }
+    #[cfg(not(target_os = "linux"))]
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(not_regular());
+    }
+    let file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(not_regular());
+    }
+    Ok(file)
+}
+
+fn not_regular() -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file")
+}
+
 /// Random-access bytes: a pack's backing. Called from loader threads concurrently.
 pub trait ReadAt: Send + Sync {
     /// Total length in bytes.
@@ -19,7 +47,7 @@ pub struct FileBytes {
 
 impl FileBytes {
     pub fn open(path: &Path) -> std::io::Result<FileBytes> {
-        let file = std::fs::File::open(path)?;
+        let file = open_regular(path)?;
         let len = file.metadata()?.len();
         Ok(FileBytes { file, len })
     }

@@ -382,3 +382,46 @@ fn a_panicking_load_fails_its_key_and_the_loader_lives_on() {
     );
     assert!(s.is_idle(), "nothing stuck in flight");
 }
+
+/// A region file replaced by a FIFO fails that region at once (open never blocks), and the
+/// streamer still stops when dropped: a loader thread stuck in open() would hang both.
+#[cfg(unix)]
+#[test]
+fn a_fifo_where_a_region_should_be_fails_without_blocking() {
+    let dir = common::copy_world("stream-fifo");
+    let home = [-1500.0, 0.0, -1500.0];
+    let loc = RegionLocation::new(-3, -3);
+    let cfg = StreamConfig {
+        max_attempts: 1,
+        ..StreamConfig::default()
+    };
+    // Opened first (the manifest checks every file's length), then the file is swapped.
+    let mut s = region_streamer(&dir, cfg);
+    let path = dir.join(Manifest::region_path(loc));
+    std::fs::remove_file(&path).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&path)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    assert!(
+        s.settle(home, Duration::from_secs(30)),
+        "nothing hangs in flight"
+    );
+    let failed: Vec<_> = drain(&mut s)
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::Failed { key, error, .. } => Some((key, error.to_string())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0].0, loc);
+    assert!(
+        failed[0].1.contains("not a regular file"),
+        "{}",
+        failed[0].1
+    );
+    assert!(s.stats().ready > 3, "the others loaded");
+    drop(s); // joins the loader threads
+}

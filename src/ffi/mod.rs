@@ -98,10 +98,11 @@ macro_rules! ffi_guard {
                 $crate::ffi::set_last_error(&f.message);
                 f.status
             }
-            Err(_) => {
-                $crate::ffi::set_last_error(
-                    "relief panicked (a bug in relief); the call had no effect you can rely on",
-                );
+            Err(payload) => {
+                $crate::ffi::set_last_error(&format!(
+                    "relief panicked (a bug in relief; the call had no effect you can rely on): {}",
+                    $crate::stream::LoadPanic::from_payload(&*payload).0
+                ));
                 $crate::ffi::RELIEF_STATUS_PANIC
             }
         }
@@ -337,6 +338,7 @@ mod tests {
         });
         assert_eq!(status, RELIEF_STATUS_PANIC);
         assert!(last().contains("panicked"), "{}", last());
+        assert!(last().contains("a bug"), "the payload is kept: {}", last());
     }
 
     #[test]

@@ -256,7 +256,7 @@ impl Store {
         match self {
             Store::Dir(d) => {
                 let path = d.join(file);
-                let f = std::fs::File::open(&path).map_err(|e| FormatError::io(&path, e))?;
+                let f = crate::io::open_regular(&path).map_err(|e| FormatError::io(&path, e))?;
                 let len = f.metadata().map_err(|e| FormatError::io(&path, e))?.len();
                 Ok((Box::new(f), len))
             }

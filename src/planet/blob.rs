@@ -60,7 +60,7 @@ pub struct MappedBytes {
 
 impl MappedBytes {
     pub fn open(path: &Path) -> std::io::Result<MappedBytes> {
-        let file = std::fs::File::open(path)?;
+        let file = crate::io::open_regular(path)?;
         // SAFETY: the blob is read-only data nobody truncates while relief has it open (a
         // truncation is the one way a map can fault; the header's length check catches files
         // already cut short).

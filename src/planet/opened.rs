@@ -73,7 +73,7 @@ impl std::fmt::Debug for Planet {
 pub fn is_planet_file(path: &Path) -> bool {
     use std::io::Read;
     let mut magic = [0u8; 4];
-    std::fs::File::open(path)
+    crate::io::open_regular(path)
         .and_then(|mut f| f.read_exact(&mut magic))
         .is_ok()
         && magic == format::MAGIC

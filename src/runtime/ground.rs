@@ -3,7 +3,6 @@
 //! [`Streamed`] is what views, queries, collision and LOD read while it does, and [`Queries`]
 //! answers questions about it.
 
-use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -25,7 +24,7 @@ impl Ground {
     /// apart by what is at `path` (a directory, or a file's magic), not by its name.
     pub fn open(path: impl AsRef<Path>) -> Result<Ground, FormatError> {
         let path = path.as_ref();
-        if path.is_file() && starts_with_planet_magic(path) {
+        if path.is_file() && crate::planet::opened::is_planet_file(path) {
             return Ok(Ground::Planet(Arc::new(Planet::open(path)?)));
         }
         Ok(Ground::Flat(Arc::new(World::open(path)?)))
@@ -34,14 +33,6 @@ impl Ground {
     pub fn is_planet(&self) -> bool {
         matches!(self, Ground::Planet(_))
     }
-}
-
-fn starts_with_planet_magic(path: &Path) -> bool {
-    let mut magic = [0u8; 4];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut magic))
-        .is_ok()
-        && magic == crate::planet::format::MAGIC
 }
 
 impl From<World> for Ground {
