@@ -15,7 +15,7 @@ use relief::planet::tables::PlanetCensus;
 use relief::planet::{
     Blob, Planet, PlanetOrigin, PlanetTerrain, Projection, Samples, TileKey, TileSource,
 };
-use relief::stream::{StreamConfig, Streamer};
+use relief::stream::{Event, StreamConfig, Streamer};
 
 /// A 128² face planet (tiles of 32², erosion on 64²): small enough to bake in seconds.
 pub fn small(seed: &str) -> PlanetConfig {
@@ -598,4 +598,46 @@ fn headers_past_the_documented_maxima_are_refused() {
             other => panic!("{case}: {:?}", other.map(|_| ())),
         }
     }
+}
+
+/// A blob cut short while streaming fails the tiles it can no longer give, as Failed events,
+/// and nothing else: no SIGBUS (tiles are read, not mapped), nothing resident lost.
+#[test]
+fn a_blob_truncated_while_streaming_fails_only_what_it_lost() {
+    let path = common::scratch("planet-truncated").with_extension("plnt");
+    std::fs::copy(&baked().0, &path).unwrap();
+    let planet = Arc::new(Planet::open(&path).unwrap());
+    let cfg = StreamConfig {
+        load_radius: 2000.0,
+        drop_radius: 1e9, // keep everything once loaded
+        max_attempts: 1,
+        ..StreamConfig::default()
+    };
+    let mut s = Streamer::new(Arc::new(TileSource::new(planet.clone())), cfg);
+    let terrain = PlanetTerrain::new(planet.clone(), s.resident()).unwrap();
+    let here = terrain.position_at(0.0, 0.0);
+    assert!(s.settle(here, Duration::from_secs(30)));
+    let before: Vec<TileKey> = s.resident().read().keys().copied().collect();
+    assert!(!before.is_empty());
+    while s.poll_event().is_some() {}
+    // Cut the file to its first tenth: the far side's tiles are gone.
+    let len = std::fs::metadata(&path).unwrap().len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(len / 10)
+        .unwrap();
+    let there = terrain.position_at(0.0, 180.0);
+    assert!(s.settle(there, Duration::from_secs(30)), "nothing hangs");
+    let failed = std::iter::from_fn(|| s.poll_event())
+        .filter(|e| matches!(e, Event::Failed { .. }))
+        .count();
+    assert!(failed > 0, "the lost tiles fail");
+    let resident = s.resident();
+    let resident = resident.read();
+    assert!(
+        before.iter().all(|k| resident.contains_key(k)),
+        "nothing resident was lost"
+    );
 }

@@ -1,4 +1,4 @@
-//! `relief_planet`: an opened PLNT blob, from a path (memory-mapped), memory or callbacks.
+//! `relief_planet`: an opened PLNT blob, from a path, memory or callbacks.
 
 use std::ffi::c_char;
 use std::sync::Arc;
@@ -51,13 +51,15 @@ fn publish(out: *mut *mut relief_planet, planet: Planet) {
     unsafe { *out = h };
 }
 
-/// Opens the PLNT blob at `path` (NUL-terminated UTF-8) by memory-mapping it: reads the
-/// header and tables only (well under 10 ms for a 6 × 4096² planet).
+/// Opens the PLNT blob at `path` (NUL-terminated UTF-8): reads the header and tables only
+/// (well under 10 ms for a 6 × 4096² planet); tiles are read with positioned reads later.
 ///
 /// On success writes a new handle to `*out_planet` (free with `relief_planet_destroy`); on
 /// failure it is untouched. Errors: INVALID_ARGUMENT (NULL arguments, non-UTF-8 path),
 /// NOT_FOUND, CORRUPT (truncated, a checksum, an index outside the file),
-/// UNSUPPORTED_VERSION, IO. Threads: any. The file must not be truncated while open.
+/// UNSUPPORTED_VERSION, IO (also for a FIFO, device or directory). Threads: any. A file
+/// truncated or replaced while open fails the tiles it can no longer give (FAILED events),
+/// nothing else.
 ///
 /// # Safety
 /// `path` NULL or NUL-terminated; `out_planet` NULL or writable.

@@ -1,6 +1,6 @@
 //! Reading a PLNT blob: opening reads the header and tables only (one read, whatever the
-//! planet's size); tiles and sections are read and checked when asked for, from a memory
-//! map or through any [`ReadAt`] (a caller's callbacks where no path can be mapped).
+//! planet's size); tiles and sections are read and checked when asked for, with positioned
+//! reads of the file or through any [`ReadAt`] (a caller's callbacks where there is no path).
 
 use std::path::{Path, PathBuf};
 
@@ -52,57 +52,6 @@ impl Samples {
     }
 }
 
-/// A memory-mapped file. Each read copies out of the map and then tells the kernel the pages
-/// are not needed, so touching the whole planet does not grow the process's resident set.
-pub struct MappedBytes {
-    map: memmap2::Mmap,
-}
-
-impl MappedBytes {
-    pub fn open(path: &Path) -> std::io::Result<MappedBytes> {
-        let file = crate::io::open_regular(path)?;
-        // SAFETY: the blob is read-only data nobody truncates while relief has it open (a
-        // truncation is the one way a map can fault; the header's length check catches files
-        // already cut short).
-        let map = unsafe { memmap2::Mmap::map(&file)? };
-        #[cfg(unix)]
-        let _ = map.advise(memmap2::Advice::Random);
-        Ok(MappedBytes { map })
-    }
-}
-
-impl ReadAt for MappedBytes {
-    fn length(&self) -> u64 {
-        self.map.len() as u64
-    }
-    fn read_at(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()> {
-        let start = usize::try_from(offset).map_err(|_| std::io::ErrorKind::UnexpectedEof)?;
-        let src = start
-            .checked_add(out.len())
-            .and_then(|end| self.map.get(start..end))
-            .ok_or(std::io::ErrorKind::UnexpectedEof)?;
-        out.copy_from_slice(src);
-        #[cfg(unix)]
-        {
-            // Drop the whole pages this read covered. SAFETY: a shared read-only file mapping:
-            // dropped pages fault back in with the same bytes, so no reader (here or on
-            // another thread) can observe a change.
-            let page = 4096usize;
-            let (a, b) = (
-                start.div_ceil(page) * page,
-                (start + out.len()) / page * page,
-            );
-            if b > a {
-                let _ = unsafe {
-                    self.map
-                        .unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, a, b - a)
-                };
-            }
-        }
-        Ok(())
-    }
-}
-
 /// An opened planet blob.
 pub struct Blob {
     name: PathBuf,
@@ -124,10 +73,12 @@ impl std::fmt::Debug for Blob {
 }
 
 impl Blob {
-    /// Opens a blob file by memory-mapping it.
+    /// Opens a blob file for positioned reads (`pread`). Not a memory map: a map of a file
+    /// truncated or replaced while streaming raises SIGBUS on the next touch, where a read
+    /// returns an error that fails that tile alone. Each read copies once either way.
     pub fn open(path: impl AsRef<Path>) -> Result<Blob, FormatError> {
         let path = path.as_ref();
-        let bytes = MappedBytes::open(path).map_err(|e| FormatError::io(path, e))?;
+        let bytes = crate::io::FileBytes::open(path).map_err(|e| FormatError::io(path, e))?;
         Blob::open_bytes(path, Box::new(bytes))
     }
 

@@ -1,5 +1,5 @@
 //! PLNT planets: a cube sphere of six faces, each tiled, stored in one blob (docs/formats.md)
-//! that opens by reading its header and index only and serves tiles from a memory map or a
+//! that opens by reading its header and index only and serves tiles with positioned reads or a
 //! caller's reader.
 
 pub mod blob;

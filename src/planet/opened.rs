@@ -80,7 +80,7 @@ pub fn is_planet_file(path: &Path) -> bool {
 }
 
 impl Planet {
-    /// Opens a blob by path (memory-mapped).
+    /// Opens a blob by path (positioned reads; see [`Blob::open`]).
     pub fn open(path: impl AsRef<Path>) -> Result<Planet, FormatError> {
         Planet::from_blob(Blob::open(path)?)
     }

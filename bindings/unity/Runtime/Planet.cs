@@ -21,7 +21,7 @@ namespace Relief
             Info = info;
         }
 
-        /// <summary>Opens a blob by path (memory-mapped).</summary>
+        /// <summary>Opens a blob by path (read in place with positioned reads).</summary>
         public static Planet Open(string path)
         {
             PlanetHandle h;
