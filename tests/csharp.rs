@@ -66,8 +66,18 @@ fn tool(name: &str) {
 fn every_export_has_a_p_invoke_declaration() {
     let header = std::fs::read_to_string(root().join("include/relief.h")).unwrap();
     let cs = std::fs::read_to_string(root().join("bindings/unity/Runtime/Native.cs")).unwrap();
+    // Parameters in a declaration's parentheses: commas + 1, or 0 for `()` / `(void)`.
+    let arity = |params: &str| {
+        let p = params.trim();
+        if p.is_empty() || p == "void" {
+            0
+        } else {
+            p.split(',').count()
+        }
+    };
     let mut n = 0;
-    for line in header.lines() {
+    let lines: Vec<&str> = header.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
         // A declaration's first line: `<type> relief_name(`; typedefs and continuations aside.
         let Some(paren) = line
             .find('(')
@@ -76,10 +86,36 @@ fn every_export_has_a_p_invoke_declaration() {
             continue;
         };
         let name = line[..paren].rsplit([' ', '*']).next().unwrap();
+        let returns_void = line.starts_with("void ");
+        // The whole declaration, which cbindgen may wrap over several lines.
+        let mut decl = String::new();
+        for l in &lines[i..] {
+            decl += l;
+            if l.contains(");") {
+                break;
+            }
+        }
+        let c_params = &decl[decl.find('(').unwrap() + 1..decl.rfind(')').unwrap()];
         n += 1;
-        assert!(
-            cs.contains(&format!(" {name}(")),
-            "{name} has no DllImport in bindings/unity/Runtime/Native.cs"
+        let import = cs
+            .lines()
+            .find(|l| l.contains("DllImport") && l.contains(&format!(" {name}(")))
+            .unwrap_or_else(|| {
+                panic!("{name} has no DllImport in bindings/unity/Runtime/Native.cs")
+            });
+        let cs_params = &import[import.find(&format!(" {name}(")).unwrap() + name.len() + 2
+            ..import.rfind(')').unwrap()];
+        assert_eq!(
+            arity(cs_params),
+            arity(c_params),
+            "{name}: the DllImport takes {} parameters, the header {}",
+            arity(cs_params),
+            arity(c_params)
+        );
+        assert_eq!(
+            import.contains(" extern void "),
+            returns_void,
+            "{name}: void in one and not the other"
         );
     }
     assert!(n >= 40, "found only {n} functions in the header");

@@ -310,7 +310,8 @@ pub unsafe extern "C" fn relief_planet_terrain_river(
 }
 
 /// The lake under `position` (if its tile is resident), else the nearest whose edge is within
-/// `radius` metres, into `*out_lake`. Errors: as `relief_planet_terrain_river`. Threads: any.
+/// `radius` metres, into `*out_lake`. Errors: INVALID_ARGUMENT (NULL arguments, a bad
+/// position, a negative or non-finite radius). Threads: any.
 ///
 /// # Safety
 /// `position` 3 readable doubles; `out_lake` NULL or writable.

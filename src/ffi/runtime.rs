@@ -227,8 +227,9 @@ pub unsafe extern "C" fn relief_runtime_create(
 
 /// Creates a runtime streaming `planet`'s tiles (wanted by great-circle distance), with
 /// planet collision chunks in their own tangent frames and LOD rings; otherwise as
-/// `relief_runtime_create`. Errors: as `relief_runtime_create`, and CORRUPT if the planet's
-/// river or lake tables fail their checks. Threads: any.
+/// `relief_runtime_create`. Errors: INVALID_ARGUMENT (NULL `planet`/`out_runtime`, and the
+/// config errors of `relief_runtime_create`), CORRUPT if the planet's river or lake tables
+/// fail their checks. Threads: any.
 ///
 /// # Safety
 /// `planet` NULL or live; `config` NULL or readable; `out_runtime` NULL or writable.
@@ -473,8 +474,8 @@ pub unsafe extern "C" fn relief_runtime_get_level(
 }
 
 /// Acquires a view of resident region (x, z), as `relief_region_acquire` (release with
-/// `relief_region_release`). Errors: as `relief_region_acquire`, and INVALID_ARGUMENT on a
-/// planet's runtime. Threads: any.
+/// `relief_region_release`). Errors: as `relief_region_acquire` (INVALID_ARGUMENT for a NULL
+/// `runtime` or `view`), and INVALID_ARGUMENT on a planet's runtime. Threads: any.
 ///
 /// # Safety
 /// `runtime` NULL or live; `view` NULL or a writable `relief_region_view`.
@@ -495,8 +496,8 @@ pub unsafe extern "C" fn relief_runtime_acquire_region(
 }
 
 /// Acquires a view of resident planet tile (face, tx, ty), as `relief_tile_acquire` (release
-/// with `relief_tile_release`). Errors: as `relief_tile_acquire`, and INVALID_ARGUMENT on a
-/// flat world's runtime. Threads: any.
+/// with `relief_tile_release`). Errors: as `relief_tile_acquire` (INVALID_ARGUMENT for a NULL
+/// `runtime` or `view`), and INVALID_ARGUMENT on a flat world's runtime. Threads: any.
 ///
 /// # Safety
 /// `runtime` NULL or live; `view` NULL or a writable `relief_tile_view`.
@@ -525,8 +526,9 @@ fn chunks<'a>(what: &str, r: &'a relief_runtime) -> Result<&'a ChunkLookup, Fail
 }
 
 /// Writes the collision chunk containing `position` (3 doubles) to `*out_face`, `*out_x`,
-/// `*out_z`, as `relief_collision_chunk_at`. Errors: as `relief_collision_chunk_at`, and
-/// INVALID_ARGUMENT for a runtime made with RELIEF_RUNTIME_NO_COLLISION. Threads: any.
+/// `*out_z`, as `relief_collision_chunk_at`. Errors: as `relief_collision_chunk_at`
+/// (INVALID_ARGUMENT for NULL arguments), and INVALID_ARGUMENT for a runtime made with
+/// RELIEF_RUNTIME_NO_COLLISION. Threads: any.
 ///
 /// # Safety
 /// `runtime` NULL or live; `position` NULL or 3 readable doubles; out-pointers NULL or
@@ -549,8 +551,9 @@ pub unsafe extern "C" fn relief_runtime_chunk_at(
 }
 
 /// Acquires a view of built chunk (face, x, z), as `relief_collision_acquire` (release with
-/// `relief_collision_release`). Errors: as `relief_collision_acquire`, and INVALID_ARGUMENT
-/// for a runtime made with RELIEF_RUNTIME_NO_COLLISION. Threads: any.
+/// `relief_collision_release`). Errors: as `relief_collision_acquire` (INVALID_ARGUMENT for a
+/// NULL `runtime` or `view`), and INVALID_ARGUMENT for a runtime made with
+/// RELIEF_RUNTIME_NO_COLLISION. Threads: any.
 ///
 /// # Safety
 /// `runtime` NULL or live; `view` NULL or a writable `relief_chunk_view`.

@@ -26,20 +26,27 @@ impl<T: Plain> Layer<T> {
                 storage: Storage::Bytes(bytes),
             };
         }
-        let mut typed: Vec<T> = Vec::with_capacity(bytes.len() / size);
-        // SAFETY: T is Plain (every bit pattern valid); the copy fills exactly len elements.
-        unsafe {
-            std::ptr::copy_nonoverlapping(
-                bytes.as_ptr(),
-                typed.as_mut_ptr().cast::<u8>(),
-                bytes.len(),
-            );
-            typed.set_len(bytes.len() / size);
-        }
         Layer {
-            storage: Storage::Typed(typed),
+            storage: Storage::Typed(copy_typed(&bytes)),
         }
     }
+}
+
+/// Whole elements copied out of bytes at any alignment: the path for a misaligned source.
+fn copy_typed<T: Plain>(bytes: &[u8]) -> Vec<T> {
+    let n = bytes.len() / std::mem::size_of::<T>();
+    let mut typed: Vec<T> = Vec::with_capacity(n);
+    // SAFETY: T is Plain (every bit pattern valid); the copy fills exactly n elements, byte by
+    // byte into T-aligned storage, so the source's alignment doesn't matter.
+    unsafe {
+        std::ptr::copy_nonoverlapping(
+            bytes.as_ptr(),
+            typed.as_mut_ptr().cast::<u8>(),
+            n * std::mem::size_of::<T>(),
+        );
+        typed.set_len(n);
+    }
+    typed
 }
 
 impl<T: Plain> From<Vec<T>> for Layer<T> {
@@ -117,11 +124,14 @@ mod tests {
         let b = Layer::from(v.clone());
         assert_eq!(&*a, &v[..]);
         assert_eq!(a, b);
-        // A deliberately misaligned source is copied, not reinterpreted.
-        let mut padded = vec![0u8; bytes.len() + 1];
-        padded[1..].copy_from_slice(&bytes);
-        let shifted: Vec<u8> = padded[1..].to_vec();
-        assert_eq!(&*Layer::<f32>::from_bytes(shifted), &v[..]);
+        // A source misaligned for f32 (one byte into an f32-aligned buffer) is copied, not
+        // reinterpreted: the path from_bytes takes when an allocator hands out such bytes.
+        let mut padded = vec![0f32; v.len() + 1];
+        let padded = plain::bytes_mut(&mut padded);
+        padded[1..1 + bytes.len()].copy_from_slice(&bytes);
+        let shifted = &padded[1..1 + bytes.len()];
+        assert_ne!(shifted.as_ptr() as usize % std::mem::align_of::<f32>(), 0);
+        assert_eq!(copy_typed::<f32>(shifted), v);
     }
 }
 
