@@ -58,6 +58,10 @@ pub struct PlanetChunk {
     pub corner: [f64; 2],
 }
 
+/// At most this many chunks along a face side: the source keeps each chunk's bounds (6 · 256²
+/// entries, 12 MB), so a tiny chunk on a big face must not reserve gigabytes.
+pub const MAX_CHUNKS_PER_SIDE: u32 = 256;
+
 pub struct PlanetChunkSource {
     planet: Arc<Planet>,
     resident: Resident<TileKey, PlanetTile>,
@@ -75,9 +79,9 @@ impl PlanetChunkSource {
         cells: u32,
     ) -> Result<PlanetChunkSource, FormatError> {
         let n = planet.face_resolution();
-        if cells < 2 || n % cells != 0 {
+        if cells < 2 || n % cells != 0 || n / cells > MAX_CHUNKS_PER_SIDE {
             return Err(FormatError::Corrupt(format!(
-                "planet chunks of {cells} samples must divide the face resolution {n}"
+                "planet chunks of {cells} samples must divide the face resolution {n}, at most {MAX_CHUNKS_PER_SIDE} to a face side"
             )));
         }
         let mut source = PlanetChunkSource {
