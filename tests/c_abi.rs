@@ -62,6 +62,16 @@ fn build(source: &Path, link: Link, check: Check) -> PathBuf {
     }
     cc.arg("-lm");
     must(&mut cc);
+    if check == Check::Sanitizers {
+        // A sanitizer run proves nothing if the sanitizer isn't in the program.
+        let symbols = must(Command::new("nm").arg(&exe)).stdout;
+        let symbols = String::from_utf8_lossy(&symbols);
+        assert!(
+            symbols.contains("__asan_init") && symbols.contains("__ubsan"),
+            "{} was built without ASan and UBSan",
+            exe.display()
+        );
+    }
     exe
 }
 
