@@ -12,8 +12,8 @@ use super::planet::relief_planet;
 use super::planet_terrain::{create_planet_terrain, relief_planet_terrain};
 use super::region::{acquire_region, relief_region_view};
 use super::streaming::{
-    event_of, relief_event, relief_stream_config, relief_stream_stats, stream_stats,
-    RELIEF_EVENT_CHUNK_READY, RELIEF_EVENT_LEVELS_DIRTY,
+    event_of, fill_events, micros, relief_event, relief_stream_config, relief_stream_stats,
+    stream_stats, RELIEF_EVENT_CHUNK_READY, RELIEF_EVENT_LEVELS_DIRTY,
 };
 use super::terrain::{create_terrain, relief_terrain};
 use super::tile::{acquire_tile, relief_tile_view};
@@ -364,20 +364,11 @@ pub unsafe extern "C" fn relief_runtime_poll_events(
         // SAFETY: forwarded contract.
         let buf = unsafe { slice_out(what, events, capacity) }?;
         let mut rt = r.runtime.lock();
-        let mut n = 0;
-        while n < buf.len() {
-            let Some(e) = rt.poll_event() else { break };
-            buf[n] = runtime_event(e);
-            n += 1;
-        }
+        let n = fill_events(buf, || rt.poll_event().map(runtime_event));
         // SAFETY: checked non-NULL.
         unsafe { *out_count = n };
         Ok(())
     })
-}
-
-fn micros(d: std::time::Duration) -> u32 {
-    d.as_micros().min(u32::MAX as u128) as u32
 }
 
 /// Fills `*stats` (its `struct_size` set) with a snapshot; cheap enough for every frame.

@@ -210,14 +210,15 @@ impl Drive for Chunks {
     }
 }
 
-/// Moves up to `out.len()` events into `out`; returns how many.
-pub(crate) fn poll_events(streamer: &mut impl Drive, out: &mut [relief_event]) -> usize {
+/// Moves up to `out.len()` events from `next` into `out`; returns how many.
+pub(crate) fn fill_events(
+    out: &mut [relief_event],
+    mut next: impl FnMut() -> Option<relief_event>,
+) -> usize {
     let mut n = 0;
     while n < out.len() {
-        let Some(e) = streamer.poll_event() else {
-            break;
-        };
-        out[n] = event_of(e);
+        let Some(e) = next() else { break };
+        out[n] = e;
         n += 1;
     }
     n
@@ -258,7 +259,8 @@ pub(crate) unsafe fn poll_into(
     require(what, &[("out_count", out_count.is_null())])?;
     // SAFETY: forwarded contract.
     let buf = unsafe { super::slice_out(what, events, capacity) }?;
-    let n = poll_events(&mut *streamer.lock(), buf);
+    let mut s = streamer.lock();
+    let n = fill_events(buf, || s.poll_event().map(event_of));
     // SAFETY: checked non-NULL.
     unsafe { *out_count = n };
     Ok(())
@@ -299,7 +301,7 @@ pub struct relief_stream_stats {
     pub evictions: u64,
 }
 
-fn micros(d: Duration) -> u32 {
+pub(crate) fn micros(d: Duration) -> u32 {
     d.as_micros().min(u32::MAX as u128) as u32
 }
 

@@ -138,7 +138,8 @@ impl ChunkSource {
         }
     }
 
-    /// The chunk indices whose squares lie inside the world's region bounds (inclusive).
+    /// The chunk indices whose squares lie inside the world's region bounds (inclusive): the
+    /// only chunks `keys_within` can name.
     fn chunk_extent(world: &World, cells: u32) -> ([i32; 2], [i32; 2]) {
         let m = world.manifest();
         let (n, size) = (cells as i64, m.region_size as i64);
@@ -152,17 +153,6 @@ impl ChunkSource {
             [clamp(lo(b.min[0])), clamp(lo(b.min[1]))],
             [clamp(hi(b.max[0])), clamp(hi(b.max[1]))],
         )
-    }
-
-    fn in_world(&self, key: ChunkKey) -> bool {
-        let m = self.world.manifest();
-        let (n, size) = (self.cells as i64, m.region_size as i64);
-        let b = m.region_bounds;
-        let (gx, gz) = (key.x as i64 * n, key.z as i64 * n);
-        gx >= b.min[0] as i64 * size
-            && gz >= b.min[1] as i64 * size
-            && gx + n <= (b.max[0] as i64 + 1) * size
-            && gz + n <= (b.max[1] as i64 + 1) * size
     }
 }
 
@@ -178,12 +168,7 @@ impl Source for ChunkSource {
             focus[2],
             radius,
             self.extent,
-            |cx, cz, d| {
-                let key = ChunkKey { x: cx, z: cz };
-                if self.in_world(key) {
-                    out.push((key, d));
-                }
-            },
+            |x, z, d| out.push((ChunkKey { x, z }, d)),
         );
     }
 

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::ground::Streamed;
+use super::ground::{check_focus, Streamed};
 use crate::error::FormatError;
 use crate::flat::collision::{ChunkKey, ChunkSource, CollisionChunk};
 use crate::planet::collision::{ChunkFrame, PlanetChunk, PlanetChunkKey, PlanetChunkSource};
@@ -125,9 +125,9 @@ impl ChunkLookup {
     pub fn key_at(&self, pos: [f64; 3]) -> Option<ChunkId> {
         match self {
             ChunkLookup::Flat { source, .. } => Some(ChunkId::Flat(source.key_at(pos[0], pos[2]))),
-            ChunkLookup::Planet { source, .. } => (pos != [0.0; 3]
-                && pos.iter().all(|v| v.is_finite()))
-            .then(|| ChunkId::Planet(source.key_at(pos))),
+            ChunkLookup::Planet { source, .. } => check_focus(true, pos)
+                .ok()
+                .map(|()| ChunkId::Planet(source.key_at(pos))),
         }
     }
 
@@ -162,15 +162,7 @@ impl ChunkLookup {
 
     /// Whether the chunk under `pos` is built: what "the player stands on collision" means.
     pub fn is_built_at(&self, pos: [f64; 3]) -> bool {
-        match (self, self.key_at(pos)) {
-            (ChunkLookup::Flat { built, .. }, Some(ChunkId::Flat(k))) => {
-                built.read().contains_key(&k)
-            }
-            (ChunkLookup::Planet { built, .. }, Some(ChunkId::Planet(k))) => {
-                built.read().contains_key(&k)
-            }
-            _ => false,
-        }
+        self.key_at(pos).and_then(|id| self.get(id)).is_some()
     }
 }
 

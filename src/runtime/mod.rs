@@ -141,7 +141,6 @@ pub struct Runtime {
     dirty: Vec<DirtyRect>,
     last: FrameTimings,
     update_time: Ring,
-    lod_cells_last: u64,
     lod_cells_total: u64,
 }
 
@@ -180,7 +179,6 @@ impl Runtime {
             dirty: Vec::with_capacity(rects),
             last: FrameTimings::default(),
             update_time: Ring::default(),
-            lod_cells_last: 0,
             lod_cells_total: 0,
         })
     }
@@ -227,12 +225,7 @@ impl Runtime {
                 rects: self.dirty.len(),
             });
         }
-        self.lod_cells_last = self
-            .dirty
-            .iter()
-            .map(|r| r.width as u64 * r.depth as u64)
-            .sum();
-        self.lod_cells_total += self.lod_cells_last;
+        self.lod_cells_total += self.dirty_cells();
         self.last = FrameTimings {
             pieces: t_pieces,
             lod: t_lod,
@@ -283,9 +276,17 @@ impl Runtime {
             update_p50: self.update_time.percentile(50.0),
             update_p99: self.update_time.percentile(99.0),
             update_max: self.update_time.max(),
-            lod_cells_last: self.lod_cells_last,
+            lod_cells_last: self.dirty_cells(),
             lod_cells_total: self.lod_cells_total,
         }
+    }
+
+    /// Level cells the last update rewrote.
+    fn dirty_cells(&self) -> u64 {
+        self.dirty
+            .iter()
+            .map(|r| r.width as u64 * r.depth as u64)
+            .sum()
     }
 
     /// Where the last update's time went.

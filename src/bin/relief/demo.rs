@@ -141,7 +141,7 @@ pub fn run(
             let spent = runtime.timings();
             costs.push(spent.pieces);
             clip_costs.push(spent.lod);
-            clip_cells += runtime.stats().lod_cells_last;
+
             late += !chunks.is_built_at(focus) as usize;
             while let Some(ev) = runtime.poll_event() {
                 match ev {
@@ -156,7 +156,9 @@ pub fn run(
                     RuntimeEvent::Chunk(_) | RuntimeEvent::LevelsDirty { .. } => {}
                 }
             }
-            let st = runtime.stats().pieces;
+            let stats = runtime.stats();
+            clip_cells += stats.lod_cells_last;
+            let st = stats.pieces;
             peak = peak.max(st.ready_bytes + st.cached_bytes + st.in_flight_bytes);
             if last_report.elapsed() >= Duration::from_millis(1500) || s >= leg.route.length() {
                 last_report = Instant::now();
