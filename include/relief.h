@@ -12,6 +12,13 @@
 #define RELIEF_VERSION_PATCH 0
 #define RELIEF_VERSION_STRING "0.1.0"
 
+// The version of the C ABI this header describes. It changes only when a function's
+// parameters or an existing struct field change meaning or place — never when structs grow
+// at their end (`struct_size` and the element sizes cover that) or functions are added. A
+// binding compares `relief_abi_version()` with the value it was written against and refuses
+// a mismatched library before any other call.
+#define RELIEF_ABI_VERSION 1
+
 // `relief_runtime_config.flags`: build no collision chunks.
 #define RELIEF_RUNTIME_NO_COLLISION 1
 
@@ -71,7 +78,8 @@ typedef struct relief_clipmap_config {
 } relief_clipmap_config;
 
 // A rectangle of a level's storage rewritten by the last update or refresh, in storage
-// cells: columns `x .. x + width`, rows `z .. z + depth`.
+// cells: columns `x .. x + width`, rows `z .. z + depth`. Filled in arrays whose element size
+// the caller passes (`sizeof(relief_dirty_rect)`), so it may grow at its end.
 typedef struct relief_dirty_rect {
   uint32_t level;
   uint32_t x;
@@ -135,6 +143,8 @@ typedef uint32_t relief_event_kind;
 
 // One streaming event. `x`, `z` are a region location or a planet tile's (tx, ty) (from a
 // streamer), or a chunk index (from a collision streamer); `face` is a planet's cube face.
+// Filled in arrays whose element size the caller passes (`sizeof(relief_event)`), so it may
+// grow at its end.
 typedef struct relief_event {
   relief_event_kind kind;
   int32_t x;
@@ -189,8 +199,9 @@ typedef struct relief_stream_stats {
 // `origin + (corner_x + i·spacing)·axis_x + height·up + (corner_z + j·spacing)·axis_z`:
 // on a flat world the frame is the world's (origin 0, axes X, Y, Z), so that is world
 // (`corner_x + i·spacing`, height, `corner_z + j·spacing`); on a planet it is the chunk's
-// own tangent frame. Valid until `relief_collision_release`, even if the chunk unloads. Set
-// `struct_size` before acquiring.
+// own tangent frame. Valid until `relief_collision_release`, even if the chunk unloads. Zero
+// it and set `struct_size` before the first acquire; never copy it (a copy released twice
+// frees twice).
 typedef struct relief_chunk_view {
   // sizeof(relief_chunk_view), set by the caller.
   uint32_t struct_size;
@@ -284,8 +295,10 @@ typedef uint32_t relief_planet_field;
 typedef uint32_t relief_reach_kind;
 
 // The nearest river reach on a planet; `found` is 0 (and the rest zero) when none is within
-// the radius.
+// the radius. Set `struct_size` first.
 typedef struct relief_planet_river {
+  // sizeof(relief_planet_river), set by the caller.
+  uint32_t struct_size;
   uint32_t found;
   uint32_t reach;
   // Nearest centreline point, planet frame, on the sea-level sphere.
@@ -298,8 +311,10 @@ typedef struct relief_planet_river {
 } relief_planet_river;
 
 // The lake containing a point, else the nearest within the radius. `found` is 0 (and the
-// rest zero) when there is none.
+// rest zero) when there is none. Set `struct_size` first.
 typedef struct relief_lake {
+  // sizeof(relief_lake), set by the caller.
+  uint32_t struct_size;
   uint32_t found;
   // Lake id in the world's lakes table.
   uint32_t lake;
@@ -316,7 +331,8 @@ typedef struct relief_lake {
 // (`origin_x + i * vertex_spacing`, `origin_z + j * vertex_spacing`). Maps the world doesn't
 // carry are NULL. The pointers stay valid, and the data unchanged, until
 // `relief_region_release` — even if the region unloads or the streamer is destroyed.
-// Set `struct_size` before acquiring.
+// Zero it and set `struct_size` before the first acquire; never copy it (a copy released
+// twice frees twice).
 typedef struct relief_region_view {
   // sizeof(relief_region_view), set by the caller.
   uint32_t struct_size;
@@ -390,7 +406,8 @@ typedef struct relief_runtime_stats {
 // A resident tile's fields, read in place: each `size × size` samples, row-major, sample
 // (i, j) at `j·size + i` being face sample (`tx·size + i`, `ty·size + j`). Sediment and
 // precipitation are NULL for v6 planets. Valid until `relief_tile_release`, even if the
-// tile unloads. Set `struct_size` before acquiring.
+// tile unloads. Zero it and set `struct_size` before the first acquire; never copy it (a copy
+// released twice frees twice).
 typedef struct relief_tile_view {
   // sizeof(relief_tile_view), set by the caller.
   uint32_t struct_size;
@@ -417,8 +434,10 @@ typedef struct relief_tile_view {
 typedef uint32_t relief_stream_kind;
 
 // The sample nearest a point, decoded. `found` is 0 (and the rest zero) where no resident
-// region covers the point.
+// region covers the point. Set `struct_size` first.
 typedef struct relief_ground {
+  // sizeof(relief_ground), set by the caller.
+  uint32_t struct_size;
   uint32_t found;
   // The Terrain3D control word, and its fields decoded.
   uint32_t control;
@@ -443,7 +462,10 @@ typedef struct relief_ground {
 } relief_ground;
 
 // The nearest river reach. `found` is 0 (and the rest zero) when none is within the radius.
+// Set `struct_size` first.
 typedef struct relief_river {
+  // sizeof(relief_river), set by the caller.
+  uint32_t struct_size;
   uint32_t found;
   // Reach id in the world's rivers table.
   uint32_t reach;
@@ -502,8 +524,9 @@ typedef struct relief_world_info {
 // An operating-system I/O error.
 #define RELIEF_STATUS_IO 5
 
-// A bug in relief: a panic was caught at the boundary. The object involved should be
-// destroyed; nothing else is affected. As a FAILED event's status: that item's load panicked
+// A bug in relief: a panic was caught at the boundary. The handles the call used are poisoned:
+// every later call on them fails with PANIC, so destroy them (that always works); nothing
+// else is affected. As a FAILED event's status: that item's load panicked
 // on a loader thread; it is retried like any failure and the streamer goes on.
 #define RELIEF_STATUS_PANIC 6
 
@@ -566,6 +589,12 @@ extern "C" {
 // Ownership: relief's; valid until the next failing relief call on this thread. Never NULL.
 // Threads: any; each thread has its own.
 const char *relief_last_error_message(void);
+
+// The C ABI version of the loaded library: `RELIEF_ABI_VERSION` from the header it was built
+// with. A caller built against a different value must not use the library.
+//
+// Takes no pointers (nothing can be NULL); never fails. Threads: any.
+uint32_t relief_abi_version(void);
 
 // relief's version, "MAJOR.MINOR.PATCH" from Cargo.toml, NUL-terminated.
 //
@@ -649,15 +678,18 @@ relief_status relief_clipmap_refresh_tile(const struct relief_clipmap *clipmap,
                                           uintptr_t *out_dirty_count);
 
 // Copies the rectangles the last update or refresh rewrote into `rects` (room for
-// `capacity`) and writes their count to `*out_count`. Size query: `(NULL, 0)` writes only
-// the count. Errors: INVALID_ARGUMENT (NULL `clipmap`/`out_count`, NULL `rects` with a
+// `capacity` of `rect_size` bytes: pass `sizeof(relief_dirty_rect)`) and writes their count
+// to `*out_count`. Size query: `(NULL, 0)` writes only the count. Errors: INVALID_ARGUMENT
+// (NULL `clipmap`/`out_count`, a `rect_size` this relief doesn't know, NULL `rects` with a
 // non-zero `capacity`, or a non-zero `capacity` below the count, when nothing is written).
 // Threads: as `relief_clipmap_update`.
 //
 // # Safety
-// `rects` NULL or writable for `capacity` rects; `out_count` NULL or writable.
+// `rects` NULL or writable for `capacity` rects of `rect_size` bytes; `out_count` NULL or
+// writable.
 relief_status relief_clipmap_get_dirty(const struct relief_clipmap *clipmap,
                                        struct relief_dirty_rect *rects,
+                                       uintptr_t rect_size,
                                        uintptr_t capacity,
                                        uintptr_t *out_count);
 
@@ -723,13 +755,16 @@ relief_status relief_collision_settle(const struct relief_collision *collision,
                                       uint32_t *out_settled);
 
 // Moves up to `capacity` pending chunk events into `events` (x, z are chunk indices) and
-// writes how many to `*out_count`; as `relief_streamer_poll_events` (NULL, buffers, errors).
+// writes how many to `*out_count`; as `relief_streamer_poll_events` (NULL, `event_size`,
+// buffers, errors).
 // Threads: as `relief_collision_update`.
 //
 // # Safety
-// `events` NULL or writable for `capacity` events; `out_count` NULL or writable.
+// `events` NULL or writable for `capacity` events of `event_size` bytes; `out_count` NULL or
+// writable.
 relief_status relief_collision_poll_events(const struct relief_collision *collision,
                                            struct relief_event *events,
+                                           uintptr_t event_size,
                                            uintptr_t capacity,
                                            uintptr_t *out_count);
 
@@ -921,8 +956,9 @@ relief_status relief_planet_terrain_sample(const struct relief_planet_terrain *t
                                            double *out_value);
 
 // The river reach nearest `position` within `radius` metres, into `*out_river`; works with
-// nothing resident. Errors: INVALID_ARGUMENT (NULL arguments, a bad position, a negative or
-// non-finite radius). Threads: any.
+// nothing resident. Errors: INVALID_ARGUMENT (NULL arguments, unknown `struct_size`, a bad
+// position, a negative or non-finite radius); `*out_river` is untouched on failure.
+// Threads: any.
 //
 // # Safety
 // `position` 3 readable doubles; `out_river` NULL or writable.
@@ -932,8 +968,9 @@ relief_status relief_planet_terrain_river(const struct relief_planet_terrain *te
                                           struct relief_planet_river *out_river);
 
 // The lake under `position` (if its tile is resident), else the nearest whose edge is within
-// `radius` metres, into `*out_lake`. Errors: INVALID_ARGUMENT (NULL arguments, a bad
-// position, a negative or non-finite radius). Threads: any.
+// `radius` metres, into `*out_lake`. Errors: INVALID_ARGUMENT (NULL arguments, unknown
+// `struct_size`, a bad position, a negative or non-finite radius); `*out_lake` is untouched
+// on failure. Threads: any.
 //
 // # Safety
 // `position` 3 readable doubles; `out_lake` NULL or writable.
@@ -1036,15 +1073,17 @@ relief_status relief_runtime_settle(const struct relief_runtime *runtime,
 // Moves up to `capacity` pending events, oldest first, into `events` and writes how many to
 // `*out_count`. Pieces report LOADED, UNLOADED and FAILED ((face, x, z) is a region's
 // location with face 0, or a tile's (face, tx, ty)); chunks CHUNK_READY, CHUNK_DROPPED and
-// CHUNK_FAILED; the levels LEVELS_DIRTY. Events not taken stay queued. `(NULL, 0)` takes
-// none. Errors: INVALID_ARGUMENT (NULL handle or `out_count`, NULL `events` with a non-zero
+// CHUNK_FAILED; the levels LEVELS_DIRTY. `event_size` is `sizeof(relief_event)`. Events not
+// taken stay queued. `(NULL, 0)` takes none. Errors: INVALID_ARGUMENT (NULL handle or
+// `out_count`, an `event_size` this relief doesn't know, NULL `events` with a non-zero
 // `capacity`). Threads: as `relief_runtime_update`.
 //
 // # Safety
-// `runtime` NULL or live; `events` NULL or writable for `capacity` events; `out_count` NULL
-// or writable.
+// `runtime` NULL or live; `events` NULL or writable for `capacity` events of `event_size`
+// bytes; `out_count` NULL or writable.
 relief_status relief_runtime_poll_events(const struct relief_runtime *runtime,
                                          struct relief_event *events,
+                                         uintptr_t event_size,
                                          uintptr_t capacity,
                                          uintptr_t *out_count);
 
@@ -1058,16 +1097,18 @@ relief_status relief_runtime_get_stats(const struct relief_runtime *runtime,
                                        struct relief_runtime_stats *stats);
 
 // Copies the level rectangles the last update rewrote (every level, may overlap) into
-// `rects` (room for `capacity`) and writes their count to `*out_count`; `(NULL, 0)` writes
-// only the count (0 without levels). Errors: INVALID_ARGUMENT (NULL `runtime`/`out_count`,
-// NULL `rects` with a non-zero `capacity`, or a non-zero `capacity` below the count, when
-// nothing is written). Threads: as `relief_runtime_update`.
+// `rects` (room for `capacity` of `rect_size` bytes: pass `sizeof(relief_dirty_rect)`) and
+// writes their count to `*out_count`; `(NULL, 0)` writes only the count (0 without levels).
+// Errors: INVALID_ARGUMENT (NULL `runtime`/`out_count`, a `rect_size` this relief doesn't
+// know, NULL `rects` with a non-zero `capacity`, or a non-zero `capacity` below the count,
+// when nothing is written). Threads: as `relief_runtime_update`.
 //
 // # Safety
-// `runtime` NULL or live; `rects` NULL or writable for `capacity` rects; `out_count` NULL or
-// writable.
+// `runtime` NULL or live; `rects` NULL or writable for `capacity` rects of `rect_size` bytes;
+// `out_count` NULL or writable.
 relief_status relief_runtime_get_dirty(const struct relief_runtime *runtime,
                                        struct relief_dirty_rect *rects,
+                                       uintptr_t rect_size,
                                        uintptr_t capacity,
                                        uintptr_t *out_count);
 
@@ -1200,16 +1241,19 @@ relief_status relief_streamer_settle(const struct relief_streamer *streamer,
                                      uint32_t timeout_ms,
                                      uint32_t *out_settled);
 
-// Moves up to `capacity` pending events, oldest first, into `events` and writes how many to
-// `*out_count` (0 when none are pending). Events not taken stay queued for the next call.
-// `(NULL, 0)` is valid and takes none. Errors: INVALID_ARGUMENT (NULL handle or `out_count`,
-// NULL `events` with a non-zero `capacity`). Threads: as `relief_streamer_update`.
+// Moves up to `capacity` pending events, oldest first, into `events` (elements of
+// `event_size` bytes: pass `sizeof(relief_event)`) and writes how many to `*out_count` (0 when
+// none are pending). Events not taken stay queued for the next call. `(NULL, 0)` is valid and
+// takes none. Errors: INVALID_ARGUMENT (NULL handle or `out_count`, an `event_size` this
+// relief doesn't know, NULL `events` with a non-zero `capacity`). Threads: as
+// `relief_streamer_update`.
 //
 // # Safety
-// `streamer` NULL or live; `events` NULL or writable for `capacity` events; `out_count` NULL
-// or writable.
+// `streamer` NULL or live; `events` NULL or writable for `capacity` events of `event_size`
+// bytes; `out_count` NULL or writable.
 relief_status relief_streamer_poll_events(const struct relief_streamer *streamer,
                                           struct relief_event *events,
+                                          uintptr_t event_size,
                                           uintptr_t capacity,
                                           uintptr_t *out_count);
 
@@ -1324,7 +1368,7 @@ relief_status relief_terrain_normals(const struct relief_terrain *terrain,
 
 // The sample nearest world (x, z), decoded (control word, biome, lake), into `*out_ground`;
 // `found` is 0 where no resident region covers the point. Errors: INVALID_ARGUMENT (NULL
-// arguments). Threads: any.
+// arguments, unknown `struct_size`); `*out_ground` is untouched on failure. Threads: any.
 //
 // # Safety
 // `out_ground` NULL or writable.
@@ -1347,7 +1391,8 @@ relief_status relief_terrain_biome(const struct relief_terrain *terrain,
 
 // The river reach nearest world (x, z) within `radius` metres, into `*out_river`. Answered
 // from the rivers table, so it works with nothing resident. Errors: INVALID_ARGUMENT (NULL
-// arguments, a negative or non-finite radius). Threads: any.
+// arguments, unknown `struct_size`, a negative or non-finite radius); `*out_river` is
+// untouched on failure. Threads: any.
 //
 // # Safety
 // `out_river` NULL or writable.
@@ -1358,8 +1403,9 @@ relief_status relief_terrain_river(const struct relief_terrain *terrain,
                                    struct relief_river *out_river);
 
 // The lake containing world (x, z), else the nearest whose shore is within `radius` metres,
-// into `*out_lake`. Works with nothing resident. Errors: INVALID_ARGUMENT (NULL arguments, a
-// negative or non-finite radius). Threads: any.
+// into `*out_lake`. Works with nothing resident. Errors: INVALID_ARGUMENT (NULL arguments,
+// unknown `struct_size`, a negative or non-finite radius); `*out_lake` is untouched on
+// failure. Threads: any.
 //
 // # Safety
 // `out_lake` NULL or writable.

@@ -90,7 +90,7 @@ int main(int argc, char **argv) {
         CHECK(relief_clipmap_update(rings, pos[0], pos[1], pos[2], &dirty));
         rects += dirty;
         do {
-            CHECK(relief_streamer_poll_events(streamer, events, 64, &n));
+            CHECK(relief_streamer_poll_events(streamer, events, sizeof(relief_event), 64, &n));
             for (i = 0; i < n; ++i) {
                 if (events[i].kind == RELIEF_EVENT_LOADED) {
                     relief_tile_view tile;
@@ -115,7 +115,7 @@ int main(int argc, char **argv) {
             }
         } while (n == 64);
         do {
-            CHECK(relief_collision_poll_events(collision, events, 64, &n));
+            CHECK(relief_collision_poll_events(collision, events, sizeof(relief_event), 64, &n));
             for (i = 0; i < n; ++i)
                 chunks += events[i].kind == RELIEF_EVENT_LOADED;
         } while (n == 64);
@@ -162,9 +162,13 @@ int main(int argc, char **argv) {
         printf("sediment: %s %.2f m\n", found ? "" : "(none)", value);
         CHECK(relief_planet_terrain_sample(terrain, pos, RELIEF_PLANET_FIELD_PRECIPITATION, &found, &value));
         printf("precipitation: %s %.0f mm/yr\n", found ? "" : "(none)", value);
+        memset(&river, 0, sizeof river);
+        river.struct_size = sizeof river;
         CHECK(relief_planet_terrain_river(terrain, pos, 20000.0, &river));
         printf("river: %s reach %u, %.0f m away, %.1f m wide\n", river.found ? "" : "(none)",
                river.reach, river.distance_m, river.width_m);
+        memset(&lake, 0, sizeof lake);
+        lake.struct_size = sizeof lake;
         CHECK(relief_planet_terrain_lake(terrain, pos, 50000.0, &lake));
         printf("lake: %s %u at %.1f m, %.0f m away\n", lake.found ? "" : "(none)", lake.lake,
                lake.level_m, lake.distance_m);

@@ -79,6 +79,9 @@ int main(int argc, char **argv) {
 
     CHECK(relief_terrain_normal(terrain, x, z, normal, NULL));
     printf("normal: (%.3f, %.3f, %.3f)\n", normal[0], normal[1], normal[2]);
+    /* Result structs say which version of themselves the caller has: zero, then set the size. */
+    memset(&ground, 0, sizeof ground);
+    ground.struct_size = sizeof ground;
     CHECK(relief_terrain_ground(terrain, x, z, &ground));
     printf("ground: found %u, control 0x%08x (base texture %u, overlay %u, blend %u, hole %u)\n",
            ground.found, ground.control, ground.base_texture, ground.overlay_texture,
@@ -95,6 +98,8 @@ int main(int argc, char **argv) {
             printf("biome: %u, %s\n", biome, name);
         free(name);
     }
+    memset(&river, 0, sizeof river);
+    river.struct_size = sizeof river;
     CHECK(relief_terrain_river(terrain, x, z, 5000.0, &river));
     if (river.found)
         printf("river: reach %u (%s), %.0f m away, %.1f m wide, bed %.1f m\n", river.reach,
@@ -102,6 +107,8 @@ int main(int argc, char **argv) {
                river.width_m, river.bed_m);
     else
         printf("river: none within 5 km\n");
+    memset(&lake, 0, sizeof lake);
+    lake.struct_size = sizeof lake;
     CHECK(relief_terrain_lake(terrain, x, z, 5000.0, &lake));
     if (lake.found)
         printf("lake: %u, level %.2f m, %s %.0f m\n", lake.lake, lake.level_m,

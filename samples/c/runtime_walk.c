@@ -92,7 +92,7 @@ int main(int argc, char **argv) {
          * events every frame.) */
         {
             size_t n;
-            do CHECK(relief_runtime_poll_events(runtime, events, 64, &n));
+            do CHECK(relief_runtime_poll_events(runtime, events, sizeof(relief_event), 64, &n));
             while (n == 64);
         }
         for (frame = 0; frame < frames; ++frame) {
@@ -104,7 +104,7 @@ int main(int argc, char **argv) {
             CHECK(relief_terrain_height(terrain, x, z, &ground, NULL));
             CHECK(relief_runtime_update(runtime, x, ground + 1.7, z));
             do {
-                CHECK(relief_runtime_poll_events(runtime, events, 64, &n));
+                CHECK(relief_runtime_poll_events(runtime, events, sizeof(relief_event), 64, &n));
                 for (i = 0; i < n; ++i) {
                     const relief_event *e = &events[i];
                     if (e->kind == RELIEF_EVENT_LOADED) {
@@ -131,9 +131,9 @@ int main(int argc, char **argv) {
                     } else if (e->kind == RELIEF_EVENT_LEVELS_DIRTY) {
                         size_t count;
                         ++dirty_events;
-                        CHECK(relief_runtime_get_dirty(runtime, NULL, 0, &count));
+                        CHECK(relief_runtime_get_dirty(runtime, NULL, sizeof(relief_dirty_rect), 0, &count));
                         if (count != (size_t)e->x || count > 512) code = 1;
-                        CHECK(relief_runtime_get_dirty(runtime, rects, 512, &count));
+                        CHECK(relief_runtime_get_dirty(runtime, rects, sizeof(relief_dirty_rect), 512, &count));
                         uploaded += count;
                     } else if (e->kind == RELIEF_EVENT_UNLOADED) {
                         ++unloaded;

@@ -110,7 +110,7 @@ int main(int argc, char **argv) {
             CHECK(relief_clipmap_update(clipmap, x, ground + 1.7, z, &dirty));
             rects += dirty;
             do {
-                CHECK(relief_streamer_poll_events(streamer, events, 64, &n));
+                CHECK(relief_streamer_poll_events(streamer, events, sizeof(relief_event), 64, &n));
                 for (i = 0; i < n; ++i) {
                     if (events[i].kind == RELIEF_EVENT_LOADED) {
                         relief_region_view view;
@@ -136,7 +136,7 @@ int main(int argc, char **argv) {
                 }
             } while (n == 64);
             do {
-                CHECK(relief_collision_poll_events(collision, events, 64, &n));
+                CHECK(relief_collision_poll_events(collision, events, sizeof(relief_event), 64, &n));
                 for (i = 0; i < n; ++i)
                     chunks += events[i].kind == RELIEF_EVENT_LOADED;
             } while (n == 64);

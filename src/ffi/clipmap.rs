@@ -36,7 +36,8 @@ pub struct relief_clipmap_config {
 }
 
 /// A rectangle of a level's storage rewritten by the last update or refresh, in storage
-/// cells: columns `x .. x + width`, rows `z .. z + depth`.
+/// cells: columns `x .. x + width`, rows `z .. z + depth`. Filled in arrays whose element size
+/// the caller passes (`sizeof(relief_dirty_rect)`), so it may grow at its end.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct relief_dirty_rect {
@@ -329,17 +330,20 @@ pub unsafe extern "C" fn relief_clipmap_refresh_tile(
 }
 
 /// Copies the rectangles the last update or refresh rewrote into `rects` (room for
-/// `capacity`) and writes their count to `*out_count`. Size query: `(NULL, 0)` writes only
-/// the count. Errors: INVALID_ARGUMENT (NULL `clipmap`/`out_count`, NULL `rects` with a
+/// `capacity` of `rect_size` bytes: pass `sizeof(relief_dirty_rect)`) and writes their count
+/// to `*out_count`. Size query: `(NULL, 0)` writes only the count. Errors: INVALID_ARGUMENT
+/// (NULL `clipmap`/`out_count`, a `rect_size` this relief doesn't know, NULL `rects` with a
 /// non-zero `capacity`, or a non-zero `capacity` below the count, when nothing is written).
 /// Threads: as `relief_clipmap_update`.
 ///
 /// # Safety
-/// `rects` NULL or writable for `capacity` rects; `out_count` NULL or writable.
+/// `rects` NULL or writable for `capacity` rects of `rect_size` bytes; `out_count` NULL or
+/// writable.
 #[no_mangle]
 pub unsafe extern "C" fn relief_clipmap_get_dirty(
     clipmap: *const relief_clipmap,
     rects: *mut relief_dirty_rect,
+    rect_size: usize,
     capacity: usize,
     out_count: *mut usize,
 ) -> relief_status {
@@ -349,7 +353,16 @@ pub unsafe extern "C" fn relief_clipmap_get_dirty(
         let c = unsafe { handle(what, clipmap) }?;
         let lod = c.inner.lock();
         // SAFETY: forwarded contract.
-        unsafe { copy_dirty(what, lod.clipmap().dirty(), rects, capacity, out_count) }
+        unsafe {
+            copy_dirty(
+                what,
+                lod.clipmap().dirty(),
+                rects,
+                rect_size,
+                capacity,
+                out_count,
+            )
+        }
     })
 }
 
@@ -361,10 +374,12 @@ pub(crate) unsafe fn copy_dirty(
     what: &str,
     dirty: &[DirtyRect],
     rects: *mut relief_dirty_rect,
+    rect_size: usize,
     capacity: usize,
     out_count: *mut usize,
 ) -> Result<(), Failure> {
     require(what, &[("out_count", out_count.is_null())])?;
+    super::check_element_size::<relief_dirty_rect>(what, "rect_size", rect_size)?;
     // SAFETY: forwarded contract.
     let out = unsafe { slice_out(what, rects, capacity) }?;
     if capacity > 0 {

@@ -29,8 +29,9 @@ pub struct relief_collision {
 /// `origin + (corner_x + i·spacing)·axis_x + height·up + (corner_z + j·spacing)·axis_z`:
 /// on a flat world the frame is the world's (origin 0, axes X, Y, Z), so that is world
 /// (`corner_x + i·spacing`, height, `corner_z + j·spacing`); on a planet it is the chunk's
-/// own tangent frame. Valid until `relief_collision_release`, even if the chunk unloads. Set
-/// `struct_size` before acquiring.
+/// own tangent frame. Valid until `relief_collision_release`, even if the chunk unloads. Zero
+/// it and set `struct_size` before the first acquire; never copy it (a copy released twice
+/// frees twice).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct relief_chunk_view {
@@ -193,15 +194,18 @@ pub unsafe extern "C" fn relief_collision_settle(
 }
 
 /// Moves up to `capacity` pending chunk events into `events` (x, z are chunk indices) and
-/// writes how many to `*out_count`; as `relief_streamer_poll_events` (NULL, buffers, errors).
+/// writes how many to `*out_count`; as `relief_streamer_poll_events` (NULL, `event_size`,
+/// buffers, errors).
 /// Threads: as `relief_collision_update`.
 ///
 /// # Safety
-/// `events` NULL or writable for `capacity` events; `out_count` NULL or writable.
+/// `events` NULL or writable for `capacity` events of `event_size` bytes; `out_count` NULL or
+/// writable.
 #[no_mangle]
 pub unsafe extern "C" fn relief_collision_poll_events(
     collision: *const relief_collision,
     events: *mut relief_event,
+    event_size: usize,
     capacity: usize,
     out_count: *mut usize,
 ) -> relief_status {
@@ -210,7 +214,7 @@ pub unsafe extern "C" fn relief_collision_poll_events(
         // SAFETY: forwarded contract.
         let c = unsafe { handle(what, collision) }?;
         // SAFETY: forwarded contract.
-        unsafe { poll_into(what, &c.stream, events, capacity, out_count) }
+        unsafe { poll_into(what, &c.stream, events, event_size, capacity, out_count) }
     })
 }
 

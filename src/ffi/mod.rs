@@ -2,12 +2,14 @@
 //! docs/c-api.md: every fallible call returns a `relief_status` and writes its out-parameters
 //! only on success; `relief_last_error_message()` explains the last failure on the calling
 //! thread; every export runs inside [`ffi_guard!`], so no panic crosses the boundary;
-//! `destroy(NULL)` is a no-op; structs that may grow start with `struct_size`.
+//! `destroy(NULL)` is a no-op; structs that may grow start with `struct_size` and arrays of
+//! small structs come with their element size; `relief_abi_version()` names the ABI.
 
 #![allow(non_camel_case_types)]
 
 pub mod clipmap;
 pub mod collision;
+mod handles;
 pub mod planet;
 pub mod planet_terrain;
 pub mod region;
@@ -22,6 +24,8 @@ use std::cell::RefCell;
 use std::ffi::{c_char, CString};
 
 use crate::error::FormatError;
+
+pub(crate) use handles::{destroy_handle, handle, into_handle};
 
 /// A call's outcome: 0 is success, anything else an error kind (see the `RELIEF_STATUS_*`
 /// constants) with details in `relief_last_error_message()`.
@@ -39,8 +43,9 @@ pub const RELIEF_STATUS_CORRUPT: relief_status = 3;
 pub const RELIEF_STATUS_UNSUPPORTED_VERSION: relief_status = 4;
 /// An operating-system I/O error.
 pub const RELIEF_STATUS_IO: relief_status = 5;
-/// A bug in relief: a panic was caught at the boundary. The object involved should be
-/// destroyed; nothing else is affected. As a FAILED event's status: that item's load panicked
+/// A bug in relief: a panic was caught at the boundary. The handles the call used are poisoned:
+/// every later call on them fails with PANIC, so destroy them (that always works); nothing
+/// else is affected. As a FAILED event's status: that item's load panicked
 /// on a loader thread; it is retried like any failure and the streamer goes on.
 pub const RELIEF_STATUS_PANIC: relief_status = 6;
 
@@ -86,12 +91,16 @@ pub(crate) fn set_last_error(message: &str) {
     LAST_ERROR.with(|e| *e.borrow_mut() = text);
 }
 
-/// Runs an export's body, turning `Err` and panics into a status and the thread's last error.
+/// Runs an export's body, turning `Err` and panics into a status and the thread's last error;
+/// a panic also poisons the handles the body borrowed.
 macro_rules! ffi_guard {
     ($body:block) => {{
+        let mark = $crate::ffi::handles::call_started();
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(
             || -> Result<(), $crate::ffi::Failure> { $body },
         ));
+        // A panic poisons the handles this call borrowed (see `handles`).
+        $crate::ffi::handles::call_ended(mark, outcome.is_err());
         match outcome {
             Ok(Ok(())) => $crate::ffi::RELIEF_STATUS_OK,
             Ok(Err(f)) => {
@@ -124,6 +133,59 @@ pub(crate) unsafe fn check_struct_size<T>(what: &str, p: *const T) -> Result<(),
             "{what}: struct_size {size} is not one this relief knows ({ours}); set it to sizeof the struct from this relief's header"
         )));
     }
+    Ok(())
+}
+
+/// Checks the element size a caller passed with an array relief fills (`relief_event`,
+/// `relief_dirty_rect`): those structs carry no `struct_size` each, so the array says once how
+/// big its elements are, and they can grow without breaking old callers.
+pub(crate) fn check_element_size<T>(what: &str, name: &str, size: usize) -> Result<(), Failure> {
+    let ours = std::mem::size_of::<T>();
+    if size != ours {
+        return Err(Failure::invalid(format!(
+            "{what}: {name} {size} is not one this relief knows ({ours}); pass sizeof the struct from this relief's header"
+        )));
+    }
+    Ok(())
+}
+
+/// A result struct that starts with `struct_size`: the caller sets it, relief checks it and
+/// writes it back.
+pub(crate) trait SizedResult: Copy {
+    fn set_struct_size(&mut self);
+}
+
+macro_rules! sized_results {
+    ($($t:ty),*) => {$(
+        impl SizedResult for $t {
+            fn set_struct_size(&mut self) {
+                self.struct_size = std::mem::size_of::<$t>() as u32;
+            }
+        }
+    )*};
+}
+sized_results!(
+    terrain::relief_ground,
+    terrain::relief_river,
+    terrain::relief_lake,
+    planet_terrain::relief_planet_river
+);
+
+/// Writes `value` to the caller's `out` after checking the `struct_size` the caller set there
+/// (nothing is written if it is wrong), `struct_size` included.
+///
+/// # Safety
+/// `out` non-NULL and writable for a `T`.
+pub(crate) unsafe fn write_sized<T: SizedResult>(
+    what: &str,
+    out: *mut T,
+    mut value: T,
+) -> Result<(), Failure> {
+    // SAFETY: forwarded contract.
+    unsafe { check_struct_size(what, out) }?;
+    value.set_struct_size();
+    // SAFETY: forwarded contract; callers' structs may be unaligned.
+    unsafe { out.write_unaligned(value) };
     Ok(())
 }
 
@@ -176,34 +238,6 @@ pub(crate) unsafe fn slice_out<'a, T>(
     }
     // SAFETY: non-NULL and the caller promises `len` elements.
     Ok(unsafe { std::slice::from_raw_parts_mut(p, len) })
-}
-
-/// Moves `value` into a new heap handle for the caller.
-pub(crate) fn into_handle<T>(value: T) -> *mut T {
-    Box::into_raw(Box::new(value))
-}
-
-/// Borrows a live handle, or fails if it is NULL.
-///
-/// # Safety
-/// A non-NULL `p` must be a live handle of this type.
-pub(crate) unsafe fn handle<'a, T>(what: &str, p: *const T) -> Result<&'a T, Failure> {
-    // SAFETY: the caller promises a live handle when non-NULL.
-    unsafe { p.as_ref() }.ok_or_else(|| Failure::invalid(format!("{what}: handle is NULL")))
-}
-
-/// Frees a handle from [`into_handle`]; NULL is a no-op.
-///
-/// # Safety
-/// `p` must be NULL or a live handle, not used again.
-pub(crate) unsafe fn destroy_handle<T>(p: *mut T) {
-    let _ = ffi_guard!({
-        if !p.is_null() {
-            // SAFETY: the caller passes a live handle, once.
-            drop(unsafe { Box::from_raw(p) });
-        }
-        Ok(())
-    });
 }
 
 /// Copies `text` NUL-terminated into the caller's `name` of `capacity` bytes and writes its
@@ -306,6 +340,22 @@ pub(crate) fn finite(what: &str, values: &[f64]) -> Result<(), Failure> {
 #[no_mangle]
 pub extern "C" fn relief_last_error_message() -> *const c_char {
     LAST_ERROR.with(|e| e.borrow().as_ptr())
+}
+
+/// The version of the C ABI this header describes. It changes only when a function's
+/// parameters or an existing struct field change meaning or place — never when structs grow
+/// at their end (`struct_size` and the element sizes cover that) or functions are added. A
+/// binding compares `relief_abi_version()` with the value it was written against and refuses
+/// a mismatched library before any other call.
+pub const RELIEF_ABI_VERSION: u32 = 1;
+
+/// The C ABI version of the loaded library: `RELIEF_ABI_VERSION` from the header it was built
+/// with. A caller built against a different value must not use the library.
+///
+/// Takes no pointers (nothing can be NULL); never fails. Threads: any.
+#[no_mangle]
+pub extern "C" fn relief_abi_version() -> u32 {
+    RELIEF_ABI_VERSION
 }
 
 /// relief's version, "MAJOR.MINOR.PATCH" from Cargo.toml, NUL-terminated.

@@ -4,7 +4,7 @@
 use super::streamer::relief_streamer;
 use super::terrain::{relief_lake, RELIEF_ORIGIN_OVERVIEW, RELIEF_ORIGIN_REGION};
 use super::terrain::{relief_origin, relief_reach_kind, RELIEF_REACH_CREEK, RELIEF_REACH_RIVER};
-use super::{ffi_guard, finite, handle, into_handle, relief_status, require, Failure};
+use super::{ffi_guard, finite, handle, into_handle, relief_status, require, write_sized, Failure};
 use crate::flat::ReachKind;
 use crate::planet::{PlanetOrigin, PlanetTerrain};
 use crate::runtime::Streamed;
@@ -16,10 +16,12 @@ pub struct relief_planet_terrain {
 }
 
 /// The nearest river reach on a planet; `found` is 0 (and the rest zero) when none is within
-/// the radius.
+/// the radius. Set `struct_size` first.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct relief_planet_river {
+    /// sizeof(relief_planet_river), set by the caller.
+    pub struct_size: u32,
     pub found: u32,
     pub reach: u32,
     /// Nearest centreline point, planet frame, on the sea-level sphere.
@@ -268,8 +270,9 @@ pub const RELIEF_PLANET_FIELD_SEDIMENT: relief_planet_field = 1;
 pub const RELIEF_PLANET_FIELD_PRECIPITATION: relief_planet_field = 2;
 
 /// The river reach nearest `position` within `radius` metres, into `*out_river`; works with
-/// nothing resident. Errors: INVALID_ARGUMENT (NULL arguments, a bad position, a negative or
-/// non-finite radius). Threads: any.
+/// nothing resident. Errors: INVALID_ARGUMENT (NULL arguments, unknown `struct_size`, a bad
+/// position, a negative or non-finite radius); `*out_river` is untouched on failure.
+/// Threads: any.
 ///
 /// # Safety
 /// `position` 3 readable doubles; `out_river` NULL or writable.
@@ -302,16 +305,18 @@ pub unsafe extern "C" fn relief_planet_terrain_river(
                 width_m: r.width_m,
                 distance_m: r.distance_m,
                 bed_m: r.bed_m,
+                ..Default::default()
             });
         // SAFETY: checked non-NULL.
-        unsafe { out_river.write_unaligned(r) };
+        unsafe { write_sized(what, out_river, r) }?;
         Ok(())
     })
 }
 
 /// The lake under `position` (if its tile is resident), else the nearest whose edge is within
-/// `radius` metres, into `*out_lake`. Errors: INVALID_ARGUMENT (NULL arguments, a bad
-/// position, a negative or non-finite radius). Threads: any.
+/// `radius` metres, into `*out_lake`. Errors: INVALID_ARGUMENT (NULL arguments, unknown
+/// `struct_size`, a bad position, a negative or non-finite radius); `*out_lake` is untouched
+/// on failure. Threads: any.
 ///
 /// # Safety
 /// `position` 3 readable doubles; `out_lake` NULL or writable.
@@ -338,9 +343,10 @@ pub unsafe extern "C" fn relief_planet_terrain_lake(
                 inside: l.inside as u32,
                 level_m: l.level_m,
                 distance_m: l.distance_m,
+                ..Default::default()
             });
         // SAFETY: checked non-NULL.
-        unsafe { out_lake.write_unaligned(l) };
+        unsafe { write_sized(what, out_lake, l) }?;
         Ok(())
     })
 }

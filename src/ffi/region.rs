@@ -13,7 +13,8 @@ use crate::runtime::Streamed;
 /// (`origin_x + i * vertex_spacing`, `origin_z + j * vertex_spacing`). Maps the world doesn't
 /// carry are NULL. The pointers stay valid, and the data unchanged, until
 /// `relief_region_release` — even if the region unloads or the streamer is destroyed.
-/// Set `struct_size` before acquiring.
+/// Zero it and set `struct_size` before the first acquire; never copy it (a copy released
+/// twice frees twice).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct relief_region_view {

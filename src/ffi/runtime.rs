@@ -342,17 +342,19 @@ fn runtime_event(e: RuntimeEvent) -> relief_event {
 /// Moves up to `capacity` pending events, oldest first, into `events` and writes how many to
 /// `*out_count`. Pieces report LOADED, UNLOADED and FAILED ((face, x, z) is a region's
 /// location with face 0, or a tile's (face, tx, ty)); chunks CHUNK_READY, CHUNK_DROPPED and
-/// CHUNK_FAILED; the levels LEVELS_DIRTY. Events not taken stay queued. `(NULL, 0)` takes
-/// none. Errors: INVALID_ARGUMENT (NULL handle or `out_count`, NULL `events` with a non-zero
+/// CHUNK_FAILED; the levels LEVELS_DIRTY. `event_size` is `sizeof(relief_event)`. Events not
+/// taken stay queued. `(NULL, 0)` takes none. Errors: INVALID_ARGUMENT (NULL handle or
+/// `out_count`, an `event_size` this relief doesn't know, NULL `events` with a non-zero
 /// `capacity`). Threads: as `relief_runtime_update`.
 ///
 /// # Safety
-/// `runtime` NULL or live; `events` NULL or writable for `capacity` events; `out_count` NULL
-/// or writable.
+/// `runtime` NULL or live; `events` NULL or writable for `capacity` events of `event_size`
+/// bytes; `out_count` NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn relief_runtime_poll_events(
     runtime: *const relief_runtime,
     events: *mut relief_event,
+    event_size: usize,
     capacity: usize,
     out_count: *mut usize,
 ) -> relief_status {
@@ -361,6 +363,7 @@ pub unsafe extern "C" fn relief_runtime_poll_events(
         // SAFETY: forwarded contract.
         let r = unsafe { handle(what, runtime) }?;
         require(what, &[("out_count", out_count.is_null())])?;
+        super::check_element_size::<relief_event>(what, "event_size", event_size)?;
         // SAFETY: forwarded contract.
         let buf = unsafe { slice_out(what, events, capacity) }?;
         let mut rt = r.runtime.lock();
@@ -413,18 +416,20 @@ pub unsafe extern "C" fn relief_runtime_get_stats(
 }
 
 /// Copies the level rectangles the last update rewrote (every level, may overlap) into
-/// `rects` (room for `capacity`) and writes their count to `*out_count`; `(NULL, 0)` writes
-/// only the count (0 without levels). Errors: INVALID_ARGUMENT (NULL `runtime`/`out_count`,
-/// NULL `rects` with a non-zero `capacity`, or a non-zero `capacity` below the count, when
-/// nothing is written). Threads: as `relief_runtime_update`.
+/// `rects` (room for `capacity` of `rect_size` bytes: pass `sizeof(relief_dirty_rect)`) and
+/// writes their count to `*out_count`; `(NULL, 0)` writes only the count (0 without levels).
+/// Errors: INVALID_ARGUMENT (NULL `runtime`/`out_count`, a `rect_size` this relief doesn't
+/// know, NULL `rects` with a non-zero `capacity`, or a non-zero `capacity` below the count,
+/// when nothing is written). Threads: as `relief_runtime_update`.
 ///
 /// # Safety
-/// `runtime` NULL or live; `rects` NULL or writable for `capacity` rects; `out_count` NULL or
-/// writable.
+/// `runtime` NULL or live; `rects` NULL or writable for `capacity` rects of `rect_size` bytes;
+/// `out_count` NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn relief_runtime_get_dirty(
     runtime: *const relief_runtime,
     rects: *mut relief_dirty_rect,
+    rect_size: usize,
     capacity: usize,
     out_count: *mut usize,
 ) -> relief_status {
@@ -434,7 +439,7 @@ pub unsafe extern "C" fn relief_runtime_get_dirty(
         let r = unsafe { handle(what, runtime) }?;
         let rt = r.runtime.lock();
         // SAFETY: forwarded contract.
-        unsafe { copy_dirty(what, rt.dirty(), rects, capacity, out_count) }
+        unsafe { copy_dirty(what, rt.dirty(), rects, rect_size, capacity, out_count) }
     })
 }
 

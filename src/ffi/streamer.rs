@@ -156,18 +156,21 @@ pub unsafe extern "C" fn relief_streamer_settle(
     })
 }
 
-/// Moves up to `capacity` pending events, oldest first, into `events` and writes how many to
-/// `*out_count` (0 when none are pending). Events not taken stay queued for the next call.
-/// `(NULL, 0)` is valid and takes none. Errors: INVALID_ARGUMENT (NULL handle or `out_count`,
-/// NULL `events` with a non-zero `capacity`). Threads: as `relief_streamer_update`.
+/// Moves up to `capacity` pending events, oldest first, into `events` (elements of
+/// `event_size` bytes: pass `sizeof(relief_event)`) and writes how many to `*out_count` (0 when
+/// none are pending). Events not taken stay queued for the next call. `(NULL, 0)` is valid and
+/// takes none. Errors: INVALID_ARGUMENT (NULL handle or `out_count`, an `event_size` this
+/// relief doesn't know, NULL `events` with a non-zero `capacity`). Threads: as
+/// `relief_streamer_update`.
 ///
 /// # Safety
-/// `streamer` NULL or live; `events` NULL or writable for `capacity` events; `out_count` NULL
-/// or writable.
+/// `streamer` NULL or live; `events` NULL or writable for `capacity` events of `event_size`
+/// bytes; `out_count` NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn relief_streamer_poll_events(
     streamer: *const relief_streamer,
     events: *mut relief_event,
+    event_size: usize,
     capacity: usize,
     out_count: *mut usize,
 ) -> relief_status {
@@ -176,7 +179,7 @@ pub unsafe extern "C" fn relief_streamer_poll_events(
         // SAFETY: forwarded contract.
         let s = unsafe { handle(what, streamer) }?;
         // SAFETY: forwarded contract.
-        unsafe { poll_into(what, &s.stream, events, capacity, out_count) }
+        unsafe { poll_into(what, &s.stream, events, event_size, capacity, out_count) }
     })
 }
 

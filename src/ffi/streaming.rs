@@ -117,6 +117,8 @@ pub const RELIEF_EVENT_LEVELS_DIRTY: relief_event_kind = 6;
 
 /// One streaming event. `x`, `z` are a region location or a planet tile's (tx, ty) (from a
 /// streamer), or a chunk index (from a collision streamer); `face` is a planet's cube face.
+/// Filled in arrays whose element size the caller passes (`sizeof(relief_event)`), so it may
+/// grow at its end.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct relief_event {
@@ -253,10 +255,12 @@ pub(crate) unsafe fn poll_into(
     what: &str,
     streamer: &Mutex<impl Drive>,
     events: *mut relief_event,
+    event_size: usize,
     capacity: usize,
     out_count: *mut usize,
 ) -> Result<(), Failure> {
     require(what, &[("out_count", out_count.is_null())])?;
+    super::check_element_size::<relief_event>(what, "event_size", event_size)?;
     // SAFETY: forwarded contract.
     let buf = unsafe { super::slice_out(what, events, capacity) }?;
     let mut s = streamer.lock();

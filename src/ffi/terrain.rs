@@ -1,7 +1,7 @@
 //! `relief_terrain`: questions about the ground, from any thread, while the streamer runs.
 
 use super::streamer::relief_streamer;
-use super::{ffi_guard, finite, handle, into_handle, relief_status, require, Failure};
+use super::{ffi_guard, finite, handle, into_handle, relief_status, require, write_sized, Failure};
 use crate::flat::terrain::{Origin, Terrain};
 use crate::flat::ReachKind;
 use crate::runtime::Streamed;
@@ -30,10 +30,12 @@ fn origin_code(o: Origin) -> relief_origin {
 }
 
 /// The sample nearest a point, decoded. `found` is 0 (and the rest zero) where no resident
-/// region covers the point.
+/// region covers the point. Set `struct_size` first.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct relief_ground {
+    /// sizeof(relief_ground), set by the caller.
+    pub struct_size: u32,
     pub found: u32,
     /// The Terrain3D control word, and its fields decoded.
     pub control: u32,
@@ -63,9 +65,12 @@ pub const RELIEF_REACH_CREEK: relief_reach_kind = 0;
 pub const RELIEF_REACH_RIVER: relief_reach_kind = 1;
 
 /// The nearest river reach. `found` is 0 (and the rest zero) when none is within the radius.
+/// Set `struct_size` first.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct relief_river {
+    /// sizeof(relief_river), set by the caller.
+    pub struct_size: u32,
     pub found: u32,
     /// Reach id in the world's rivers table.
     pub reach: u32,
@@ -83,10 +88,12 @@ pub struct relief_river {
 }
 
 /// The lake containing a point, else the nearest within the radius. `found` is 0 (and the
-/// rest zero) when there is none.
+/// rest zero) when there is none. Set `struct_size` first.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct relief_lake {
+    /// sizeof(relief_lake), set by the caller.
+    pub struct_size: u32,
     pub found: u32,
     /// Lake id in the world's lakes table.
     pub lake: u32,
@@ -263,7 +270,7 @@ pub unsafe extern "C" fn relief_terrain_normals(
 
 /// The sample nearest world (x, z), decoded (control word, biome, lake), into `*out_ground`;
 /// `found` is 0 where no resident region covers the point. Errors: INVALID_ARGUMENT (NULL
-/// arguments). Threads: any.
+/// arguments, unknown `struct_size`); `*out_ground` is untouched on failure. Threads: any.
 ///
 /// # Safety
 /// `out_ground` NULL or writable.
@@ -298,10 +305,11 @@ pub unsafe extern "C" fn relief_terrain_ground(
                 lake: g.lake.unwrap_or(0) as u32,
                 region_x: g.region.x,
                 region_z: g.region.z,
+                ..Default::default()
             }
         });
         // SAFETY: checked non-NULL.
-        unsafe { out_ground.write_unaligned(g) };
+        unsafe { write_sized(what, out_ground, g) }?;
         Ok(())
     })
 }
@@ -343,7 +351,8 @@ pub unsafe extern "C" fn relief_terrain_biome(
 
 /// The river reach nearest world (x, z) within `radius` metres, into `*out_river`. Answered
 /// from the rivers table, so it works with nothing resident. Errors: INVALID_ARGUMENT (NULL
-/// arguments, a negative or non-finite radius). Threads: any.
+/// arguments, unknown `struct_size`, a negative or non-finite radius); `*out_river` is
+/// untouched on failure. Threads: any.
 ///
 /// # Safety
 /// `out_river` NULL or writable.
@@ -376,16 +385,18 @@ pub unsafe extern "C" fn relief_terrain_river(
                 width_m: r.width_m,
                 distance_m: r.distance_m,
                 bed_m: r.bed_m,
+                ..Default::default()
             });
         // SAFETY: checked non-NULL.
-        unsafe { out_river.write_unaligned(r) };
+        unsafe { write_sized(what, out_river, r) }?;
         Ok(())
     })
 }
 
 /// The lake containing world (x, z), else the nearest whose shore is within `radius` metres,
-/// into `*out_lake`. Works with nothing resident. Errors: INVALID_ARGUMENT (NULL arguments, a
-/// negative or non-finite radius). Threads: any.
+/// into `*out_lake`. Works with nothing resident. Errors: INVALID_ARGUMENT (NULL arguments,
+/// unknown `struct_size`, a negative or non-finite radius); `*out_lake` is untouched on
+/// failure. Threads: any.
 ///
 /// # Safety
 /// `out_lake` NULL or writable.
@@ -411,9 +422,10 @@ pub unsafe extern "C" fn relief_terrain_lake(
                 inside: l.inside as u32,
                 level_m: l.level_m,
                 distance_m: l.distance_m,
+                ..Default::default()
             });
         // SAFETY: checked non-NULL.
-        unsafe { out_lake.write_unaligned(l) };
+        unsafe { write_sized(what, out_lake, l) }?;
         Ok(())
     })
 }

@@ -11,7 +11,8 @@ use crate::runtime::Streamed;
 /// A resident tile's fields, read in place: each `size × size` samples, row-major, sample
 /// (i, j) at `j·size + i` being face sample (`tx·size + i`, `ty·size + j`). Sediment and
 /// precipitation are NULL for v6 planets. Valid until `relief_tile_release`, even if the
-/// tile unloads. Set `struct_size` before acquiring.
+/// tile unloads. Zero it and set `struct_size` before the first acquire; never copy it (a copy
+/// released twice frees twice).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct relief_tile_view {

@@ -110,6 +110,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     EXPECT(strcmp(relief_version(), RELIEF_VERSION_STRING) == 0);
+    EXPECT(relief_abi_version() == RELIEF_ABI_VERSION);
     EXPECT(relief_last_error_message() != NULL);
 
     /* Opening: NULLs, a missing path, bad bytes; out-parameters untouched on failure. */
@@ -226,12 +227,18 @@ int main(int argc, char **argv) {
     REFUSED(relief_streamer_update(NULL, 0, 0, 0), RELIEF_STATUS_INVALID_ARGUMENT);
     REFUSED(relief_streamer_update(streamer, NAN, 0, 0), RELIEF_STATUS_INVALID_ARGUMENT);
     REFUSED(relief_streamer_update(streamer, 0, 0, INFINITY), RELIEF_STATUS_INVALID_ARGUMENT);
-    REFUSED(relief_streamer_poll_events(streamer, NULL, 5, &n), RELIEF_STATUS_INVALID_ARGUMENT);
-    REFUSED(relief_streamer_poll_events(streamer, events, 8, NULL),
+    REFUSED(relief_streamer_poll_events(streamer, NULL, sizeof(relief_event), 5, &n), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_streamer_poll_events(streamer, events, sizeof(relief_event), 8, NULL),
             RELIEF_STATUS_INVALID_ARGUMENT);
     n = 99;
-    OK(relief_streamer_poll_events(streamer, NULL, 0, &n));
+    OK(relief_streamer_poll_events(streamer, NULL, sizeof(relief_event), 0, &n));
     EXPECT(n == 0);
+    /* Event arrays say how big their elements are: a size relief doesn't know is refused. */
+    n = 99;
+    REFUSED(relief_streamer_poll_events(streamer, events, sizeof(relief_event) + 8, 8, &n),
+            RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_streamer_poll_events(streamer, NULL, 0, 0, &n), RELIEF_STATUS_INVALID_ARGUMENT);
+    EXPECT(n == 99);
     memset(&stats, 0, sizeof stats);
     REFUSED(relief_streamer_get_stats(streamer, &stats), RELIEF_STATUS_INVALID_ARGUMENT);
     stats.struct_size = sizeof stats;
@@ -285,9 +292,30 @@ int main(int argc, char **argv) {
     REFUSED(relief_terrain_normals(terrain, xz, 3, out, 8), RELIEF_STATUS_INVALID_ARGUMENT);
     OK(relief_terrain_normals(terrain, xz, 3, out, 9));
     EXPECT(out[1] > 0.0f);
+    memset(&river, 0, sizeof river);
+    river.struct_size = sizeof river;
     REFUSED(relief_terrain_river(terrain, 0, 0, -1, &river), RELIEF_STATUS_INVALID_ARGUMENT);
     REFUSED(relief_terrain_river(terrain, 0, 0, NAN, &river), RELIEF_STATUS_INVALID_ARGUMENT);
     REFUSED(relief_terrain_ground(terrain, 0, 0, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+    {
+        /* Result structs carry their size: a wrong one is refused and the struct untouched. */
+        relief_ground ground;
+        relief_lake lake;
+        memset(&ground, 0, sizeof ground);
+        REFUSED(relief_terrain_ground(terrain, 0, 0, &ground), RELIEF_STATUS_INVALID_ARGUMENT);
+        EXPECT(ground.struct_size == 0 && ground.found == 0);
+        river.struct_size = sizeof river - 4;
+        REFUSED(relief_terrain_river(terrain, 0, 0, 1e4, &river), RELIEF_STATUS_INVALID_ARGUMENT);
+        EXPECT(river.struct_size == sizeof river - 4 && river.found == 0);
+        river.struct_size = sizeof river;
+        OK(relief_terrain_river(terrain, 0, 0, 1e4, &river));
+        EXPECT(river.struct_size == sizeof river);
+        memset(&lake, 0, sizeof lake);
+        lake.struct_size = 2 * sizeof lake;
+        REFUSED(relief_terrain_lake(terrain, 0, 0, 1e4, &lake), RELIEF_STATUS_INVALID_ARGUMENT);
+        lake.struct_size = sizeof lake;
+        OK(relief_terrain_lake(terrain, 0, 0, 1e4, &lake));
+    }
     REFUSED(relief_terrain_biome(terrain, 0, 0, NULL, &settled), RELIEF_STATUS_INVALID_ARGUMENT);
     {
         float h = 1.0f;
@@ -318,7 +346,7 @@ int main(int argc, char **argv) {
         REFUSED(relief_collision_chunk_at(collision, NULL, &chunk.face, &chunk.x, &chunk.z),
                 RELIEF_STATUS_INVALID_ARGUMENT);
     }
-    REFUSED(relief_collision_poll_events(collision, NULL, 1, &n), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_collision_poll_events(collision, NULL, sizeof(relief_event), 1, &n), RELIEF_STATUS_INVALID_ARGUMENT);
     relief_collision_release(&chunk);
     relief_collision_release(NULL);
 
@@ -342,10 +370,12 @@ int main(int argc, char **argv) {
     REFUSED(relief_clipmap_update(clipmap, 0, 0, 0, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
     OK(relief_clipmap_update(clipmap, 100, 0, 100, &n));
     EXPECT(n >= 3);
-    REFUSED(relief_clipmap_get_dirty(clipmap, rects, 1, &n), RELIEF_STATUS_INVALID_ARGUMENT);
-    REFUSED(relief_clipmap_get_dirty(clipmap, NULL, 4, &n), RELIEF_STATUS_INVALID_ARGUMENT);
-    OK(relief_clipmap_get_dirty(clipmap, NULL, 0, &n));
+    REFUSED(relief_clipmap_get_dirty(clipmap, rects, sizeof(relief_dirty_rect), 1, &n), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_clipmap_get_dirty(clipmap, NULL, sizeof(relief_dirty_rect), 4, &n), RELIEF_STATUS_INVALID_ARGUMENT);
+    OK(relief_clipmap_get_dirty(clipmap, NULL, sizeof(relief_dirty_rect), 0, &n));
     EXPECT(n >= 3);
+    REFUSED(relief_clipmap_get_dirty(clipmap, NULL, sizeof(relief_dirty_rect) / 2, 0, &n),
+            RELIEF_STATUS_INVALID_ARGUMENT);
     OK(relief_clipmap_get_level(clipmap, 2, &level));
     EXPECT(level.filled == 1 && level.heights != NULL);
 
@@ -430,7 +460,11 @@ int main(int argc, char **argv) {
         OK(relief_planet_terrain_heights(pt, NULL, 0, NULL, 0, NULL));
         {
             relief_planet_river priver;
+            memset(&priver, 0, sizeof priver);
+            priver.struct_size = sizeof priver;
             REFUSED(relief_planet_terrain_river(pt, pos, -5, &priver), RELIEF_STATUS_INVALID_ARGUMENT);
+            priver.struct_size = 0;
+            REFUSED(relief_planet_terrain_river(pt, pos, 5, &priver), RELIEF_STATUS_INVALID_ARGUMENT);
         }
         REFUSED(relief_planet_terrain_position_at(pt, NAN, 0, pos), RELIEF_STATUS_INVALID_ARGUMENT);
         REFUSED(relief_planet_get_biome_name(NULL, 0, NULL, 0, &n), RELIEF_STATUS_INVALID_ARGUMENT);
@@ -495,18 +529,18 @@ int main(int argc, char **argv) {
         REFUSED(relief_runtime_settle(rt, 0, 0, 0, 10, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
         OK(relief_runtime_settle(rt, 0, 0, 0, 30000, &settled));
         EXPECT(settled == 1);
-        REFUSED(relief_runtime_poll_events(rt, NULL, 4, &count), RELIEF_STATUS_INVALID_ARGUMENT);
-        REFUSED(relief_runtime_poll_events(rt, ev, 4, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
-        OK(relief_runtime_poll_events(rt, ev, 4, &count));
+        REFUSED(relief_runtime_poll_events(rt, NULL, sizeof(relief_event), 4, &count), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_poll_events(rt, ev, sizeof(relief_event), 4, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+        OK(relief_runtime_poll_events(rt, ev, sizeof(relief_event), 4, &count));
         EXPECT(count > 0 && ev[0].kind == RELIEF_EVENT_LOADED);
         memset(&rs, 0, sizeof rs);
         REFUSED(relief_runtime_get_stats(rt, &rs), RELIEF_STATUS_INVALID_ARGUMENT);
         rs.struct_size = sizeof rs;
         OK(relief_runtime_get_stats(rt, &rs));
         EXPECT(rs.has_chunks == 0 && rs.pieces.ready > 0);
-        OK(relief_runtime_get_dirty(rt, NULL, 0, &count));
+        OK(relief_runtime_get_dirty(rt, NULL, sizeof(relief_dirty_rect), 0, &count));
         EXPECT(count == 0);
-        REFUSED(relief_runtime_get_dirty(rt, NULL, 1, &count), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_get_dirty(rt, NULL, sizeof(relief_dirty_rect), 1, &count), RELIEF_STATUS_INVALID_ARGUMENT);
         memset(&lv, 0, sizeof lv);
         lv.struct_size = sizeof lv;
         REFUSED(relief_runtime_get_level(rt, 0, &lv), RELIEF_STATUS_INVALID_ARGUMENT); /* no levels */
@@ -524,9 +558,9 @@ int main(int argc, char **argv) {
         relief_region_release(&rv);
         OK(relief_runtime_create(w, NULL, &rt));
         OK(relief_runtime_update(rt, 0, 0, 0));
-        OK(relief_runtime_get_dirty(rt, NULL, 0, &count));
+        OK(relief_runtime_get_dirty(rt, NULL, sizeof(relief_dirty_rect), 0, &count));
         EXPECT(count > 0);
-        REFUSED(relief_runtime_get_dirty(rt, dr, 1, &count), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_get_dirty(rt, dr, sizeof(relief_dirty_rect), 1, &count), RELIEF_STATUS_INVALID_ARGUMENT);
         REFUSED(relief_runtime_get_level(rt, 6, &lv), RELIEF_STATUS_INVALID_ARGUMENT);
         OK(relief_runtime_get_level(rt, 0, &lv));
         EXPECT(lv.filled == 1 && lv.plane_up[1] == 1.0);

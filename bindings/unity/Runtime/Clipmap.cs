@@ -12,6 +12,7 @@ namespace Relief
 
         public static relief_clipmap_config DefaultConfig()
         {
+            Abi.Require();
             relief_clipmap_config c;
             ReliefException.Check(NativeMethods.relief_clipmap_config_default(out c));
             return c;
@@ -62,7 +63,7 @@ namespace Relief
         {
             UIntPtr n;
             fixed (relief_dirty_rect* p = &MemoryMarshal.GetReference(rects))
-                ReliefException.Check(NativeMethods.relief_clipmap_get_dirty(Handle, p, (UIntPtr)rects.Length, out n));
+                ReliefException.Check(NativeMethods.relief_clipmap_get_dirty(Handle, p, (UIntPtr)sizeof(relief_dirty_rect), (UIntPtr)rects.Length, out n));
             return (int)n;
         }
 

@@ -36,7 +36,7 @@ namespace Relief
         {
             UIntPtr n;
             fixed (relief_event* p = &MemoryMarshal.GetReference(events))
-                ReliefException.Check(NativeMethods.relief_collision_poll_events(Handle, p, (UIntPtr)events.Length, out n));
+                ReliefException.Check(NativeMethods.relief_collision_poll_events(Handle, p, (UIntPtr)sizeof(relief_event), (UIntPtr)events.Length, out n));
             return (int)n;
         }
 

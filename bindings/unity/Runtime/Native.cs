@@ -140,6 +140,7 @@ namespace Relief.Native
     [StructLayout(LayoutKind.Sequential)]
     public struct relief_ground
     {
+        public uint struct_size;
         public uint found;
         public uint control;
         public byte base_texture;
@@ -161,6 +162,7 @@ namespace Relief.Native
     [StructLayout(LayoutKind.Sequential)]
     public struct relief_river
     {
+        public uint struct_size;
         public uint found;
         public uint reach;
         public double nearest_x;
@@ -175,6 +177,7 @@ namespace Relief.Native
     [StructLayout(LayoutKind.Sequential)]
     public struct relief_lake
     {
+        public uint struct_size;
         public uint found;
         public uint lake;
         public uint inside;
@@ -259,6 +262,7 @@ namespace Relief.Native
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct relief_planet_river
     {
+        public uint struct_size;
         public uint found;
         public uint reach;
         public fixed double nearest[3];
@@ -308,6 +312,7 @@ namespace Relief.Native
         public const string Library = "relief";
 #endif
 
+        public const uint RELIEF_ABI_VERSION = 1;
         public const uint RELIEF_STATUS_OK = 0;
         public const uint RELIEF_STATUS_INVALID_ARGUMENT = 1;
         public const uint RELIEF_STATUS_NOT_FOUND = 2;
@@ -339,6 +344,7 @@ namespace Relief.Native
 
         [DllImport(Library, CallingConvention = C)] public static extern IntPtr relief_last_error_message();
         [DllImport(Library, CallingConvention = C)] public static extern IntPtr relief_version();
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_abi_version();
 
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_world_open(byte[] path, out WorldHandle out_world);
         [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_world_open_memory(byte* bytes, UIntPtr length, out WorldHandle out_world);
@@ -352,7 +358,7 @@ namespace Relief.Native
         [DllImport(Library, CallingConvention = C)] public static extern void relief_streamer_destroy(IntPtr streamer);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_streamer_update(StreamerHandle streamer, double x, double y, double z);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_streamer_settle(StreamerHandle streamer, double x, double y, double z, uint timeout_ms, out uint out_settled);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_streamer_poll_events(StreamerHandle streamer, relief_event* events, UIntPtr capacity, out UIntPtr out_count);
+        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_streamer_poll_events(StreamerHandle streamer, relief_event* events, UIntPtr event_size, UIntPtr capacity, out UIntPtr out_count);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_streamer_get_stats(StreamerHandle streamer, ref relief_stream_stats stats);
 
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_region_acquire(StreamerHandle streamer, int x, int z, ref relief_region_view view);
@@ -364,16 +370,16 @@ namespace Relief.Native
         [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_terrain_heights(TerrainHandle terrain, double* xz, UIntPtr point_count, float* out_heights, UIntPtr capacity, out UIntPtr out_from_regions);
         [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_terrain_normal(TerrainHandle terrain, double x, double z, float* out_normal, out uint out_origin);
         [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_terrain_normals(TerrainHandle terrain, double* xz, UIntPtr point_count, float* out_normals, UIntPtr capacity);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_terrain_ground(TerrainHandle terrain, double x, double z, out relief_ground out_ground);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_terrain_ground(TerrainHandle terrain, double x, double z, ref relief_ground out_ground);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_terrain_biome(TerrainHandle terrain, double x, double z, out uint out_found, out uint out_biome);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_terrain_river(TerrainHandle terrain, double x, double z, double radius, out relief_river out_river);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_terrain_lake(TerrainHandle terrain, double x, double z, double radius, out relief_lake out_lake);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_terrain_river(TerrainHandle terrain, double x, double z, double radius, ref relief_river out_river);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_terrain_lake(TerrainHandle terrain, double x, double z, double radius, ref relief_lake out_lake);
 
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_collision_create(StreamerHandle streamer, ref relief_stream_config config, double chunk_size_m, out CollisionHandle out_collision);
         [DllImport(Library, CallingConvention = C)] public static extern void relief_collision_destroy(IntPtr collision);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_collision_update(CollisionHandle collision, double x, double y, double z);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_collision_settle(CollisionHandle collision, double x, double y, double z, uint timeout_ms, out uint out_settled);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_collision_poll_events(CollisionHandle collision, relief_event* events, UIntPtr capacity, out UIntPtr out_count);
+        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_collision_poll_events(CollisionHandle collision, relief_event* events, UIntPtr event_size, UIntPtr capacity, out UIntPtr out_count);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_collision_get_stats(CollisionHandle collision, ref relief_stream_stats stats);
         [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_collision_chunk_at(CollisionHandle collision, double* position, out uint out_face, out int out_x, out int out_z);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_collision_acquire(CollisionHandle collision, uint face, int x, int z, ref relief_chunk_view view);
@@ -384,7 +390,7 @@ namespace Relief.Native
         [DllImport(Library, CallingConvention = C)] public static extern void relief_clipmap_destroy(IntPtr clipmap);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_clipmap_update(ClipmapHandle clipmap, double x, double y, double z, out UIntPtr out_dirty_count);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_clipmap_refresh_region(ClipmapHandle clipmap, int x, int z, out UIntPtr out_dirty_count);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_clipmap_get_dirty(ClipmapHandle clipmap, relief_dirty_rect* rects, UIntPtr capacity, out UIntPtr out_count);
+        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_clipmap_get_dirty(ClipmapHandle clipmap, relief_dirty_rect* rects, UIntPtr rect_size, UIntPtr capacity, out UIntPtr out_count);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_clipmap_get_level(ClipmapHandle clipmap, uint level, ref relief_clipmap_level out_level);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_clipmap_refresh_tile(ClipmapHandle clipmap, uint face, uint tx, uint ty, out UIntPtr out_dirty_count);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_clipmap_create(PlanetTerrainHandle terrain, ref relief_clipmap_config config, out ClipmapHandle out_clipmap);
@@ -405,17 +411,17 @@ namespace Relief.Native
         [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_heights(PlanetTerrainHandle terrain, double* xyz, UIntPtr point_count, float* out_heights, UIntPtr capacity, out UIntPtr out_from_tiles);
         [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_normal(PlanetTerrainHandle terrain, double* position, float* out_normal, out uint out_origin);
         [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_sample(PlanetTerrainHandle terrain, double* position, uint field, out uint out_found, out double out_value);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_river(PlanetTerrainHandle terrain, double* position, double radius, out relief_planet_river out_river);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_lake(PlanetTerrainHandle terrain, double* position, double radius, out relief_lake out_lake);
+        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_river(PlanetTerrainHandle terrain, double* position, double radius, ref relief_planet_river out_river);
+        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_lake(PlanetTerrainHandle terrain, double* position, double radius, ref relief_lake out_lake);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_config_default(out relief_runtime_config config);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_create(WorldHandle world, ref relief_runtime_config config, out RuntimeHandle out_runtime);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_runtime_create(PlanetHandle planet, ref relief_runtime_config config, out RuntimeHandle out_runtime);
         [DllImport(Library, CallingConvention = C)] public static extern void relief_runtime_destroy(IntPtr runtime);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_update(RuntimeHandle runtime, double x, double y, double z);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_settle(RuntimeHandle runtime, double x, double y, double z, uint timeout_ms, out uint out_settled);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_runtime_poll_events(RuntimeHandle runtime, relief_event* events, UIntPtr capacity, out UIntPtr out_count);
+        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_runtime_poll_events(RuntimeHandle runtime, relief_event* events, UIntPtr event_size, UIntPtr capacity, out UIntPtr out_count);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_get_stats(RuntimeHandle runtime, ref relief_runtime_stats stats);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_runtime_get_dirty(RuntimeHandle runtime, relief_dirty_rect* rects, UIntPtr capacity, out UIntPtr out_count);
+        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_runtime_get_dirty(RuntimeHandle runtime, relief_dirty_rect* rects, UIntPtr rect_size, UIntPtr capacity, out UIntPtr out_count);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_get_level(RuntimeHandle runtime, uint level, ref relief_clipmap_level out_level);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_acquire_region(RuntimeHandle runtime, int x, int z, ref relief_region_view view);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_acquire_tile(RuntimeHandle runtime, uint face, uint tx, uint ty, ref relief_tile_view view);

@@ -24,6 +24,7 @@ namespace Relief
         /// <summary>Opens a blob by path (read in place with positioned reads).</summary>
         public static Planet Open(string path)
         {
+            Abi.Require();
             PlanetHandle h;
             ReliefException.Check(NativeMethods.relief_planet_open(ReliefException.CString(path), out h));
             return new Planet(h);
@@ -32,6 +33,7 @@ namespace Relief
         /// <summary>Opens a blob held in memory; relief copies the bytes.</summary>
         public static unsafe Planet OpenMemory(ReadOnlySpan<byte> blob)
         {
+            Abi.Require();
             PlanetHandle h;
             fixed (byte* p = &MemoryMarshal.GetReference(blob))
                 ReliefException.Check(NativeMethods.relief_planet_open_memory(p, (UIntPtr)blob.Length, out h));
@@ -42,6 +44,7 @@ namespace Relief
         /// which relief keeps and calls from its threads until everything made from it is gone.</summary>
         public static Planet OpenReader(IPackReader reader)
         {
+            Abi.Require();
             var r = World.ReaderFor(reader);
             PlanetHandle h;
             ReliefException.Check(NativeMethods.relief_planet_open_reader(ref r, out h));
@@ -164,17 +167,19 @@ namespace Relief
 
         public unsafe relief_planet_river River(ReadOnlySpan<double> position, double radius)
         {
-            relief_planet_river r;
+            var r = new relief_planet_river();
+            r.struct_size = (uint)Marshal.SizeOf(typeof(relief_planet_river));
             fixed (double* p = &MemoryMarshal.GetReference(position))
-                ReliefException.Check(NativeMethods.relief_planet_terrain_river(Handle, Need3(p, position.Length), radius, out r));
+                ReliefException.Check(NativeMethods.relief_planet_terrain_river(Handle, Need3(p, position.Length), radius, ref r));
             return r;
         }
 
         public unsafe relief_lake Lake(ReadOnlySpan<double> position, double radius)
         {
-            relief_lake l;
+            var l = new relief_lake();
+            l.struct_size = (uint)Marshal.SizeOf(typeof(relief_lake));
             fixed (double* p = &MemoryMarshal.GetReference(position))
-                ReliefException.Check(NativeMethods.relief_planet_terrain_lake(Handle, Need3(p, position.Length), radius, out l));
+                ReliefException.Check(NativeMethods.relief_planet_terrain_lake(Handle, Need3(p, position.Length), radius, ref l));
             return l;
         }
 

@@ -20,6 +20,7 @@ namespace Relief
         /// need, e.g. flags = RELIEF_RUNTIME_NO_LEVELS for a headless server.</summary>
         public static relief_runtime_config DefaultConfig()
         {
+            Abi.Require();
             relief_runtime_config c;
             ReliefException.Check(NativeMethods.relief_runtime_config_default(out c));
             return c;
@@ -63,7 +64,7 @@ namespace Relief
         {
             UIntPtr n;
             fixed (relief_event* p = &MemoryMarshal.GetReference(events))
-                ReliefException.Check(NativeMethods.relief_runtime_poll_events(Handle, p, (UIntPtr)events.Length, out n));
+                ReliefException.Check(NativeMethods.relief_runtime_poll_events(Handle, p, (UIntPtr)sizeof(relief_event), (UIntPtr)events.Length, out n));
             return (int)n;
         }
 
@@ -84,7 +85,7 @@ namespace Relief
         {
             UIntPtr n;
             fixed (relief_dirty_rect* p = &MemoryMarshal.GetReference(rects))
-                ReliefException.Check(NativeMethods.relief_runtime_get_dirty(Handle, p, (UIntPtr)rects.Length, out n));
+                ReliefException.Check(NativeMethods.relief_runtime_get_dirty(Handle, p, (UIntPtr)sizeof(relief_dirty_rect), (UIntPtr)rects.Length, out n));
             return (int)n;
         }
 

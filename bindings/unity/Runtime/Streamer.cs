@@ -18,6 +18,7 @@ namespace Relief
         /// (RELIEF_STREAM_KIND_COLLISION): change what you need and pass it on.</summary>
         public static relief_stream_config DefaultConfig(uint kind)
         {
+            Abi.Require();
             relief_stream_config c;
             ReliefException.Check(NativeMethods.relief_stream_config_default(kind, out c));
             return c;
@@ -72,7 +73,7 @@ namespace Relief
         {
             UIntPtr n;
             fixed (relief_event* p = &MemoryMarshal.GetReference(events))
-                ReliefException.Check(NativeMethods.relief_streamer_poll_events(Handle, p, (UIntPtr)events.Length, out n));
+                ReliefException.Check(NativeMethods.relief_streamer_poll_events(Handle, p, (UIntPtr)sizeof(relief_event), (UIntPtr)events.Length, out n));
             return (int)n;
         }
 

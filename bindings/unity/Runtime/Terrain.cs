@@ -67,8 +67,9 @@ namespace Relief
 
         public relief_ground Ground(double x, double z)
         {
-            relief_ground g;
-            ReliefException.Check(NativeMethods.relief_terrain_ground(Handle, x, z, out g));
+            var g = new relief_ground();
+            g.struct_size = (uint)Marshal.SizeOf(typeof(relief_ground));
+            ReliefException.Check(NativeMethods.relief_terrain_ground(Handle, x, z, ref g));
             return g;
         }
 
@@ -82,15 +83,17 @@ namespace Relief
 
         public relief_river River(double x, double z, double radius)
         {
-            relief_river r;
-            ReliefException.Check(NativeMethods.relief_terrain_river(Handle, x, z, radius, out r));
+            var r = new relief_river();
+            r.struct_size = (uint)Marshal.SizeOf(typeof(relief_river));
+            ReliefException.Check(NativeMethods.relief_terrain_river(Handle, x, z, radius, ref r));
             return r;
         }
 
         public relief_lake Lake(double x, double z, double radius)
         {
-            relief_lake l;
-            ReliefException.Check(NativeMethods.relief_terrain_lake(Handle, x, z, radius, out l));
+            var l = new relief_lake();
+            l.struct_size = (uint)Marshal.SizeOf(typeof(relief_lake));
+            ReliefException.Check(NativeMethods.relief_terrain_lake(Handle, x, z, radius, ref l));
             return l;
         }
 

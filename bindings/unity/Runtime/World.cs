@@ -36,6 +36,7 @@ namespace Relief
         /// <see cref="OpenMemory"/> or <see cref="OpenReader"/>).</summary>
         public static World Open(string path)
         {
+            Abi.Require();
             WorldHandle h;
             ReliefException.Check(NativeMethods.relief_world_open(ReliefException.CString(path), out h));
             return new World(h);
@@ -44,6 +45,7 @@ namespace Relief
         /// <summary>Opens a pack held in memory; relief copies the bytes.</summary>
         public static unsafe World OpenMemory(ReadOnlySpan<byte> pack)
         {
+            Abi.Require();
             WorldHandle h;
             fixed (byte* p = &MemoryMarshal.GetReference(pack))
                 ReliefException.Check(NativeMethods.relief_world_open_memory(p, (UIntPtr)pack.Length, out h));
@@ -54,6 +56,7 @@ namespace Relief
         /// calls from its threads) until the world and everything made from it are gone.</summary>
         public static World OpenReader(IPackReader reader)
         {
+            Abi.Require();
             var r = ReaderFor(reader);
             WorldHandle h;
             ReliefException.Check(NativeMethods.relief_world_open_reader(ref r, out h));

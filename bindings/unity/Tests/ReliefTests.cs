@@ -107,6 +107,17 @@ namespace Relief.Tests
             Assert.Greater(constants, 10);
             Assert.IsEmpty(problems, string.Join("\n", problems.ToArray()));
         }
+
+        [Test]
+        public void TheLoadedLibrarySpeaksTheAbiTheBindingsExpect()
+        {
+            Assert.AreEqual(Abi.Expected, NativeMethods.relief_abi_version());
+            Abi.Require();
+            Abi.Verify(Abi.Expected);
+            var e = Assert.Throws<ReliefException>(() => Abi.Verify(Abi.Expected + 1));
+            Assert.AreEqual(NativeMethods.RELIEF_STATUS_UNSUPPORTED_VERSION, e.Status);
+            StringAssert.Contains("ABI version " + (Abi.Expected + 1), e.Message);
+        }
     }
 
     [TestFixture]
