@@ -6,6 +6,7 @@ mod census;
 mod demo;
 mod preview;
 mod route;
+mod soak;
 mod timing;
 
 use std::path::PathBuf;
@@ -95,6 +96,22 @@ enum Command {
         /// Memory budget in MiB [default: the streamer's, 256].
         #[arg(long)]
         budget_mb: Option<usize>,
+    },
+    /// Soak: a million frames of a fast looping route over a flat world and over a planet,
+    /// unpaced, sampling resident memory; fails if it grows after warm-up.
+    Soak {
+        /// World directory [default: the default world, baked if missing].
+        #[arg(long)]
+        world: Option<PathBuf>,
+        /// PLNT planet [default: a 512² planet baked into the user cache].
+        #[arg(long)]
+        planet: Option<PathBuf>,
+        /// Frames per ground.
+        #[arg(long, default_value_t = 1_000_000)]
+        frames: u64,
+        /// Game-time speed along the loop, m/s (each frame is 1/60 s of game time).
+        #[arg(long, default_value_t = 100.0)]
+        speed: f64,
     },
     /// Draw a world as a PNG: hillshade, biome tint, rivers by width, lakes.
     Preview {
@@ -285,6 +302,12 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             seconds,
             budget_mb,
         } => bench::run(&world, seconds.max(0.5), budget_mb),
+        Command::Soak {
+            world,
+            planet,
+            frames,
+            speed,
+        } => soak::run(world, planet, frames.max(10), speed),
         Command::Pack { world, out } => {
             let w = relief::World::open(&world)?;
             let bytes = w.write_pack(&out)?;

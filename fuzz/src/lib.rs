@@ -1,0 +1,548 @@
+//! The fuzz harnesses: one function per target, each taking the fuzzer's bytes. Shared by the
+//! libFuzzer binaries in `fuzz_targets/` (nightly, `cargo +nightly fuzz run TARGET`) and by
+//! `tests/fuzz_replay.rs`, which replays every saved input on stable so a fixed crash stays
+//! fixed.
+//!
+//! Structure-aware: before parsing, each harness rewrites the checksums its format carries
+//! (region header and layer CRCs, overview, pack index, every PLNT table, tile and section,
+//! a world manifest's file list) so mutations reach the code behind the CRC check instead of
+//! dying at it. A harness passes when the code under test returns — `Ok` or a typed error —
+//! without panicking, hanging or allocating past libFuzzer's `-rss_limit_mb`.
+//!
+//! Only relief's public API is used, so this file compiles both inside the fuzz crate and
+//! as a module of the stable test.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use relief::flat::region::decode_region;
+use relief::flat::tables::{BiomesFile, LakesFile, RiversFile};
+use relief::flat::{codec, Manifest, Overview};
+use relief::planet::format::{decode_fields, decode_index, decode_sections};
+use relief::planet::tables::{decode_lakes, decode_reaches};
+use relief::planet::{Header, Planet, TileKey};
+use relief::runtime::Queries;
+use relief::{Runtime, RuntimeConfig, World};
+
+/// A harness: runs the code under test on the fuzzer's bytes; returns unless it panics.
+pub type Harness = fn(&[u8]);
+
+/// Every target: its name (the `fuzz_targets/` file, the corpus directory) and harness.
+pub const TARGETS: &[(&str, Harness)] = &[
+    ("region", region),
+    ("overview", overview),
+    ("codec", codec_target),
+    ("manifest", manifest),
+    ("rivers", rivers),
+    ("lakes", lakes),
+    ("biomes", biomes),
+    ("pack", pack),
+    ("planet_header", planet_header),
+    ("planet_tables", planet_tables),
+    ("planet_tiles", planet_tiles),
+    ("world_queries", world_queries),
+    ("planet_queries", planet_queries),
+];
+
+fn u16_at(b: &[u8], at: usize) -> usize {
+    u16::from_le_bytes([b[at], b[at + 1]]) as usize
+}
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+}
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
+}
+fn put_u32(b: &mut [u8], at: usize, v: u32) {
+    b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+}
+/// The bytes `start .. start + len` of `b`, cut at its end.
+fn span(b: &[u8], start: u64, len: u64) -> &[u8] {
+    let start = (start.min(b.len() as u64)) as usize;
+    let end = (start as u64).saturating_add(len).min(b.len() as u64) as usize;
+    &b[start..end]
+}
+
+// ---------------------------------------------------------------------------------------
+// Checksum fix-ups, one per format (layouts in docs/formats.md).
+
+/// Region file: each layer's CRC over its payload, then the header CRC.
+pub fn fix_region(b: &mut [u8]) {
+    if b.len() < 24 {
+        return;
+    }
+    let n = u16_at(b, 6);
+    let table_end = 24 + 12 * n;
+    if table_end > b.len() {
+        return;
+    }
+    let mut at = table_end as u64;
+    for i in 0..n {
+        let e = 24 + 12 * i;
+        let len = u32_at(b, e + 4) as u64;
+        let crc = crc32fast::hash(span(b, at, len));
+        put_u32(b, e + 8, crc);
+        at = at.saturating_add(len);
+    }
+    let mut h = crc32fast::Hasher::new();
+    h.update(&b[..20]);
+    h.update(&b[24..table_end]);
+    put_u32(b, 20, h.finalize());
+}
+
+/// Overview: the payload CRC, then the header CRC.
+pub fn fix_overview(b: &mut [u8]) {
+    if b.len() < 52 {
+        return;
+    }
+    let len = u32_at(b, 40) as u64;
+    let crc = crc32fast::hash(span(b, 52, len));
+    put_u32(b, 44, crc);
+    let crc = crc32fast::hash(&b[..48]);
+    put_u32(b, 48, crc);
+}
+
+/// Pack: the index CRC.
+pub fn fix_pack(b: &mut [u8]) {
+    if b.len() < 16 {
+        return;
+    }
+    let end = 16 + u32_at(b, 12) as usize;
+    if end + 4 <= b.len() {
+        let crc = crc32fast::hash(&b[..end]);
+        put_u32(b, end, crc);
+    }
+}
+
+/// Whether a table ending at `end` has room for its 4-byte CRC in `len` bytes.
+fn fits(end: u64, len: usize) -> bool {
+    end.checked_add(4).is_some_and(|e| e <= len as u64)
+}
+
+/// PLNT: every tile and section CRC, the index, section and field table CRCs, the header
+/// CRC — inner first, since each table's CRC covers the entries just fixed.
+pub fn fix_planet(b: &mut [u8]) {
+    if b.len() < 128 {
+        return;
+    }
+    let fields = u32_at(b, 36) as usize;
+    let (n, t) = (u32_at(b, 24) as u64, u32_at(b, 28) as u64);
+    let tiles = if t == 0 || n % t != 0 {
+        0
+    } else {
+        (fields as u64)
+            .saturating_mul(6)
+            .saturating_mul((n / t).pow(2))
+    };
+    let index = u64_at(b, 88);
+    let entries = tiles.min(1 << 16);
+    if let Some(end) = index.checked_add(16 * entries) {
+        if fits(end, b.len()) && tiles == entries {
+            let index = index as usize;
+            for k in 0..entries as usize {
+                let e = index + 16 * k;
+                let crc = crc32fast::hash(span(b, u64_at(b, e), u32_at(b, e + 8) as u64));
+                put_u32(b, e + 12, crc);
+            }
+            let end = end as usize;
+            let crc = crc32fast::hash(&b[index..end]);
+            put_u32(b, end, crc);
+        }
+    }
+    let sections = (u32_at(b, 76) as u64).min(64);
+    let table = u64_at(b, 96);
+    if let Some(end) = table.checked_add(24 * sections) {
+        if fits(end, b.len()) {
+            let table = table as usize;
+            for k in 0..sections as usize {
+                let e = table + 24 * k;
+                let crc = crc32fast::hash(span(b, u64_at(b, e + 8), u64_at(b, e + 16)));
+                put_u32(b, e + 4, crc);
+            }
+            let end = end as usize;
+            let crc = crc32fast::hash(&b[table..end]);
+            put_u32(b, end, crc);
+        }
+    }
+    let end = 128 + 32 * fields.min(64);
+    if end + 4 <= b.len() {
+        let crc = crc32fast::hash(&b[128..end]);
+        put_u32(b, end, crc);
+    }
+    let crc = crc32fast::hash(&b[..124]);
+    put_u32(b, 124, crc);
+}
+
+/// The files of a pack, read loosely (no checks: the fuzzer's pack may be anything).
+fn unpack(b: &[u8]) -> Option<Vec<(String, Vec<u8>)>> {
+    if b.len() < 16 || b[..4] != *b"RLPK" {
+        return None;
+    }
+    let count = u32_at(b, 8) as usize;
+    let mut at = 16;
+    let mut files = Vec::new();
+    for _ in 0..count.min(256) {
+        let name_len = u16_at(b.get(at..at + 2)?, 0);
+        let name = std::str::from_utf8(b.get(at + 2..at + 2 + name_len)?).ok()?;
+        let e = at + 2 + name_len;
+        let (offset, len) = (
+            u64_at(b.get(e..e + 8)?, 0),
+            u64_at(b.get(e + 8..e + 16)?, 0),
+        );
+        files.push((name.to_string(), span(b, offset, len).to_vec()));
+        at = e + 16;
+    }
+    Some(files)
+}
+
+/// A well-formed pack of `files` (the writer's layout: index, then 16-byte aligned files).
+fn repack(files: &[(String, Vec<u8>)]) -> Vec<u8> {
+    let index_len: usize = files.iter().map(|(n, _)| 2 + n.len() + 16).sum();
+    let mut at = (16 + index_len + 4).next_multiple_of(16) as u64;
+    let mut out = Vec::new();
+    out.extend_from_slice(b"RLPK");
+    out.extend_from_slice(&1u32.to_le_bytes());
+    out.extend_from_slice(&(files.len() as u32).to_le_bytes());
+    out.extend_from_slice(&(index_len as u32).to_le_bytes());
+    for (name, bytes) in files {
+        out.extend_from_slice(&(name.len() as u16).to_le_bytes());
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(&at.to_le_bytes());
+        out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+        at = (at + bytes.len() as u64).next_multiple_of(16);
+    }
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    for (_, bytes) in files {
+        out.resize(out.len().next_multiple_of(16), 0);
+        out.extend_from_slice(bytes);
+    }
+    out
+}
+
+/// A world pack whose every checksum holds: regions and overview fixed up, the manifest's
+/// `files` rewritten to the files' real lengths and CRCs (when it parses as JSON at all).
+pub fn fix_world_pack(b: &[u8]) -> Option<Vec<u8>> {
+    let mut files = unpack(b)?;
+    for (name, bytes) in &mut files {
+        if name.ends_with(".rlr") {
+            fix_region(bytes);
+        } else if name.ends_with(".rlo") {
+            fix_overview(bytes);
+        }
+    }
+    let sums: Vec<(String, u64, u32)> = files
+        .iter()
+        .map(|(n, b)| (n.clone(), b.len() as u64, crc32fast::hash(b)))
+        .collect();
+    if let Some((_, manifest)) = files.iter_mut().find(|(n, _)| n == "world.json") {
+        if let Ok(mut json) = serde_json::from_slice::<serde_json::Value>(manifest) {
+            if let Some(listed) = json.get_mut("files").and_then(|f| f.as_object_mut()) {
+                for (name, len, crc) in &sums {
+                    if let Some(entry) = listed.get_mut(name).and_then(|e| e.as_object_mut()) {
+                        entry.insert("bytes".into(), (*len).into());
+                        entry.insert("crc32".into(), (*crc).into());
+                    }
+                }
+            }
+            *manifest = serde_json::to_vec(&json).ok()?;
+        }
+    }
+    Some(repack(&files))
+}
+
+// ---------------------------------------------------------------------------------------
+// The harnesses.
+
+/// A region file, any layer set and codec.
+pub fn region(data: &[u8]) {
+    let mut b = data.to_vec();
+    fix_region(&mut b);
+    if let Ok(region) = decode_region(&b, None) {
+        // A region that decodes is whole: every map has size² samples.
+        let n = (region.size as usize).pow(2);
+        assert_eq!(region.height.len(), n);
+    }
+}
+
+/// An overview file.
+pub fn overview(data: &[u8]) {
+    let mut b = data.to_vec();
+    fix_overview(&mut b);
+    if let Ok(o) = Overview::decode(&b) {
+        let _ = o.height(o.origin_x + o.spacing * 1.5, o.origin_z - 3.0);
+    }
+}
+
+/// Every codec on any stored bytes: byte 0 the codec, byte 1 the element size, bytes 2..4
+/// the decoded element count (so at most 64 Ki elements), the rest stored.
+pub fn codec_target(data: &[u8]) {
+    if data.len() < 4 {
+        return;
+    }
+    let Ok(c) = codec::Codec::from_code(data[0]) else {
+        return;
+    };
+    let elem = [1, 2, 4][data[1] as usize % 3];
+    let count = u16_at(data, 2);
+    let mut out = vec![0u8; count * elem];
+    let decoded = codec::decode(c, elem, &data[4..], &mut out).is_ok();
+    let encodable = c != codec::Codec::Fixed1024DeltaLz4 || codec::fits_fixed1024(&out);
+    if decoded && encodable {
+        // What decodes re-encodes (where the codec can hold it: fixed1024 only takes
+        // heights on its 1/1024 m grid) and decodes back to the same bytes.
+        let again = codec::encode(c, elem, &out);
+        let mut back = vec![0u8; out.len()];
+        if codec::decode(c, elem, &again, &mut back).is_ok() {
+            assert_eq!(back, out);
+        }
+    }
+}
+
+/// A world manifest (`world.json`).
+pub fn manifest(data: &[u8]) {
+    let Ok(m) = serde_json::from_slice::<Manifest>(data) else {
+        return;
+    };
+    if m.validate().is_ok() {
+        let _ = m.layer_kinds();
+        let count = m.region_bounds.count();
+        assert_eq!(
+            m.region_bounds.locations().take(4096).count(),
+            count.min(4096)
+        );
+    }
+}
+
+/// `rivers.json`.
+pub fn rivers(data: &[u8]) {
+    if let Ok(f) = serde_json::from_slice::<RiversFile>(data) {
+        let _ = relief::flat::tables::validate(&f.reaches, &[], &[]);
+    }
+}
+
+/// `lakes.json`.
+pub fn lakes(data: &[u8]) {
+    if let Ok(f) = serde_json::from_slice::<LakesFile>(data) {
+        let _ = relief::flat::tables::validate(&[], &f.lakes, &[]);
+    }
+}
+
+/// `biomes.json`.
+pub fn biomes(data: &[u8]) {
+    if let Ok(f) = serde_json::from_slice::<BiomesFile>(data) {
+        let _ = relief::flat::tables::validate(&[], &[], &f.biomes);
+    }
+}
+
+/// A pack: its index (fixed up), then every file it lists.
+pub fn pack(data: &[u8]) {
+    let mut b = data.to_vec();
+    fix_pack(&mut b);
+    let Ok(p) = relief::flat::store::Pack::open("fuzz.rlpack", Box::new(b)) else {
+        return;
+    };
+    let store = relief::flat::Store::Pack(p);
+    for name in [
+        "world.json",
+        "overview.rlo",
+        "rivers.json",
+        "regions/region_00_00.rlr",
+    ] {
+        if let Ok(len) = store.len(name) {
+            if let Ok(bytes) = store.read(name) {
+                assert_eq!(bytes.len() as u64, len);
+            }
+        }
+    }
+    drop(store);
+    // Opening the pack as a world goes through every table it holds.
+    let mut b = data.to_vec();
+    fix_pack(&mut b);
+    let _ = World::open_pack("fuzz.rlpack", Box::new(b));
+}
+
+/// A PLNT header against the length of the bytes it heads.
+pub fn planet_header(data: &[u8]) {
+    let mut b = data.to_vec();
+    if b.len() >= 128 {
+        let crc = crc32fast::hash(&b[..124]);
+        put_u32(&mut b, 124, crc);
+    }
+    if let Ok(h) = Header::decode(&b, b.len() as u64) {
+        let _ = h.tiles_per_field();
+    }
+}
+
+/// A PLNT blob's tables: field table, tile index, section table and the sections they point
+/// at (rivers, lakes), each parsed from the fixed-up bytes.
+pub fn planet_tables(data: &[u8]) {
+    let mut b = data.to_vec();
+    fix_planet(&mut b);
+    let Ok(h) = Header::decode(&b, b.len() as u64) else {
+        // Tables on their own, without a header to place them.
+        let _ = decode_reaches(data);
+        let _ = decode_lakes(data);
+        return;
+    };
+    let from = |offset: u64| &b[(offset as usize).min(b.len())..];
+    let _ = decode_fields(from(128), h.field_count as usize);
+    let tiles = (h.field_count as usize).saturating_mul(h.tiles_per_field());
+    let _ = decode_index(from(h.index_offset), tiles, &h);
+    if let Ok(sections) = decode_sections(from(h.sections_offset), h.section_count as usize, &h) {
+        for s in sections {
+            let bytes = span(&b, s.offset, s.length);
+            let _ = decode_reaches(bytes);
+            let _ = decode_lakes(bytes);
+        }
+    }
+}
+
+/// A whole PLNT blob opened from memory: its tables, overview and (up to 96) tiles.
+pub fn planet_tiles(data: &[u8]) {
+    let mut b = data.to_vec();
+    fix_planet(&mut b);
+    let Ok(planet) = Planet::open_bytes("fuzz.plnt", Box::new(b)) else {
+        return;
+    };
+    let _ = planet.reaches();
+    let _ = planet.lakes();
+    let _ = planet.overview();
+    let tps = (planet.face_resolution() / planet.tile_size().max(1)).min(4) as u16;
+    let mut read = 0;
+    for face in 0..6u8 {
+        for ty in 0..tps {
+            for tx in 0..tps {
+                if read < 96 {
+                    let _ = planet.read_tile(TileKey { face, tx, ty });
+                    read += 1;
+                }
+            }
+        }
+    }
+}
+
+/// Positions to query: eight pairs of fractions in [-0.25, 1.25] from the input's tail
+/// (deterministic for an input, outside the world now and then).
+fn fractions(data: &[u8]) -> Vec<[f64; 2]> {
+    let tail = &data[data.len().saturating_sub(16)..];
+    (0..8)
+        .map(|k| {
+            let a = *tail.get(2 * k).unwrap_or(&128) as f64 / 255.0;
+            let b = *tail.get(2 * k + 1).unwrap_or(&128) as f64 / 255.0;
+            [a * 1.5 - 0.25, b * 1.5 - 0.25]
+        })
+        .collect()
+}
+
+/// A small runtime config: everything on, reaches small, so a world settles quickly.
+fn small_config() -> RuntimeConfig {
+    let mut config = RuntimeConfig::default();
+    config.pieces.load_radius = 256.0;
+    config.pieces.drop_radius = 320.0;
+    if let Some(lod) = &mut config.lod {
+        lod.levels = 3;
+        lod.size = 32;
+    }
+    config
+}
+
+/// Every query the runtime answers, at `points`.
+fn query_everything(rt: &Runtime, points: &[[f64; 3]]) {
+    let queries = rt.queries();
+    let mut out = vec![0f32; points.len()];
+    for &p in points {
+        let _ = queries.height(p);
+        if let Some(chunks) = rt.chunk_lookup() {
+            let _ = chunks.is_built_at(p);
+        }
+    }
+    match queries {
+        Queries::Flat(t) => {
+            let flat: Vec<[f64; 2]> = points.iter().map(|p| [p[0], p[2]]).collect();
+            let _ = t.heights(&flat, &mut out);
+            for p in &flat {
+                let _ = t.normal(p[0], p[1]);
+                let _ = t.ground(p[0], p[1]);
+                let _ = t.biome(p[0], p[1]);
+                let _ = t.river(p[0], p[1], 500.0);
+                let _ = t.lake(p[0], p[1], 500.0);
+            }
+        }
+        Queries::Planet(t) => {
+            let _ = t.heights(points, &mut out);
+            for &p in points {
+                let _ = t.normal(p);
+                let _ = t.biome(p);
+                let _ = t.sediment(p);
+                let _ = t.precipitation(p);
+                let _ = t.river(p, 2000.0);
+                let _ = t.lake(p, 2000.0);
+                let _ = t.lat_lon(p);
+            }
+        }
+    }
+}
+
+/// Streams a runtime over `ground` to each point in turn (settling briefly), then queries.
+fn walk(rt: &mut Runtime, points: &[[f64; 3]]) {
+    for &p in points.iter().take(3) {
+        let _ = rt.settle(p, Duration::from_secs(2));
+        while rt.poll_event().is_some() {}
+    }
+    query_everything(rt, points);
+}
+
+/// A world pack with every checksum fixed up: opened, streamed and queried.
+pub fn world_queries(data: &[u8]) {
+    let Some(b) = fix_world_pack(data) else {
+        return;
+    };
+    let Ok(world) = World::open_pack("fuzz.rlpack", Box::new(b)) else {
+        return;
+    };
+    let m = world.manifest();
+    let extent = m.region_size as f64 * m.vertex_spacing;
+    let (x0, z0) = (
+        m.region_bounds.min[0] as f64 * extent,
+        m.region_bounds.min[1] as f64 * extent,
+    );
+    let (w, d) = (
+        (m.region_bounds.max[0] - m.region_bounds.min[0] + 1) as f64 * extent,
+        (m.region_bounds.max[1] - m.region_bounds.min[1] + 1) as f64 * extent,
+    );
+    let points: Vec<[f64; 3]> = fractions(data)
+        .iter()
+        .map(|f| [x0 + f[0] * w, 0.0, z0 + f[1] * d])
+        .collect();
+    let Ok(mut rt) = Runtime::new(Arc::new(world), small_config()) else {
+        return;
+    };
+    walk(&mut rt, &points);
+}
+
+/// A PLNT blob with every checksum fixed up: streamed and queried.
+pub fn planet_queries(data: &[u8]) {
+    let mut b = data.to_vec();
+    fix_planet(&mut b);
+    let Ok(planet) = Planet::open_bytes("fuzz.plnt", Box::new(b)) else {
+        return;
+    };
+    let r = planet.radius();
+    let points: Vec<[f64; 3]> = fractions(data)
+        .iter()
+        .map(|f| {
+            let (lat, lon) = ((f[0] - 0.5) * 180.0, (f[1] - 0.5) * 360.0);
+            let (lat, lon) = (lat.to_radians(), lon.to_radians());
+            [
+                r * lat.cos() * lon.cos(),
+                r * lat.sin(),
+                r * lat.cos() * lon.sin(),
+            ]
+        })
+        .collect();
+    let Ok(mut rt) = Runtime::new(Arc::new(planet), small_config()) else {
+        return;
+    };
+    walk(&mut rt, &points);
+}
