@@ -641,3 +641,54 @@ fn a_blob_truncated_while_streaming_fails_only_what_it_lost() {
         "nothing resident was lost"
     );
 }
+
+/// A tiny chunk on a big face is refused up front: chunk bounds are kept for every chunk
+/// (6 · per-side²), so 2-sample chunks on a 1024² face (512 a side) would have reserved
+/// 1.5 M entries — and on a 2²⁰ face 51 GB. A blank 1024² planet (one flat tile a face)
+/// stands in for a baked one.
+#[test]
+fn planet_chunks_are_capped_per_face_side() {
+    use relief::planet::collision::{PlanetChunkSource, MAX_CHUNKS_PER_SIDE};
+    use relief::planet::format::standard_fields;
+    use relief::planet::writer::{encode_tile, BlobSpec, BlobWriter};
+
+    let n = 1024u32;
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("blank-1024.plnt");
+    let fields = standard_fields();
+    let spec = BlobSpec {
+        version: 7,
+        bake_version: 1,
+        radius: 50_000.0,
+        face_resolution: n,
+        tile_size: n,
+        projection: Projection::EquiAngular,
+        polar_axis: [0.0, 1.0, 0.0],
+        height_range: [0.0, 0.0],
+        sea_level: 0.0,
+        seed: 1,
+        fields: fields.clone(),
+    };
+    let mut w = BlobWriter::create(&out, spec).unwrap();
+    let stored: Vec<Vec<u8>> = fields
+        .iter()
+        .map(|f| encode_tile(f, &vec![0u8; (n * n) as usize * f.ty.size()]))
+        .collect();
+    for face in 0..6 {
+        w.add_tile(TileKey { face, tx: 0, ty: 0 }, &stored).unwrap();
+    }
+    w.finish(&[]).unwrap();
+    let planet = Arc::new(Planet::open(&out).unwrap());
+    let resident = Streamer::new(
+        Arc::new(TileSource::new(planet.clone())),
+        StreamConfig::default(),
+    )
+    .resident();
+    // 2-sample chunks: 512 a side.
+    let e = PlanetChunkSource::new(planet.clone(), resident.clone(), 2)
+        .err()
+        .expect("512 chunks a side refused");
+    assert!(e.to_string().contains("at most 256"), "{e}");
+    let smallest = n / MAX_CHUNKS_PER_SIDE;
+    assert!(PlanetChunkSource::new(planet.clone(), resident.clone(), smallest).is_ok());
+    assert!(PlanetChunkSource::new(planet, resident, 64).is_ok());
+}
