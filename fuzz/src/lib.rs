@@ -339,7 +339,7 @@ pub fn biomes(data: &[u8]) {
 pub fn pack(data: &[u8]) {
     let mut b = data.to_vec();
     fix_pack(&mut b);
-    let Ok(p) = relief::flat::store::Pack::open("fuzz.rlpack", Box::new(b)) else {
+    let Ok(p) = relief::flat::store::Pack::open("fuzz.rlpack", Box::new(b.clone())) else {
         return;
     };
     let store = relief::flat::Store::Pack(p);
@@ -355,10 +355,7 @@ pub fn pack(data: &[u8]) {
             }
         }
     }
-    drop(store);
     // Opening the pack as a world goes through every table it holds.
-    let mut b = data.to_vec();
-    fix_pack(&mut b);
     let _ = World::open_pack("fuzz.rlpack", Box::new(b));
 }
 
@@ -502,7 +499,7 @@ pub fn world_queries(data: &[u8]) {
         return;
     };
     let m = world.manifest();
-    let extent = m.region_size as f64 * m.vertex_spacing;
+    let extent = world.region_extent();
     let (x0, z0) = (
         m.region_bounds.min[0] as f64 * extent,
         m.region_bounds.min[1] as f64 * extent,

@@ -151,9 +151,7 @@ pub(crate) unsafe fn read_config(
         defaults()
     } else {
         // SAFETY: non-NULL, forwarded contract.
-        unsafe { check_struct_size(what, config) }?;
-        // SAFETY: of our size.
-        unsafe { config.read_unaligned() }
+        unsafe { super::read_sized(what, config) }?
     };
     let spacing_ok = c.base_spacing.is_finite() && c.base_spacing > 0.0;
     if !(1..=24).contains(&c.levels)

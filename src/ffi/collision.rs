@@ -10,9 +10,7 @@ use super::streamer::relief_streamer;
 use super::streaming::{
     poll_into, relief_event, relief_stream_config, relief_stream_stats, settle_into, write_stats,
 };
-use super::{
-    check_struct_size, ffi_guard, finite, handle, into_handle, relief_status, require, Failure,
-};
+use super::{ffi_guard, finite, handle, into_handle, relief_status, require, Failure};
 use crate::runtime::{ChunkLookup, Chunks, Heightfield};
 
 /// Collision chunks streaming around a focus: square heightfields in the layout Godot's
@@ -343,9 +341,7 @@ pub(crate) unsafe fn acquire_chunk(
 ) -> Result<(), Failure> {
     require(what, &[("view", view.is_null())])?;
     // SAFETY: non-NULL.
-    unsafe { check_struct_size(what, view) }?;
-    // SAFETY: of our size.
-    if !unsafe { view.read_unaligned() }.token.is_null() {
+    if !unsafe { super::read_sized(what, view) }?.token.is_null() {
         return Err(Failure::invalid(format!(
             "{what}: the view still holds a chunk; release it first"
         )));

@@ -29,8 +29,8 @@ const MAX_BORROWED: usize = 8;
 thread_local! {
     /// The poison flags of the handles borrowed by the calls now running on this thread
     /// (calls nest only through destroy inside a guard). Fixed-size: no allocation per call.
-    static BORROWED: Cell<[*const AtomicBool; MAX_BORROWED]> =
-        const { Cell::new([std::ptr::null(); MAX_BORROWED]) };
+    static BORROWED: [Cell<*const AtomicBool>; MAX_BORROWED] =
+        const { [const { Cell::new(std::ptr::null()) }; MAX_BORROWED] };
     static BORROWED_LEN: Cell<usize> = const { Cell::new(0) };
 }
 
@@ -44,12 +44,13 @@ pub(crate) fn call_started() -> usize {
 pub(crate) fn call_ended(mark: usize, panicked: bool) {
     let len = BORROWED_LEN.with(Cell::get);
     if panicked {
-        let flags = BORROWED.with(Cell::get);
-        for &flag in &flags[mark.min(len)..len] {
-            // SAFETY: recorded by `handle` during this call, whose caller keeps the handle
-            // alive until the call returns — which it has not yet.
-            unsafe { &*flag }.store(true, Ordering::Release);
-        }
+        BORROWED.with(|flags| {
+            for flag in &flags[mark.min(len)..len] {
+                // SAFETY: recorded by `handle` during this call, whose caller keeps the
+                // handle alive until the call returns — which it has not yet.
+                unsafe { &*flag.get() }.store(true, Ordering::Release);
+            }
+        });
     }
     BORROWED_LEN.with(|l| l.set(mark.min(len)));
 }
@@ -57,11 +58,7 @@ pub(crate) fn call_ended(mark: usize, panicked: bool) {
 fn record(flag: &AtomicBool) {
     let len = BORROWED_LEN.with(Cell::get);
     if len < MAX_BORROWED {
-        BORROWED.with(|b| {
-            let mut flags = b.get();
-            flags[len] = flag;
-            b.set(flags);
-        });
+        BORROWED.with(|flags| flags[len].set(flag));
         BORROWED_LEN.with(|l| l.set(len + 1));
     }
 }

@@ -136,6 +136,18 @@ pub(crate) unsafe fn check_struct_size<T>(what: &str, p: *const T) -> Result<(),
     Ok(())
 }
 
+/// Reads a caller's struct after checking the `struct_size` it starts with.
+///
+/// # Safety
+/// `p` non-NULL and readable for at least its first 4 bytes, and for a whole `T` when those
+/// say it is one.
+pub(crate) unsafe fn read_sized<T: Copy>(what: &str, p: *const T) -> Result<T, Failure> {
+    // SAFETY: forwarded contract.
+    unsafe { check_struct_size(what, p) }?;
+    // SAFETY: its size is ours, so the whole struct is readable; it may be unaligned.
+    Ok(unsafe { p.read_unaligned() })
+}
+
 /// Checks the element size a caller passed with an array relief fills (`relief_event`,
 /// `relief_dirty_rect`): those structs carry no `struct_size` each, so the array says once how
 /// big its elements are, and they can grow without breaking old callers.

@@ -4,7 +4,7 @@ use std::ffi::c_void;
 use std::sync::Arc;
 
 use super::streamer::relief_streamer;
-use super::{check_struct_size, ffi_guard, handle, relief_status, require, Failure};
+use super::{ffi_guard, handle, relief_status, require, Failure};
 use crate::flat::{Region, RegionLocation};
 use crate::runtime::Streamed;
 
@@ -130,9 +130,7 @@ pub(crate) unsafe fn acquire_region(
 ) -> Result<(), Failure> {
     require(what, &[("view", view.is_null())])?;
     // SAFETY: non-NULL.
-    unsafe { check_struct_size(what, view) }?;
-    // SAFETY: of our size.
-    if !unsafe { view.read_unaligned() }.token.is_null() {
+    if !unsafe { super::read_sized(what, view) }?.token.is_null() {
         return Err(Failure::invalid(format!(
             "{what}: the view still holds a region; release it first"
         )));

@@ -117,9 +117,7 @@ unsafe fn read_config(
         default_config()
     } else {
         // SAFETY: non-NULL, forwarded contract.
-        unsafe { check_struct_size(what, config) }?;
-        // SAFETY: of our size.
-        unsafe { config.read_unaligned() }
+        unsafe { super::read_sized(what, config) }?
     };
     if c.flags & !(RELIEF_RUNTIME_NO_COLLISION | RELIEF_RUNTIME_NO_LEVELS) != 0 {
         return Err(Failure::invalid(format!(

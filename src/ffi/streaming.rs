@@ -91,9 +91,7 @@ impl relief_stream_config {
             return Ok(default);
         }
         // SAFETY: non-NULL, forwarded contract.
-        unsafe { check_struct_size(what, config) }?;
-        // SAFETY: of our size.
-        unsafe { config.read_unaligned() }.to_rust(what)
+        unsafe { super::read_sized(what, config) }?.to_rust(what)
     }
 }
 

@@ -4,7 +4,7 @@ use std::ffi::c_void;
 use std::sync::Arc;
 
 use super::streamer::relief_streamer;
-use super::{check_struct_size, ffi_guard, handle, relief_status, require, Failure};
+use super::{ffi_guard, handle, relief_status, require, Failure};
 use crate::planet::{PlanetTile, TileKey};
 use crate::runtime::Streamed;
 
@@ -122,9 +122,7 @@ pub(crate) unsafe fn acquire_tile(
 ) -> Result<(), Failure> {
     require(what, &[("view", view.is_null())])?;
     // SAFETY: non-NULL.
-    unsafe { check_struct_size(what, view) }?;
-    // SAFETY: of our size.
-    if !unsafe { view.read_unaligned() }.token.is_null() {
+    if !unsafe { super::read_sized(what, view) }?.token.is_null() {
         return Err(Failure::invalid(format!(
             "{what}: the view still holds a tile; release it first"
         )));

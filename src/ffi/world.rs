@@ -115,9 +115,7 @@ pub(crate) unsafe fn take_reader(
 ) -> Result<CallbackBytes, Failure> {
     require(what, &[("reader", reader.is_null())])?;
     // SAFETY: non-NULL; the caller promises a readable struct.
-    unsafe { check_struct_size(what, reader) }?;
-    // SAFETY: the size matched ours, so the whole struct is readable.
-    let r = unsafe { reader.read_unaligned() };
+    let r = unsafe { super::read_sized(what, reader) }?;
     let Some(read_at) = r.read_at else {
         return Err(Failure::invalid(format!(
             "{what}: read_at must not be NULL"

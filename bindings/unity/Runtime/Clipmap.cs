@@ -77,9 +77,14 @@ namespace Relief
         }
 
         /// <summary>Level k's heights, toroidal: cell (i, j) at (j mod size) * size + (i mod size).</summary>
-        public unsafe ReadOnlySpan<float> Heights(uint k)
+        public ReadOnlySpan<float> Heights(uint k)
         {
-            var level = Level(k);
+            return HeightsOf(Level(k));
+        }
+
+        /// <summary>A level view's heights as a span (size² floats, valid as the view is).</summary>
+        internal static unsafe ReadOnlySpan<float> HeightsOf(relief_clipmap_level level)
+        {
             return new ReadOnlySpan<float>((void*)level.heights, (int)(level.size * level.size));
         }
 

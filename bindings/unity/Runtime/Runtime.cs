@@ -99,10 +99,9 @@ namespace Relief
         }
 
         /// <summary>Level k's heights, toroidal: cell (i, j) at (j mod size) * size + (i mod size).</summary>
-        public unsafe ReadOnlySpan<float> LevelHeights(uint k)
+        public ReadOnlySpan<float> LevelHeights(uint k)
         {
-            var level = Level(k);
-            return new ReadOnlySpan<float>((void*)level.heights, (int)(level.size * level.size));
+            return Clipmap.HeightsOf(Level(k));
         }
 
         /// <summary>Resident region (x, z), read in place until disposed; null if not resident.</summary>

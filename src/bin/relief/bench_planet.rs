@@ -14,6 +14,7 @@ use relief::runtime::CollisionConfig;
 use relief::stream::StreamConfig;
 use relief::{Runtime, RuntimeConfig};
 
+use crate::process::rss;
 use crate::timing::{micros, millis, percentile};
 
 /// The collision streamer's own budget: resident memory is held against both budgets.
@@ -26,19 +27,6 @@ const SPEEDS: [(&str, f64); 5] = [
     ("stress", 300.0),
     ("orbit", 20_000.0),
 ];
-
-/// Resident set of this process from /proc: total, anonymous and file-backed bytes.
-fn rss() -> Option<(u64, u64, u64)> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let field = |name: &str| {
-        s.lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|v| v.parse::<u64>().ok())
-            .map(|kb| kb * 1024)
-    };
-    Some((field("VmRSS:")?, field("RssAnon:")?, field("RssFile:")?))
-}
 
 pub fn run(
     path: &Path,

@@ -5,6 +5,7 @@ mod bench_planet;
 mod census;
 mod demo;
 mod preview;
+mod process;
 mod route;
 mod soak;
 mod timing;

@@ -16,18 +16,9 @@ use crate::timing::micros;
 /// resident memory may wander by at most this much above its post-warm-up low.
 pub const RSS_TOLERANCE_MB: f64 = 16.0;
 
-/// Resident memory of this process, MiB, from /proc (Linux; None elsewhere).
+/// Resident memory of this process, MiB.
 fn rss_mb() -> Option<f64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let kb: f64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))?
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()?;
-    Some(kb / 1024.0)
+    crate::process::rss().map(|(total, _, _)| total as f64 / (1 << 20) as f64)
 }
 
 /// Frame times in log buckets of 2 %: fixed memory, so measuring doesn't grow the RSS it
