@@ -1055,6 +1055,22 @@ relief_status relief_runtime_update(const struct relief_runtime *runtime,
                                     double y,
                                     double z);
 
+// `relief_runtime_update` for a game whose camera is not where it streams: regions (or
+// tiles) and collision follow the focus (`fx`, `fy`, `fz`: the player), the levels follow
+// the camera (`cx`, `cy`, `cz`: what the far ground is drawn around). Positions as in
+// `relief_runtime_update`. Errors: INVALID_ARGUMENT (NULL handle, either position not finite
+// or at a planet's centre: nothing changes). Threads: as `relief_runtime_update`.
+//
+// # Safety
+// `runtime` NULL or live.
+relief_status relief_runtime_update_with_camera(const struct relief_runtime *runtime,
+                                                double fx,
+                                                double fy,
+                                                double fz,
+                                                double cx,
+                                                double cy,
+                                                double cz);
+
 // Updates until every piece and chunk the focus wants is loaded (or has failed for good) or
 // `timeout_ms` passes; writes 1 to `*out_settled` if everything settled, else 0. For
 // loading screens, tests and tools, never per frame. Events queue up as usual.

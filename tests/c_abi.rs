@@ -98,7 +98,9 @@ fn check_run(exe: &Path, args: &[&Path], check: Check) -> Result<String, String>
             c
         }
     };
-    let out = run(cmd.args(args));
+    // cargo test puts target/debug on LD_LIBRARY_PATH, which outranks the rpath: a stale
+    // debug librelief.so there would stand in for the release library under test.
+    let out = run(cmd.args(args).env_remove("LD_LIBRARY_PATH"));
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),

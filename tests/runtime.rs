@@ -286,3 +286,41 @@ fn a_planet_runs_through_the_same_object() {
     let plane = rt.lod().unwrap().plane();
     assert_eq!(plane.up, rings.frame().unwrap().up);
 }
+
+#[test]
+fn the_levels_follow_the_camera_and_the_pieces_the_focus() {
+    let config = RuntimeConfig {
+        collision: None,
+        lod: Some(small_levels()),
+        ..RuntimeConfig::default()
+    };
+    let mut rt = Runtime::open(common::world_dir(), config.clone()).unwrap();
+    let (focus, camera) = ([100.0, 0.0, 100.0], [1500.0, 0.0, 1400.0]);
+    for _ in 0..3 {
+        rt.update_with_camera(focus, camera).unwrap();
+    }
+    // Same levels as a runtime whose focus is the camera; same wanted regions as one whose
+    // focus and camera are both the focus.
+    let mut by_camera = Runtime::open(common::world_dir(), config.clone()).unwrap();
+    let mut by_focus = Runtime::open(common::world_dir(), config).unwrap();
+    for _ in 0..3 {
+        by_camera.update(camera).unwrap();
+        by_focus.update(focus).unwrap();
+    }
+    let origins = |r: &Runtime| match r.lod() {
+        Some(Lod::Flat(levels, _)) => (0..levels.config().levels as usize)
+            .map(|k| levels.level(k).origin())
+            .collect::<Vec<_>>(),
+        _ => panic!("a flat runtime keeps a flat clipmap"),
+    };
+    assert_eq!(origins(&rt), origins(&by_camera));
+    assert_ne!(origins(&rt), origins(&by_focus));
+    assert_eq!(rt.stats().pieces.wanted, by_focus.stats().pieces.wanted);
+    // A bad camera is refused like a bad focus, and changes nothing.
+    let wanted = rt.stats().pieces.wanted;
+    assert!(rt.update_with_camera(focus, [f64::NAN, 0.0, 0.0]).is_err());
+    assert!(rt
+        .update_with_camera([3000.0, 0.0, 3000.0], [0.0, f64::INFINITY, 0.0])
+        .is_err());
+    assert_eq!(rt.stats().pieces.wanted, wanted);
+}

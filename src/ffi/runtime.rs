@@ -285,6 +285,35 @@ pub unsafe extern "C" fn relief_runtime_update(
     })
 }
 
+/// `relief_runtime_update` for a game whose camera is not where it streams: regions (or
+/// tiles) and collision follow the focus (`fx`, `fy`, `fz`: the player), the levels follow
+/// the camera (`cx`, `cy`, `cz`: what the far ground is drawn around). Positions as in
+/// `relief_runtime_update`. Errors: INVALID_ARGUMENT (NULL handle, either position not finite
+/// or at a planet's centre: nothing changes). Threads: as `relief_runtime_update`.
+///
+/// # Safety
+/// `runtime` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn relief_runtime_update_with_camera(
+    runtime: *const relief_runtime,
+    fx: f64,
+    fy: f64,
+    fz: f64,
+    cx: f64,
+    cy: f64,
+    cz: f64,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_runtime_update_with_camera";
+        // SAFETY: forwarded contract.
+        let r = unsafe { handle(what, runtime) }?;
+        r.runtime
+            .lock()
+            .update_with_camera([fx, fy, fz], [cx, cy, cz])
+            .map_err(|e| Failure::invalid(format!("{what}: {e}")))
+    })
+}
+
 /// Updates until every piece and chunk the focus wants is loaded (or has failed for good) or
 /// `timeout_ms` passes; writes 1 to `*out_settled` if everything settled, else 0. For
 /// loading screens, tests and tools, never per frame. Events queue up as usual.

@@ -192,7 +192,20 @@ impl Runtime {
     /// frame on a planet). Call from one thread, the one polling events. A focus that is not
     /// finite, or a planet's centre, changes nothing and is an error.
     pub fn update(&mut self, focus: [f64; 3]) -> Result<(), BadFocus> {
+        self.update_with_camera(focus, focus)
+    }
+
+    /// [`Runtime::update`] for a game whose camera is not where it streams: regions (or tiles)
+    /// and collision follow `focus` (the player), the levels follow `camera` (what the far
+    /// ground is drawn around). Either point not finite, or at a planet's centre, changes
+    /// nothing and is an error.
+    pub fn update_with_camera(
+        &mut self,
+        focus: [f64; 3],
+        camera: [f64; 3],
+    ) -> Result<(), BadFocus> {
         check_focus(self.ground.is_planet(), focus)?;
+        check_focus(self.ground.is_planet(), camera)?;
         let start = Instant::now();
         self.pieces.update(focus);
         let t_pieces = start.elapsed();
@@ -200,7 +213,7 @@ impl Runtime {
         let t = Instant::now();
         self.dirty.clear();
         if let Some(lod) = &mut self.lod {
-            self.dirty.extend_from_slice(lod.update(focus)?);
+            self.dirty.extend_from_slice(lod.update(camera)?);
         }
         while let Some(e) = self.pieces.poll_event() {
             if let (Event::Loaded { key, .. }, Some(lod)) = (&e, &mut self.lod) {

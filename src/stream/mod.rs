@@ -21,6 +21,8 @@
 //! and comes back. A failure never touches any other key or anything already resident.
 
 pub mod latency;
+#[doc(hidden)]
+pub mod slowdown;
 pub mod source;
 mod workers;
 
@@ -242,6 +244,7 @@ impl<S: Source> Streamer<S> {
             }
         }
         self.choose(focus, start);
+        slowdown::in_update();
         self.last_update = start.elapsed();
         self.update_time.push(self.last_update);
     }

@@ -85,6 +85,7 @@ fn work<S: Source>(queue: &(Mutex<Queue<S::Key>>, Condvar), source: &S, tx: &Sen
         };
         // A panicking load fails like any other, so the key gets its Failed event and its
         // retries, and this thread lives on to load the rest.
+        super::slowdown::in_load();
         let outcome =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| source.load(job.key)))
                 .unwrap_or_else(|payload| Err(LoadPanic::from_payload(&*payload).into()))

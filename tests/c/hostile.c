@@ -526,6 +526,8 @@ int main(int argc, char **argv) {
         OK(relief_runtime_create(w, &rc, &rt));
         REFUSED(relief_runtime_update(NULL, 0, 0, 0), RELIEF_STATUS_INVALID_ARGUMENT);
         REFUSED(relief_runtime_update(rt, NAN, 0, 0), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_update_with_camera(NULL, 0, 0, 0, 0, 0, 0), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_update_with_camera(rt, 0, 0, 0, 0, INFINITY, 0), RELIEF_STATUS_INVALID_ARGUMENT);
         REFUSED(relief_runtime_settle(rt, 0, 0, 0, 10, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
         OK(relief_runtime_settle(rt, 0, 0, 0, 30000, &settled));
         EXPECT(settled == 1);
@@ -558,6 +560,7 @@ int main(int argc, char **argv) {
         relief_region_release(&rv);
         OK(relief_runtime_create(w, NULL, &rt));
         OK(relief_runtime_update(rt, 0, 0, 0));
+        OK(relief_runtime_update_with_camera(rt, 0, 0, 0, 800, 0, 600));
         OK(relief_runtime_get_dirty(rt, NULL, sizeof(relief_dirty_rect), 0, &count));
         EXPECT(count > 0);
         REFUSED(relief_runtime_get_dirty(rt, dr, sizeof(relief_dirty_rect), 1, &count), RELIEF_STATUS_INVALID_ARGUMENT);

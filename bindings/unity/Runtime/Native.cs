@@ -418,6 +418,7 @@ namespace Relief.Native
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_runtime_create(PlanetHandle planet, ref relief_runtime_config config, out RuntimeHandle out_runtime);
         [DllImport(Library, CallingConvention = C)] public static extern void relief_runtime_destroy(IntPtr runtime);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_update(RuntimeHandle runtime, double x, double y, double z);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_update_with_camera(RuntimeHandle runtime, double fx, double fy, double fz, double cx, double cy, double cz);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_settle(RuntimeHandle runtime, double x, double y, double z, uint timeout_ms, out uint out_settled);
         [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_runtime_poll_events(RuntimeHandle runtime, relief_event* events, UIntPtr event_size, UIntPtr capacity, out UIntPtr out_count);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_get_stats(RuntimeHandle runtime, ref relief_runtime_stats stats);

@@ -49,6 +49,13 @@ namespace Relief
             ReliefException.Check(NativeMethods.relief_runtime_update(Handle, x, y, z));
         }
 
+        /// <summary>One frame: pieces and collision follow the focus (the player), the levels
+        /// follow the camera. Never blocks.</summary>
+        public void Update(double fx, double fy, double fz, double cx, double cy, double cz)
+        {
+            ReliefException.Check(NativeMethods.relief_runtime_update_with_camera(Handle, fx, fy, fz, cx, cy, cz));
+        }
+
         /// <summary>Blocks until every piece and chunk the focus wants is ready, or the
         /// timeout; true if everything settled. For loading screens, not frames.</summary>
         public bool Settle(double x, double y, double z, uint timeoutMs)

@@ -431,6 +431,8 @@ namespace Relief.Tests
                     Assert.AreEqual(NativeMethods.RELIEF_STATUS_INVALID_ARGUMENT, e.Status);
                     Assert.Throws<ReliefException>(delegate { rt.AcquireChunk(0, 0, 0); });
                     Assert.Throws<ReliefException>(delegate { rt.Update(double.NaN, 0, 0); });
+                    rt.Update(0, 0, 0, 900, 40, 700); // the camera elsewhere: fine
+                    Assert.Throws<ReliefException>(delegate { rt.Update(0, 0, 0, 0, double.PositiveInfinity, 0); });
                     Assert.Throws<ReliefException>(delegate { rt.AcquireTile(0, 0, 0); });
                     Assert.Throws<ReliefException>(delegate { new PlanetTerrain(rt); });
                 }

@@ -10,6 +10,7 @@ use relief::flat::{ReachKind, World};
 use relief::stream::Event;
 use relief::{Runtime, RuntimeConfig, RuntimeEvent};
 
+use crate::bench::route_file::{to_csv, Sample};
 use crate::route::{longest_river, Route};
 use crate::timing::{micros, millis, percentile};
 
@@ -56,9 +57,12 @@ struct Leg {
     speed: f64,
 }
 
+/// Runs the demo; with `record`, writes the route it walked as a route file (one sample a
+/// frame, at the time it was shown) that `relief bench --route` replays.
 pub fn run(
     dir: &Path,
     wall_seconds: f64,
+    record: Option<&Path>,
     progress: &dyn bake::Progress,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let world = Arc::new(open_or_bake(dir, progress)?);
@@ -123,6 +127,11 @@ pub fn run(
     let frame = Duration::from_secs_f64(1.0 / 60.0);
     let mut costs = Vec::with_capacity((wall_seconds * 70.0) as usize + 64);
     let mut last_report = Instant::now() - Duration::from_secs(10);
+    let mut walked = Vec::with_capacity(if record.is_some() {
+        costs.capacity()
+    } else {
+        0
+    });
     let start = Instant::now();
     for leg in &legs {
         println!(
@@ -138,6 +147,14 @@ pub fn run(
             let ground = terrain.height(p[0], p[1]).height as f64;
             let focus = [p[0], ground + 1.8, p[1]];
             runtime.update(focus)?;
+            if record.is_some() {
+                walked.push(Sample {
+                    t: walked.len() as f64 / 60.0,
+                    focus,
+                    camera: None,
+                    line: 0,
+                });
+            }
             let spent = runtime.timings();
             costs.push(spent.pieces);
             clip_costs.push(spent.lod);
@@ -209,6 +226,17 @@ pub fn run(
         micros(percentile(&clip_costs, 99.0)),
         clip_cells as f64 / clip_costs.len() as f64
     );
+    if let Some(path) = record {
+        std::fs::write(path, to_csv(&walked))
+            .map_err(|e| format!("--record {}: {e}", path.display()))?;
+        println!(
+            "recorded the route ({} frames) to {}: replay it with relief bench {} --route {}",
+            walked.len(),
+            path.display(),
+            dir.display(),
+            path.display()
+        );
+    }
     Ok(())
 }
 

@@ -1,7 +1,6 @@
 //! The `relief` command: bake, inspect and preview worlds.
 
 mod bench;
-mod bench_planet;
 mod census;
 mod demo;
 mod preview;
@@ -86,17 +85,38 @@ enum Command {
         /// Wall-clock seconds the route is shown in (game time is sped up to fit).
         #[arg(long, default_value_t = 12.0)]
         seconds: f64,
+        /// Write the route as walked to this route file (CSV), for `relief bench --route`.
+        #[arg(long)]
+        record: Option<PathBuf>,
     },
-    /// Headless region-load benchmark: routes at walking, running, flying and stress speeds,
-    /// load throughput against raw reads, query speed.
+    /// Headless streaming benchmark: routes (built-in, or a route file at its recorded
+    /// timing) with update() beside a control workload, load latency and memory, load
+    /// throughput against raw reads, query speed. Exit 2 on bad input, 1 on a regression.
     Bench {
+        /// World directory, pack or PLNT planet.
         world: PathBuf,
-        /// Seconds per route (real time, 60 frames/s).
+        /// Seconds per built-in route (real time, 60 frames/s).
         #[arg(long, default_value_t = 8.0)]
         seconds: f64,
-        /// Memory budget in MiB [default: the streamer's, 256].
+        /// Memory budget in MiB [default: the streamer's, 256; 64 for a planet].
         #[arg(long)]
         budget_mb: Option<usize>,
+        /// Replay this route file (CSV or JSON, docs/bench.md) instead of the built-in routes.
+        #[arg(long)]
+        route: Option<PathBuf>,
+        /// Passes over every route and section; figures are medians [default: 1, or the
+        /// baseline's with --compare].
+        #[arg(long)]
+        repeat: Option<usize>,
+        /// Write every figure of every pass, with what makes the run comparable, as JSON.
+        #[arg(long)]
+        json: Option<PathBuf>,
+        /// Draw frame cost and memory over each route's last pass (SVG).
+        #[arg(long)]
+        plot: Option<PathBuf>,
+        /// Judge this run against a baseline JSON; exit 1 if any figure is worse beyond noise.
+        #[arg(long)]
+        compare: Option<PathBuf>,
     },
     /// Soak: a million frames of a fast looping route over a flat world and over a planet,
     /// unpaced, sampling resident memory; fails if it grows after warm-up.
@@ -232,11 +252,16 @@ fn bake_planet(
 }
 
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let cli = Cli::parse();
+    match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("relief: {e}");
-            ExitCode::FAILURE
+            // Bad input to a bench is exit 2, so a CI job can tell it from a regression.
+            match e.downcast_ref::<bench::Outcome>() {
+                Some(bench::Outcome::BadInput(_)) => ExitCode::from(2),
+                _ => ExitCode::FAILURE,
+            }
         }
     }
 }
@@ -287,22 +312,38 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             );
             Ok(())
         }
-        Command::Demo { world, seconds } => {
+        Command::Demo {
+            world,
+            seconds,
+            record,
+        } => {
             let dir = world.unwrap_or_else(demo::default_world_dir);
-            demo::run(&dir, seconds.max(1.0), &Bars(Mutex::new(None)))
+            demo::run(
+                &dir,
+                seconds.max(1.0),
+                record.as_deref(),
+                &Bars(Mutex::new(None)),
+            )
         }
         Command::Bench {
             world,
             seconds,
             budget_mb,
-        } if relief::planet::opened::is_planet_file(&world) => {
-            bench_planet::run(&world, seconds.max(0.5), budget_mb)
-        }
-        Command::Bench {
-            world,
+            route,
+            repeat,
+            json,
+            plot,
+            compare,
+        } => Ok(bench::run(&bench::Options {
+            ground: world,
             seconds,
             budget_mb,
-        } => bench::run(&world, seconds.max(0.5), budget_mb),
+            route,
+            repeat,
+            json,
+            plot,
+            compare,
+        })?),
         Command::Soak {
             world,
             planet,

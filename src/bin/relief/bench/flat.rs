@@ -1,0 +1,382 @@
+//! `relief bench WORLD`: routes over a flat world, then the clipmap, load throughput against
+//! a raw read of the same files, and queries. Every figure is measured in this run.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use relief::flat::terrain::Terrain;
+use relief::flat::World;
+use relief::lod::{Clipmap, ClipmapConfig};
+use relief::runtime::CollisionConfig;
+use relief::stream::StreamConfig;
+use relief::{Runtime, RuntimeConfig};
+
+use super::drive::{drive, Setup, FRAME_HZ};
+use super::figures::Figures;
+use super::report::{GroundId, RouteId};
+use super::{batch_rate, control_ns, drop_from_page_cache, median, query_figures, Pass, Walk};
+use crate::route::Route;
+use crate::timing::micros;
+
+pub const SPEEDS: [(&str, f64); 4] = [
+    ("walking", 5.0),
+    ("running", 10.0),
+    ("flying", 36.0),
+    ("stress", 300.0),
+];
+
+pub struct FlatBench {
+    world: Arc<World>,
+    config: StreamConfig,
+    /// A diagonal through the world, trimmed a little inside its corners.
+    diagonal: Route,
+    per_region: usize,
+}
+
+impl FlatBench {
+    pub fn open(dir: &Path, budget_mb: Option<usize>) -> Result<FlatBench, String> {
+        let world = Arc::new(World::open(dir).map_err(|e| format!("{}: {e}", dir.display()))?);
+        let m = world.manifest();
+        let e = world.region_extent();
+        let b = m.region_bounds;
+        let (x0, z0) = (b.min[0] as f64 * e, b.min[1] as f64 * e);
+        let (x1, z1) = ((b.max[0] + 1) as f64 * e, (b.max[1] + 1) as f64 * e);
+        let mut config = StreamConfig::default();
+        if let Some(mb) = budget_mb {
+            config.budget_bytes = mb << 20;
+        }
+        let per_region = (m.region_size as usize).pow(2)
+            * m.layer_kinds()
+                .map_err(|e| e.to_string())?
+                .iter()
+                .map(|k| k.elem_size())
+                .sum::<usize>();
+        let diagonal = Route::new(vec![
+            [x0 + 0.1 * (x1 - x0), z0 + 0.1 * (z1 - z0)],
+            [x1 - 0.1 * (x1 - x0), z1 - 0.1 * (z1 - z0)],
+        ]);
+        Ok(FlatBench {
+            world,
+            config,
+            diagonal,
+            per_region,
+        })
+    }
+
+    pub fn budget_bytes(&self) -> usize {
+        self.config.budget_bytes
+    }
+
+    pub fn ground_id(&self, dir: &Path) -> GroundId {
+        let m = self.world.manifest();
+        let b = m.region_bounds;
+        let bytes = m.files.values().map(|f| f.bytes).sum();
+        let regions = self.world.region_locations().count() as u64;
+        GroundId {
+            kind: "flat".into(),
+            path: dir.display().to_string(),
+            identity: format!(
+                "flat:seed_hash={}:bake={}:regions={}:bounds={:?}..{:?}:size={}:spacing={}:bytes={}",
+                m.seed_hash, m.bake_version, regions, b.min, b.max, m.region_size, m.vertex_spacing, bytes
+            ),
+            seed: m.seed.clone(),
+            size_m: (b.max[0] - b.min[0] + 1) as f64 * self.world.region_extent(),
+            samples: regions * (m.region_size as u64).pow(2),
+            bytes,
+        }
+    }
+
+    /// Where frame `f` of a walk stands: the focus and the camera.
+    fn at(&self, walk: &Walk, f: usize) -> ([f64; 3], [f64; 3]) {
+        match walk {
+            Walk::Builtin { speed, .. } => {
+                // Back and forth along the diagonal, so long runs stay inside the world.
+                let len = self.diagonal.length();
+                let lap = (speed * f as f64 / FRAME_HZ) % (2.0 * len);
+                let p = self
+                    .diagonal
+                    .at(if lap > len { 2.0 * len - lap } else { lap });
+                ([p[0], 0.0, p[1]], [p[0], 0.0, p[1]])
+            }
+            Walk::File(r) => r.at(f as f64 / FRAME_HZ),
+        }
+    }
+
+    /// A runtime with regions only (no collision, no levels), settled around `at`.
+    fn regions_only(&self, at: [f64; 3]) -> Result<(Runtime, Terrain), Box<dyn std::error::Error>> {
+        let mut rt = Runtime::new(
+            self.world.clone(),
+            RuntimeConfig {
+                pieces: self.config.clone(),
+                collision: None,
+                lod: None,
+            },
+        )?;
+        rt.settle(at, Duration::from_secs(60))?;
+        let terrain = rt.queries().flat().expect("a flat world").clone();
+        Ok((rt, terrain))
+    }
+
+    fn middle(&self) -> [f64; 3] {
+        let p = self.diagonal.at(self.diagonal.length() / 2.0);
+        [p[0], 0.0, p[1]]
+    }
+
+    /// One pass: every route, then every section. Returns its figures and each route's frames.
+    pub fn pass(&self, walks: &[(RouteId, Walk)]) -> Result<Pass, Box<dyn std::error::Error>> {
+        let mut fig = Figures::default();
+        let locs: Vec<_> = self.world.region_locations().collect();
+        let paths: Vec<_> = locs.iter().map(|&l| self.world.region_path(l)).collect();
+        for p in &paths {
+            std::hint::black_box(std::fs::read(p)?); // warm the page cache
+        }
+        // One region's stored bytes read raw: what a region's load latency is measured in.
+        let piece_read = median(
+            paths
+                .iter()
+                .cycle()
+                .take(21)
+                .map(|p| {
+                    let t = Instant::now();
+                    std::hint::black_box(std::fs::read(p).map(|b| b.len()).unwrap_or(0));
+                    t.elapsed()
+                })
+                .collect(),
+        );
+        fig.set("throughput.piece_read_us", micros(piece_read));
+
+        // Clipmap: a full rebuild of every level, the unit each frame's level cost is in.
+        let mid = self.middle();
+        let (s, terrain) = self.regions_only(mid)?;
+        let full = median(
+            (0..21)
+                .map(|k| {
+                    let t = Instant::now();
+                    let mut m = Clipmap::new(ClipmapConfig::default());
+                    m.update([mid[0] + k as f64, 0.0, mid[2]], &terrain);
+                    t.elapsed()
+                })
+                .collect(),
+        );
+        drop(s);
+        let ctl = control_ns();
+        fig.set("clipmap.full_rebuild_us", micros(full));
+        fig.set(
+            "clipmap.full_rebuild_per_control",
+            full.as_secs_f64() * 1e9 / ctl,
+        );
+
+        let mut frames = Vec::new();
+        for (id, walk) in walks {
+            let mut rt = Runtime::new(
+                self.world.clone(),
+                RuntimeConfig {
+                    pieces: self.config.clone(),
+                    ..RuntimeConfig::default()
+                },
+            )?;
+            let d = drive(
+                &mut rt,
+                &Setup {
+                    at: &|f| self.at(walk, f),
+                    frames: id.frames,
+                    piece_read,
+                    chunk_budget: CollisionConfig::default().stream.budget_bytes,
+                },
+            )?;
+            let mut route = d.figures;
+            route.set(
+                "lod_mean_per_rebuild",
+                route.of("lod_mean_us") / micros(full).max(1e-9),
+            );
+            fig.absorb(&id.name, route);
+            frames.push(d.frames);
+        }
+        self.throughput(&mut fig, &locs, &paths)?;
+        self.queries(&mut fig, mid)?;
+        Ok((fig, frames))
+    }
+
+    /// Load throughput against a raw read of the same files, both on one thread, same run.
+    fn throughput(
+        &self,
+        fig: &mut Figures,
+        locs: &[relief::RegionLocation],
+        paths: &[std::path::PathBuf],
+    ) -> Result<(), Box<dyn std::error::Error>> {
+        let bytes: u64 = paths
+            .iter()
+            .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
+            .sum();
+        // Alternate the two, five rounds each, and compare medians: the page cache and the
+        // other core make single passes noisy. Warm: the files sit in the page cache, so a
+        // raw read is a memory copy and any check costs as much again. Cold: each file is
+        // dropped from the page cache first, as on a region's first visit.
+        for (name, cold) in [("warm", false), ("cold", true)] {
+            let (mut raws, mut loads) = (Vec::new(), Vec::new());
+            for _ in 0..5 {
+                if cold && !paths.iter().all(|p| drop_from_page_cache(p)) {
+                    break;
+                }
+                let t = Instant::now();
+                for p in paths {
+                    std::hint::black_box(std::fs::read(p)?);
+                }
+                raws.push(bytes as f64 / t.elapsed().as_secs_f64());
+                if cold {
+                    paths.iter().for_each(|p| {
+                        drop_from_page_cache(p);
+                    });
+                }
+                let t = Instant::now();
+                for &l in locs {
+                    std::hint::black_box(self.world.read_region(l)?);
+                }
+                loads.push(bytes as f64 / t.elapsed().as_secs_f64());
+            }
+            if raws.len() == 5 {
+                raws.sort_by(f64::total_cmp);
+                loads.sort_by(f64::total_cmp);
+                fig.set(&format!("throughput.{name}_load_mbps"), loads[2] / 1e6);
+                fig.set(&format!("throughput.{name}_raw_mbps"), raws[2] / 1e6);
+                fig.set(&format!("throughput.{name}_ratio"), loads[2] / raws[2]);
+            }
+        }
+        fig.set("throughput.files", paths.len() as f64);
+        Ok(())
+    }
+
+    /// Queries on one thread over fully resident regions near the middle.
+    fn queries(&self, fig: &mut Figures, mid: [f64; 3]) -> Result<(), Box<dyn std::error::Error>> {
+        let (_s, terrain) = self.regions_only(mid)?;
+        let n = 512usize;
+        let pts: Vec<[f64; 2]> = (0..n * n)
+            .map(|k| {
+                [
+                    mid[0] - 100.0 + (k % n) as f64 * 0.37,
+                    mid[2] - 100.0 + (k / n) as f64 * 0.37,
+                ]
+            })
+            .collect();
+        let mut out = vec![0f32; pts.len()];
+        let batch = batch_rate(pts.len(), || terrain.heights(&pts, &mut out));
+        let timed = |f: &dyn Fn(f64, f64)| {
+            let t = Instant::now();
+            let k = 100_000;
+            for i in 0..k {
+                let a = i as f64 * 0.618_033_988_7;
+                f(
+                    mid[0] - 1500.0 + (a % 1.0) * 3000.0,
+                    mid[2] - 1500.0 + (i as f64 / k as f64) * 3000.0,
+                );
+            }
+            t.elapsed().as_secs_f64() / k as f64 * 1e6
+        };
+        let height = timed(&|x, z| {
+            std::hint::black_box(terrain.height(x, z));
+        });
+        let river = timed(&|x, z| {
+            std::hint::black_box(terrain.river(x, z, 100.0));
+        });
+        let lake = timed(&|x, z| {
+            std::hint::black_box(terrain.lake(x, z, 1000.0));
+        });
+        query_figures(
+            fig,
+            batch,
+            &[("height", height), ("river", river), ("lake", lake)],
+        );
+        Ok(())
+    }
+
+    /// The text report, from the figures' medians.
+    pub fn print(&self, dir: &Path, m: &Figures, routes: &[RouteId], runs: usize) {
+        let mf = self.world.manifest();
+        println!(
+            "world {}: {} regions of {}² ({:.1} MB each in memory); budget {:.0} MB; {} at 60 frames/s{}",
+            dir.display(),
+            self.world.region_locations().count(),
+            mf.region_size,
+            self.per_region as f64 / 1e6,
+            self.config.budget_bytes as f64 / 1e6,
+            super::describe_routes(routes),
+            super::describe_runs(runs)
+        );
+        println!(
+            "\n{:<8} {:>6} {:>7} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} {:>9} {:>9} {:>11} {:>7} {:>5}",
+            "route", "m/s", "frames", "upd p50", "upd p99", "upd max", "ctl p50", "ctl p99", "ctl max",
+            "loads", "ready p50", "ready p99", "peak/budget", "chunks", "late"
+        );
+        for r in routes {
+            let f = |k: &str| m.of(&format!("{}.{k}", r.name));
+            println!(
+                "{:<8} {:>6} {:>7} {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>8} {:>7.1}ms {:>7.1}ms {:>5.0}/{:<5.0}MB {:>7} {:>5}",
+                r.name,
+                r.speed_mps.map_or("file".into(), |s| s.to_string()),
+                f("frames"),
+                f("update_p50_us"),
+                f("update_p99_us"),
+                f("update_max_us"),
+                f("control_p50_us"),
+                f("control_p99_us"),
+                f("control_max_us"),
+                f("loads"),
+                f("ready_p50_ms"),
+                f("ready_p99_ms"),
+                f("peak_mb"),
+                f("budget_mb"),
+                f("chunks"),
+                f("late_frames"),
+            );
+            if f("peak_mb") * 1e6 > f("budget_mb") * 1e6 + self.per_region as f64 {
+                println!("  !! peak exceeded the budget by more than one region");
+            }
+            if f("failures") > 0.0 {
+                println!("  !! {} loads failed", f("failures"));
+            }
+        }
+        println!(
+            "\nclipmap (6 levels of 128², 16 m doubling): full rebuild {:.0} µs (median of 21)",
+            m.of("clipmap.full_rebuild_us")
+        );
+        for r in routes {
+            let f = |k: &str| m.of(&format!("{}.{k}", r.name));
+            println!(
+                "  {:<8} per frame p50 {:.1} µs, p99 {:.1} µs, max {:.1} µs; mean ÷ full rebuild {:.4}",
+                r.name,
+                f("lod_p50_us"),
+                f("lod_p99_us"),
+                f("lod_max_us"),
+                f("lod_mean_per_rebuild")
+            );
+        }
+        println!(
+            "\nload throughput (read + check + decode) vs raw read of the same {} files, one thread, medians of 5:",
+            m.of("throughput.files")
+        );
+        for (name, key) in [("warm page cache", "warm"), ("cold page cache", "cold")] {
+            match m.get(&format!("throughput.{key}_ratio")) {
+                Some(ratio) => println!(
+                    "  {name}: load {:.0} MB/s vs raw read {:.0} MB/s: ratio {ratio:.2}",
+                    m.of(&format!("throughput.{key}_load_mbps")),
+                    m.of(&format!("throughput.{key}_raw_mbps")),
+                ),
+                None => println!(
+                    "  {name}: not measured (this platform cannot drop a file from the page cache)"
+                ),
+            }
+        }
+        let h = m.of("queries.height_us");
+        let r = m.of("queries.river_us");
+        let l = m.of("queries.lake_us");
+        println!(
+            "queries (1 thread): batch height {:.1} M/s; height {:.2} M/s ({h:.3} µs); river within 100 m {:.2} M/s ({r:.3} µs); lake {:.2} M/s ({l:.3} µs); the control {:.3} µs",
+            m.of("queries.batch_height_mps"),
+            1.0 / h,
+            1.0 / r,
+            1.0 / l,
+            m.of("queries.control_us")
+        );
+    }
+}

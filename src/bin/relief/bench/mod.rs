@@ -1,0 +1,388 @@
+//! `relief bench GROUND`: the headless streaming benchmark, for a flat world or a planet.
+//!
+//! A run is `--repeat` passes; each pass drives every route (the built-in ones, or a route
+//! file at its recorded timing) and then measures load throughput and queries. The text
+//! report prints each figure's median over the passes; `--json` writes every figure of every
+//! pass with what makes the run comparable; `--plot` draws the last pass's frames; and
+//! `--compare` judges the run against a baseline by the rule in [`compare`].
+
+pub mod compare;
+mod drive;
+pub mod figures;
+mod flat;
+mod planet;
+mod plot;
+pub mod report;
+pub mod route_file;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use figures::Figures;
+use report::{Build, Machine, Noise, Report, RouteId, Settings, SCHEMA, SCHEMA_VERSION};
+use route_file::RouteFile;
+
+/// How a bench run ends, for the exit status: 0 fine, 1 regressed or failed, 2 bad input.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Bad input: a route, baseline, ground or option; nothing was measured or written.
+    BadInput(String),
+    /// Some figures are worse than the baseline's (the report and artifacts are written).
+    Regressed(usize),
+    /// Something failed while measuring.
+    Failed(Box<dyn std::error::Error>),
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Outcome::BadInput(e) => write!(f, "bench: {e}"),
+            Outcome::Regressed(n) => write!(f, "bench: {n} figure(s) worse than the baseline"),
+            Outcome::Failed(e) => write!(f, "bench: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Outcome {}
+
+impl From<Box<dyn std::error::Error>> for Outcome {
+    fn from(e: Box<dyn std::error::Error>) -> Outcome {
+        Outcome::Failed(e)
+    }
+}
+
+pub struct Options {
+    pub ground: PathBuf,
+    pub seconds: f64,
+    pub budget_mb: Option<usize>,
+    pub route: Option<PathBuf>,
+    pub repeat: Option<usize>,
+    pub json: Option<PathBuf>,
+    pub plot: Option<PathBuf>,
+    pub compare: Option<PathBuf>,
+}
+
+/// One pass's figures, and each route's frames (for the plot).
+type Pass = (Figures, Vec<Vec<drive::Frame>>);
+
+/// What a route is walked by.
+pub enum Walk {
+    /// One of the ground's own routes at a speed (m/s).
+    Builtin { speed: f64 },
+    /// A route file, replayed at its recorded timing.
+    File(RouteFile),
+}
+
+/// The environment variables that make this run slower on purpose (docs/bench.md): busy
+/// microseconds added to each update, sleep milliseconds to each load.
+pub const SLOW_UPDATE_US: &str = "RELIEF_BENCH_SLOW_UPDATE_US";
+pub const SLOW_LOAD_MS: &str = "RELIEF_BENCH_SLOW_LOAD_MS";
+
+fn slowdown() -> Result<(f64, f64), String> {
+    let read = |name: &str| match std::env::var(name) {
+        Err(_) => Ok(0.0),
+        Ok(v) => match v.trim().parse::<f64>() {
+            Ok(x) if x.is_finite() && (0.0..=1e6).contains(&x) => Ok(x),
+            _ => Err(format!("{name}=`{v}`: want a number from 0 to 1000000")),
+        },
+    };
+    Ok((read(SLOW_UPDATE_US)?, read(SLOW_LOAD_MS)?))
+}
+
+/// The two kinds of ground, behind one face.
+enum Bench {
+    Flat(flat::FlatBench),
+    Planet(planet::PlanetBench),
+}
+
+pub fn run(o: &Options) -> Result<(), Outcome> {
+    let bad = Outcome::BadInput;
+    let (slow_update, slow_load) = slowdown().map_err(bad)?;
+    if let Some(p) = &o.plot {
+        if p.extension().and_then(|e| e.to_str()) != Some("svg") {
+            return Err(bad(format!(
+                "--plot {}: the plot is SVG; name the file *.svg",
+                p.display()
+            )));
+        }
+    }
+    if !(o.seconds.is_finite() && o.seconds > 0.0) {
+        return Err(bad(format!(
+            "--seconds {}: want a positive number",
+            o.seconds
+        )));
+    }
+    let route = o
+        .route
+        .as_deref()
+        .map(RouteFile::read)
+        .transpose()
+        .map_err(bad)?;
+    let planet = relief::planet::opened::is_planet_file(&o.ground);
+    let bench = if planet {
+        Bench::Planet(planet::PlanetBench::open(&o.ground, o.budget_mb).map_err(bad)?)
+    } else {
+        Bench::Flat(flat::FlatBench::open(&o.ground, o.budget_mb).map_err(bad)?)
+    };
+    if let (Some(r), true) = (&route, planet) {
+        // A flat route (near the origin) is no path on a planet: say which sample, not fail
+        // mid-run.
+        for s in &r.samples {
+            for (what, p) in [("focus", Some(s.focus)), ("camera", s.camera)] {
+                if let Some(p) = p {
+                    relief::runtime::check_focus(true, p)
+                        .map_err(|e| bad(format!("route: {} {}: {what} {e}", r.unit, s.line)))?;
+                }
+            }
+        }
+    }
+    let walks: Vec<(RouteId, Walk)> = match route {
+        Some(r) => vec![(
+            RouteId {
+                name: "route".into(),
+                identity: r.identity(),
+                file: o.route.as_ref().map(|p| p.display().to_string()),
+                speed_mps: None,
+                seconds: r.duration(),
+                frames: (r.duration() * drive::FRAME_HZ).floor() as usize + 1,
+                camera: r.has_camera(),
+            },
+            Walk::File(r),
+        )],
+        None => {
+            let speeds: &[(&str, f64)] = if planet {
+                &planet::SPEEDS
+            } else {
+                &flat::SPEEDS
+            };
+            speeds
+                .iter()
+                .map(|&(name, speed)| {
+                    (
+                        RouteId {
+                            name: name.into(),
+                            identity: format!("builtin:{name}:{speed}"),
+                            file: None,
+                            speed_mps: Some(speed),
+                            seconds: o.seconds,
+                            frames: (o.seconds * drive::FRAME_HZ) as usize,
+                            camera: false,
+                        },
+                        Walk::Builtin { speed },
+                    )
+                })
+                .collect()
+        }
+    };
+    let ground = match &bench {
+        Bench::Flat(b) => b.ground_id(&o.ground),
+        Bench::Planet(b) => b.ground_id(&o.ground),
+    };
+    let budget = match &bench {
+        Bench::Flat(b) => b.budget_bytes(),
+        Bench::Planet(b) => b.budget_bytes(),
+    };
+    let baseline = o
+        .compare
+        .as_deref()
+        .map(Report::read)
+        .transpose()
+        .map_err(bad)?;
+    let repeat = o
+        .repeat
+        .or(baseline.as_ref().map(|b| b.runs.len()))
+        .unwrap_or(1)
+        .max(1);
+    let mut report = Report {
+        schema: SCHEMA.into(),
+        schema_version: SCHEMA_VERSION,
+        started: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs()),
+        relief: Build::this(),
+        machine: Machine::this(),
+        ground,
+        settings: Settings {
+            seconds: o.seconds,
+            repeat,
+            budget_mb: budget as f64 / (1 << 20) as f64,
+            frame_hz: drive::FRAME_HZ,
+            slowdown_update_us: slow_update,
+            slowdown_load_ms: slow_load,
+        },
+        routes: walks.iter().map(|(id, _)| id.clone()).collect(),
+        noise: Noise {
+            control_p50_spread: 0.0,
+            control_p99_over_p50: 0.0,
+        },
+        runs: Vec::new(),
+        medians: Figures::default(),
+    };
+    if let Some(b) = &baseline {
+        compare::comparable(b, &report).map_err(|e| {
+            bad(format!(
+                "baseline {}: {e}",
+                o.compare.as_ref().unwrap().display()
+            ))
+        })?;
+        if repeat < compare::MIN_RUNS {
+            return Err(bad(format!(
+                "--repeat {repeat}: a comparison needs {} runs or more",
+                compare::MIN_RUNS
+            )));
+        }
+    }
+
+    relief::stream::slowdown::set(
+        Duration::from_secs_f64(slow_update / 1e6),
+        Duration::from_secs_f64(slow_load / 1e3),
+    );
+    if slow_update > 0.0 || slow_load > 0.0 {
+        println!(
+            "slowed down on purpose ({SLOW_UPDATE_US}={slow_update}, {SLOW_LOAD_MS}={slow_load}): for testing a comparison, not for figures"
+        );
+    }
+    let mut last_frames = Vec::new();
+    for k in 0..repeat {
+        if repeat > 1 {
+            eprintln!("pass {} of {repeat}", k + 1);
+        }
+        let (fig, frames) = match &bench {
+            Bench::Flat(b) => b.pass(&walks)?,
+            Bench::Planet(b) => b.pass(&o.ground, &walks)?,
+        };
+        report.runs.push(fig);
+        last_frames = frames;
+    }
+    report.medians = Figures::medians(&report.runs);
+    report.noise = Noise::of(&report.runs, &report.routes);
+    match &bench {
+        Bench::Flat(b) => b.print(&o.ground, &report.medians, &report.routes, repeat),
+        Bench::Planet(b) => b.print(&o.ground, &report.medians, &report.routes, repeat),
+    }
+    println!(
+        "noise: the control's p50 spread across runs {:.1} %, its p99 ÷ p50 {:.2}",
+        100.0 * report.noise.control_p50_spread,
+        report.noise.control_p99_over_p50
+    );
+    if let Some(path) = &o.json {
+        report.write(path).map_err(|e| Outcome::Failed(e.into()))?;
+        println!("wrote {}", path.display());
+    }
+    if let Some(path) = &o.plot {
+        plot::draw(path, &report, &last_frames).map_err(|e| Outcome::Failed(e.into()))?;
+        println!("wrote {}", path.display());
+    }
+    if let Some(b) = &baseline {
+        let judged = compare::judge_all(b, &report);
+        let worse = compare::print(&judged, b);
+        if worse > 0 {
+            return Err(Outcome::Regressed(worse));
+        }
+    }
+    Ok(())
+}
+
+/// "4 routes of 8 s" or "route FILE (12.3 s)".
+fn describe_routes(routes: &[RouteId]) -> String {
+    match routes {
+        [RouteId {
+            file: Some(f),
+            seconds,
+            camera,
+            ..
+        }] => format!(
+            "route {f} ({seconds:.1} s{})",
+            if *camera {
+                ", levels follow its camera"
+            } else {
+                ""
+            }
+        ),
+        _ => format!(
+            "{} routes of {} s",
+            routes.len(),
+            routes.first().map_or(0.0, |r| r.seconds)
+        ),
+    }
+}
+
+fn describe_runs(runs: usize) -> String {
+    if runs > 1 {
+        format!("; medians of {runs} runs")
+    } else {
+        String::new()
+    }
+}
+
+/// The median of some durations.
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v.get(v.len().saturating_sub(1) / 2)
+        .copied()
+        .unwrap_or_default()
+}
+
+/// Items a second through `batch` (which handles `items` a call), called for half a second.
+fn batch_rate<R>(items: usize, mut batch: impl FnMut() -> R) -> f64 {
+    let t = std::time::Instant::now();
+    let mut reps = 0;
+    while t.elapsed() < Duration::from_millis(500) {
+        std::hint::black_box(batch());
+        reps += 1;
+    }
+    (reps * items) as f64 / t.elapsed().as_secs_f64()
+}
+
+/// The query section's figures: batched heights a second and single queries' µs, each also
+/// in units of the control timed right after them.
+fn query_figures(fig: &mut Figures, batch_per_s: f64, singles: &[(&str, f64)]) {
+    let ctl_us = control_ns() / 1e3;
+    fig.set("queries.control_us", ctl_us);
+    fig.set("queries.batch_height_mps", batch_per_s / 1e6);
+    fig.set(
+        "queries.batch_height_per_control",
+        1e6 / batch_per_s / ctl_us,
+    );
+    for &(name, us) in singles {
+        fig.set(&format!("queries.{name}_us"), us);
+        fig.set(&format!("queries.{name}_per_control"), us / ctl_us);
+    }
+}
+
+/// The control workload's cost, nanoseconds a call: the median of 21 batches of 200.
+fn control_ns() -> f64 {
+    let table = drive::control_table();
+    let mut sink = 0u64;
+    let batches: Vec<Duration> = (0..21)
+        .map(|_| {
+            let t = std::time::Instant::now();
+            for _ in 0..200 {
+                sink = sink.wrapping_add(drive::control_work(&table));
+            }
+            t.elapsed()
+        })
+        .collect();
+    std::hint::black_box(sink);
+    median(batches).as_secs_f64() * 1e9 / 200.0
+}
+
+/// Asks the kernel to forget a file's cached pages (after writing back any dirty ones), so
+/// the next read comes from the disk. Returns whether it could.
+pub fn drop_from_page_cache(path: &Path) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let Ok(file) = std::fs::File::open(path) else {
+            return false;
+        };
+        let _ = file.sync_all();
+        // SAFETY: a valid open descriptor; posix_fadvise only advises the kernel.
+        unsafe { libc::posix_fadvise(file.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) == 0 }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = path;
+        false
+    }
+}

@@ -1,0 +1,394 @@
+//! `relief bench PLANET.plnt`: open time; routes round the equator at walking to orbital
+//! speeds (or a route file); tile load throughput against a raw read of the same bytes;
+//! query speed. Every figure is measured in this run.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use relief::lod::ClipmapConfig;
+use relief::planet::{Planet, PlanetTerrain, TileKey, TileSource};
+use relief::runtime::CollisionConfig;
+use relief::stream::StreamConfig;
+use relief::{Runtime, RuntimeConfig};
+
+use super::drive::{drive, Setup, FRAME_HZ};
+use super::figures::Figures;
+use super::report::{GroundId, RouteId};
+use super::{batch_rate, drop_from_page_cache, median, query_figures, Pass, Walk};
+use crate::timing::{micros, millis};
+
+pub const SPEEDS: [(&str, f64); 5] = [
+    ("walking", 5.0),
+    ("running", 10.0),
+    ("flying", 36.0),
+    ("stress", 300.0),
+    ("orbit", 20_000.0),
+];
+
+/// Collision chunks near the focus: the planet's own streamer settings.
+fn collision() -> CollisionConfig {
+    CollisionConfig {
+        stream: StreamConfig {
+            load_radius: 1500.0,
+            drop_radius: 2000.0,
+            budget_bytes: 64 << 20,
+            ..StreamConfig::default()
+        },
+        chunk_size_m: 0.0, // 64 samples
+    }
+}
+
+pub struct PlanetBench {
+    planet: Arc<Planet>,
+    terrain: PlanetTerrain,
+    config: StreamConfig,
+    tile_bytes: usize,
+}
+
+impl PlanetBench {
+    pub fn open(path: &Path, budget_mb: Option<usize>) -> Result<PlanetBench, String> {
+        let planet = Arc::new(Planet::open(path).map_err(|e| format!("{}: {e}", path.display()))?);
+        let terrain =
+            PlanetTerrain::new(planet.clone(), Default::default()).map_err(|e| e.to_string())?;
+        let tile_bytes = relief::stream::Source::estimate_bytes(
+            &TileSource::new(planet.clone()),
+            TileKey {
+                face: 0,
+                tx: 0,
+                ty: 0,
+            },
+        );
+        let mut config = StreamConfig {
+            budget_bytes: budget_mb.unwrap_or(64) << 20,
+            load_radius: 8_000.0,
+            drop_radius: 10_000.0,
+            ..StreamConfig::default()
+        };
+        config.budget_bytes = config.budget_bytes.max(4 * tile_bytes);
+        Ok(PlanetBench {
+            planet,
+            terrain,
+            config,
+            tile_bytes,
+        })
+    }
+
+    pub fn budget_bytes(&self) -> usize {
+        self.config.budget_bytes
+    }
+
+    pub fn ground_id(&self, path: &Path) -> GroundId {
+        let h = self.planet.blob().header();
+        GroundId {
+            kind: "planet".into(),
+            path: path.display().to_string(),
+            identity: format!(
+                "planet:seed={:016x}:bake={}:version={}:radius={}:face={}:tile={}:bytes={}",
+                h.seed,
+                h.bake_version,
+                h.version,
+                h.radius,
+                h.face_resolution,
+                h.tile_size,
+                h.file_length
+            ),
+            seed: format!("{:016x}", h.seed),
+            size_m: h.radius,
+            samples: 6 * (h.face_resolution as u64).pow(2),
+            bytes: h.file_length,
+        }
+    }
+
+    fn at(&self, walk: &Walk, f: usize) -> ([f64; 3], [f64; 3]) {
+        match walk {
+            Walk::Builtin { speed, .. } => {
+                let metres = speed * f as f64 / FRAME_HZ;
+                let p = self
+                    .terrain
+                    .position_at(0.0, (metres / self.planet.radius()).to_degrees());
+                (p, p)
+            }
+            Walk::File(r) => r.at(f as f64 / FRAME_HZ),
+        }
+    }
+
+    /// Tiles of the first 4 × 4 of each face, and the stored bytes of all their fields.
+    fn sample_tiles(&self) -> (Vec<TileKey>, u64) {
+        let h = self.planet.blob().header();
+        let side = h.face_resolution / h.tile_size;
+        let keys: Vec<TileKey> = (0..6u8)
+            .flat_map(|face| {
+                (0..4u16).flat_map(move |ty| (0..4u16).map(move |tx| TileKey { face, tx, ty }))
+            })
+            .filter(|k| (k.tx as u32) < side && (k.ty as u32) < side)
+            .collect();
+        let fields = self.planet.blob().fields().len();
+        let stored = keys
+            .iter()
+            .map(|&k| {
+                (0..fields)
+                    .map(|f| {
+                        self.planet
+                            .blob()
+                            .entry(f, k)
+                            .map_or(0, |e| e.length as u64)
+                    })
+                    .sum::<u64>()
+            })
+            .sum();
+        (keys, stored)
+    }
+
+    /// Reads every field of `k` raw, as stored.
+    fn read_raw(&self, file: &std::fs::File, k: TileKey) -> std::io::Result<()> {
+        for f in 0..self.planet.blob().fields().len() {
+            if let Some(e) = self.planet.blob().entry(f, k) {
+                let mut buf = vec![0u8; e.length as usize];
+                std::os::unix::fs::FileExt::read_exact_at(file, &mut buf, e.offset)?;
+                std::hint::black_box(buf);
+            }
+        }
+        Ok(())
+    }
+
+    pub fn pass(
+        &self,
+        path: &Path,
+        walks: &[(RouteId, Walk)],
+    ) -> Result<Pass, Box<dyn std::error::Error>> {
+        let mut fig = Figures::default();
+        // Open: the header and index only, whatever the planet's size.
+        let open = median(
+            (0..21)
+                .map(|_| {
+                    let t = Instant::now();
+                    let p = Planet::open(path);
+                    let e = t.elapsed();
+                    drop(p);
+                    e
+                })
+                .collect(),
+        );
+        fig.set("open.warm_ms", millis(open));
+        if drop_from_page_cache(path) {
+            let t = Instant::now();
+            Planet::open(path)?;
+            fig.set("open.cold_ms", millis(t.elapsed()));
+        }
+        let (keys, stored) = self.sample_tiles();
+        let file = std::fs::File::open(path)?;
+        for &k in &keys {
+            self.read_raw(&file, k)?; // warm the page cache
+        }
+        let piece_read = median(
+            keys.iter()
+                .cycle()
+                .take(21)
+                .map(|&k| {
+                    let t = Instant::now();
+                    let _ = self.read_raw(&file, k);
+                    t.elapsed()
+                })
+                .collect(),
+        );
+        fig.set("throughput.piece_read_us", micros(piece_read));
+
+        let mut frames = Vec::new();
+        for (id, walk) in walks {
+            let mut rt = Runtime::new(
+                self.planet.clone(),
+                RuntimeConfig {
+                    pieces: self.config.clone(),
+                    collision: Some(collision()),
+                    lod: Some(ClipmapConfig::default()),
+                },
+            )?;
+            let d = drive(
+                &mut rt,
+                &Setup {
+                    at: &|f| self.at(walk, f),
+                    frames: id.frames,
+                    piece_read,
+                    chunk_budget: collision().stream.budget_bytes,
+                },
+            )?;
+            fig.absorb(&id.name, d.figures);
+            frames.push(d.frames);
+        }
+
+        // Tile loads against a raw read of the same stored bytes, one thread, warm, medians of 5.
+        let (mut raws, mut loads) = (Vec::new(), Vec::new());
+        for _ in 0..5 {
+            let t = Instant::now();
+            for &k in &keys {
+                self.read_raw(&file, k)?;
+            }
+            raws.push(stored as f64 / t.elapsed().as_secs_f64());
+            let t = Instant::now();
+            for &k in &keys {
+                std::hint::black_box(self.planet.read_tile(k)?);
+            }
+            loads.push(stored as f64 / t.elapsed().as_secs_f64());
+        }
+        raws.sort_by(f64::total_cmp);
+        loads.sort_by(f64::total_cmp);
+        let decoded = (keys.len() * self.tile_bytes) as f64;
+        fig.set("throughput.tiles", keys.len() as f64);
+        fig.set("throughput.stored_mb", stored as f64 / 1e6);
+        fig.set("throughput.warm_load_mbps", loads[2] / 1e6);
+        fig.set("throughput.warm_raw_mbps", raws[2] / 1e6);
+        fig.set("throughput.warm_ratio", loads[2] / raws[2]);
+        fig.set(
+            "throughput.warm_decoded_mbps",
+            loads[2] / stored as f64 * decoded / 1e6,
+        );
+        fig.set(
+            "throughput.tile_ms",
+            stored as f64 / loads[2] / keys.len() as f64 * 1e3,
+        );
+        self.queries(&mut fig)?;
+        Ok((fig, frames))
+    }
+
+    /// Queries on one thread around a settled point: tiles only, no collision or rings.
+    fn queries(&self, fig: &mut Figures) -> Result<(), Box<dyn std::error::Error>> {
+        let mut rt = Runtime::new(
+            self.planet.clone(),
+            RuntimeConfig {
+                pieces: self.config.clone(),
+                collision: None,
+                lod: None,
+            },
+        )?;
+        let terrain = rt.queries().planet().expect("a planet").clone();
+        let centre = terrain.position_at(20.0, 30.0);
+        rt.settle(centre, Duration::from_secs(60))?;
+        let pts: Vec<[f64; 3]> = (0..1 << 18)
+            .map(|k| {
+                terrain.position_at(
+                    20.0 + (k % 512) as f64 * 1e-4,
+                    30.0 + (k / 512) as f64 * 1e-4,
+                )
+            })
+            .collect();
+        let mut out = vec![0f32; pts.len()];
+        let batch = batch_rate(pts.len(), || terrain.heights(&pts, &mut out));
+        let timed = |f: &dyn Fn([f64; 3])| {
+            let t = Instant::now();
+            for p in pts.iter().step_by(8).take(20_000) {
+                f(*p);
+            }
+            t.elapsed().as_secs_f64() / 20_000.0 * 1e6
+        };
+        let height = timed(&|p| {
+            std::hint::black_box(terrain.height(p));
+        });
+        let normal = timed(&|p| {
+            std::hint::black_box(terrain.normal(p));
+        });
+        let river = timed(&|p| {
+            std::hint::black_box(terrain.river(p, 200.0));
+        });
+        let lake = timed(&|p| {
+            std::hint::black_box(terrain.lake(p, 1000.0));
+        });
+        query_figures(
+            fig,
+            batch,
+            &[
+                ("height", height),
+                ("normal", normal),
+                ("river", river),
+                ("lake", lake),
+            ],
+        );
+        Ok(())
+    }
+
+    pub fn print(&self, path: &Path, m: &Figures, routes: &[RouteId], runs: usize) {
+        let h = self.planet.blob().header();
+        println!(
+            "planet {}: radius {:.1} km, 6 × {}² samples ({:.1} m cells), {:.1} MB; tiles of {}² ({:.2} MB decoded){}",
+            path.display(),
+            h.radius / 1000.0,
+            h.face_resolution,
+            self.planet.spacing(),
+            h.file_length as f64 / 1e6,
+            h.tile_size,
+            self.tile_bytes as f64 / 1e6,
+            super::describe_runs(runs)
+        );
+        println!(
+            "open: {:.2} ms median of 21 (warm), {}; reads the header and tables only",
+            m.of("open.warm_ms"),
+            m.get("open.cold_ms")
+                .map_or("cold not measured".into(), |c| format!("{c:.2} ms cold"))
+        );
+        println!(
+            "budgets: tiles {:.0} MB, collision chunks {:.0} MB; tiles wanted within {:.0} km; {} at 60 frames/s",
+            self.config.budget_bytes as f64 / 1e6,
+            collision().stream.budget_bytes as f64 / 1e6,
+            self.config.load_radius / 1000.0,
+            super::describe_routes(routes)
+        );
+        println!(
+            "\n{:<8} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>6} {:>9} {:>9} {:>12} {:>14} {:>7} {:>5} {:>9}",
+            "route", "m/s", "upd p50", "upd p99", "upd max", "ctl p50", "ctl p99", "loads", "ready p50", "ready p99",
+            "peak/budget", "RSS+/budgets", "chunks", "late", "rings p99"
+        );
+        for r in routes {
+            let f = |k: &str| m.of(&format!("{}.{k}", r.name));
+            println!(
+                "{:<8} {:>6} {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>7.1}µs {:>6} {:>7.1}ms {:>7.1}ms {:>5.0}/{:<5.0}MB {:>6.0}/{:<5.0}MB {:>7} {:>5} {:>7.0}µs",
+                r.name,
+                r.speed_mps.map_or("file".into(), |s| s.to_string()),
+                f("update_p50_us"),
+                f("update_p99_us"),
+                f("update_max_us"),
+                f("control_p50_us"),
+                f("control_p99_us"),
+                f("loads"),
+                f("ready_p50_ms"),
+                f("ready_p99_ms"),
+                f("peak_mb"),
+                f("budget_mb"),
+                f("rss_growth_mb"),
+                f("budgets_mb"),
+                f("chunks"),
+                f("late_frames"),
+                f("lod_p99_us"),
+            );
+            println!(
+                "         process RSS at the route's start {:.0} MB, peak {:.0} MB",
+                f("rss_start_mb"),
+                f("rss_peak_mb")
+            );
+            if f("rss_growth_mb") * 1e6 > f("budgets_mb") * 1e6 + 4.0 * self.tile_bytes as f64 {
+                println!("  !! resident memory grew past the budgets plus four tiles");
+            }
+            if f("failures") > 0.0 {
+                println!("  !! {} loads failed", f("failures"));
+            }
+        }
+        println!(
+            "\ntile loads (map + check + decode every field) vs raw read of the same {:.1} MB stored in {} tiles, warm: load {:.0} MB/s vs raw {:.0} MB/s: ratio {:.2} ({:.0} MB/s of decoded fields, {:.2} ms a tile)",
+            m.of("throughput.stored_mb"),
+            m.of("throughput.tiles"),
+            m.of("throughput.warm_load_mbps"),
+            m.of("throughput.warm_raw_mbps"),
+            m.of("throughput.warm_ratio"),
+            m.of("throughput.warm_decoded_mbps"),
+            m.of("throughput.tile_ms"),
+        );
+        println!(
+            "queries (1 thread): batch height {:.1} M/s; height {:.3} µs; normal {:.3} µs; river within 200 m {:.3} µs; lake {:.3} µs; the control {:.3} µs",
+            m.of("queries.batch_height_mps"),
+            m.of("queries.height_us"),
+            m.of("queries.normal_us"),
+            m.of("queries.river_us"),
+            m.of("queries.lake_us"),
+            m.of("queries.control_us"),
+        );
+    }
+}

@@ -1,0 +1,530 @@
+//! `relief bench` end to end on a small baked world and planet: route files replayed at their
+//! timing, JSON that matches docs/bench.md, the plot, the comparison rule on this machine,
+//! and bad input refused with exit 2 and nothing written.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+use relief::bake::planet::{bake_planet, PlanetConfig};
+use relief::bake::Silent;
+use serde_json::Value;
+
+/// One bench at a time: they measure this machine, and a second one would be its noise.
+fn serial() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn relief(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_relief"));
+    c.args(args)
+        .env_remove("RELIEF_BENCH_SLOW_UPDATE_US")
+        .env_remove("RELIEF_BENCH_SLOW_LOAD_MS");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("run relief")
+}
+
+/// `relief bench GROUND --route ROUTE` with more arguments and environment.
+fn bench(ground: &Path, route: &Path, more: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut args = vec![
+        "bench",
+        ground.to_str().unwrap(),
+        "--route",
+        route.to_str().unwrap(),
+    ];
+    args.extend(more);
+    relief(&args, env)
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn world() -> String {
+    common::world_dir().to_str().unwrap().to_string()
+}
+
+/// The demo's route over the test world, recorded once.
+fn recorded_route() -> &'static Path {
+    static P: OnceLock<PathBuf> = OnceLock::new();
+    P.get_or_init(|| {
+        let path = common::scratch("bench-route").with_extension("csv");
+        let o = relief(
+            &[
+                "demo",
+                "--world",
+                &world(),
+                "--seconds",
+                "2",
+                "--record",
+                path.to_str().unwrap(),
+            ],
+            &[],
+        );
+        assert!(o.status.success(), "{}", text(&o));
+        path
+    })
+}
+
+fn planet() -> &'static Path {
+    static P: OnceLock<PathBuf> = OnceLock::new();
+    P.get_or_init(|| {
+        let mut c = PlanetConfig::new("bench");
+        c.face_resolution = 128;
+        c.tile_size = 32;
+        c.erosion_resolution = 64;
+        let out = common::scratch("bench-planet").with_extension("plnt");
+        bake_planet(&c, &out, &Silent).expect("bake");
+        out
+    })
+}
+
+/// A route along the planet's equator at 500 m/s in the JSON spelling, the camera 60 m up
+/// and trailing.
+fn planet_route() -> PathBuf {
+    let r = 50_000.0;
+    let samples: Vec<Value> = (0..=40)
+        .map(|i| {
+            let t = i as f64 * 0.05;
+            let a = 500.0 * t / r;
+            let c = (500.0 * t - 100.0) / r;
+            serde_json::json!({
+                "t": t,
+                "focus": [r * a.cos(), 0.0, r * a.sin()],
+                "camera": [(r + 60.0) * c.cos(), 0.0, (r + 60.0) * c.sin()],
+            })
+        })
+        .collect();
+    let path = common::scratch("bench-planet-route").with_extension("json");
+    std::fs::write(
+        &path,
+        serde_json::json!({ "relief_route": 1, "samples": samples }).to_string(),
+    )
+    .unwrap();
+    path
+}
+
+/// Rows of a docs table: the name in the first column and one other column.
+type Rows = Vec<(String, String)>;
+
+/// docs/bench.md's field table (`name` → type) and figure table (`name` → ground column).
+fn documented() -> (Rows, Rows) {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/bench.md"))
+        .unwrap();
+    let section = |from: &str, to: &str| {
+        let a = doc
+            .find(from)
+            .unwrap_or_else(|| panic!("docs/bench.md has no `{from}`"));
+        let b = doc[a..].find(to).map_or(doc.len(), |b| a + b);
+        doc[a..b].to_string()
+    };
+    let rows = |s: &str, col: usize| -> Rows {
+        s.lines()
+            .filter(|l| l.starts_with("| `"))
+            .map(|l| {
+                let cells: Vec<&str> = l.trim_matches('|').split('|').map(str::trim).collect();
+                (
+                    cells[0].trim_matches('`').to_string(),
+                    cells[col].to_string(),
+                )
+            })
+            .collect()
+    };
+    (
+        rows(&section("## The JSON report", "### Figures"), 1),
+        rows(&section("### Figures", "## Comparing"), 3),
+    )
+}
+
+fn type_of(v: &Value) -> &'static str {
+    match v {
+        Value::String(_) => "string",
+        Value::Number(n) if n.is_u64() || n.is_i64() => "integer",
+        Value::Number(_) => "number",
+        Value::Bool(_) => "boolean",
+        Value::Array(_) => "list",
+        Value::Object(_) => "object",
+        Value::Null => "null",
+    }
+}
+
+/// Every field path in a report (`routes[].name`), with its value's type; `runs` and
+/// `medians` are leaves (their figures are checked on their own).
+fn fields(v: &Value, at: &str, out: &mut Vec<(String, &'static str)>) {
+    match v {
+        Value::Object(m) if at != "medians" => {
+            for (k, x) in m {
+                let p = if at.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{at}.{k}")
+                };
+                fields(x, &p, out);
+            }
+        }
+        Value::Array(a) if at != "runs" => {
+            out.push((at.to_string(), "list"));
+            for x in a {
+                fields(x, &format!("{at}[]"), out);
+            }
+        }
+        _ => out.push((at.to_string(), type_of(v))),
+    }
+}
+
+/// Checks a real report against docs/bench.md: every field and figure it has is documented
+/// with its type and ground, and every documented one is there.
+fn check_against_docs(report: &Value, kind: &str) {
+    let (doc_fields, doc_figures) = documented();
+    assert!(doc_fields.len() > 30 && doc_figures.len() > 60);
+    let mut seen = Vec::new();
+    for (k, x) in report.as_object().unwrap() {
+        fields(x, k, &mut seen);
+    }
+    for (path, ty) in &seen {
+        let Some((_, want)) = doc_fields.iter().find(|(n, _)| n == path) else {
+            panic!("field {path} ({ty}) is not in docs/bench.md")
+        };
+        assert!(
+            want == ty || want.split(" or ").any(|w| w == *ty),
+            "field {path} is {ty}, docs/bench.md says {want}"
+        );
+    }
+    for (name, _) in &doc_fields {
+        assert!(
+            seen.iter().any(|(p, _)| p == name),
+            "documented field {name} is not written"
+        );
+    }
+    let routes: Vec<String> = report["routes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap().to_string())
+        .collect();
+    let applies = |ground: &str| ground.starts_with("both") || ground.starts_with(kind);
+    for figures in report["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain([&report["medians"]])
+    {
+        let figures = figures.as_object().unwrap();
+        for (name, v) in figures {
+            assert!(v.is_number(), "figure {name} is not a number");
+            let generic = match name.split_once('.') {
+                Some((r, f)) if routes.iter().any(|x| x == r) => format!("<route>.{f}"),
+                _ => name.clone(),
+            };
+            let Some((_, ground)) = doc_figures.iter().find(|(n, _)| *n == generic) else {
+                panic!("figure {name} is not in docs/bench.md")
+            };
+            assert!(
+                applies(ground),
+                "figure {name} on a {kind} ground; docs say {ground}"
+            );
+        }
+        for (name, ground) in &doc_figures {
+            if !applies(ground) || ground.contains("if measured") {
+                continue;
+            }
+            let names: Vec<String> = match name.strip_prefix("<route>.") {
+                Some(f) => routes.iter().map(|r| format!("{r}.{f}")).collect(),
+                None => vec![name.clone()],
+            };
+            for n in names {
+                assert!(
+                    figures.contains_key(&n),
+                    "documented figure {n} is not written"
+                );
+            }
+        }
+    }
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn a_recorded_route_replays_at_its_timing_with_json_and_a_plot() {
+    let _one = serial();
+    let route = recorded_route();
+    let csv = std::fs::read_to_string(route).unwrap();
+    let last_t: f64 = csv
+        .lines()
+        .last()
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let json = common::scratch("bench-flat").with_extension("json");
+    let svg = common::scratch("bench-flat").with_extension("svg");
+    let o = bench(
+        common::world_dir(),
+        route,
+        &[
+            "--json",
+            json.to_str().unwrap(),
+            "--plot",
+            svg.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let out = text(&o);
+    for word in [
+        "bench-route.csv (",
+        "load throughput",
+        "queries (1 thread)",
+        "noise:",
+    ] {
+        assert!(out.contains(word), "`{word}` missing from:\n{out}");
+    }
+    let r = read_json(&json);
+    check_against_docs(&r, "flat");
+    assert_eq!(r["schema"], "relief-bench");
+    assert_eq!(r["ground"]["kind"], "flat");
+    let id = &r["routes"][0];
+    assert!(id["identity"].as_str().unwrap().starts_with("route:"));
+    assert_eq!(id["camera"], false);
+    // Played at its recorded timing: one frame per 1/60 s of the route's span.
+    assert_eq!(
+        id["frames"].as_u64().unwrap(),
+        (last_t * 60.0).floor() as u64 + 1
+    );
+    assert_eq!(r["runs"][0]["route.frames"], id["frames"].as_f64().unwrap());
+    // The demo's route crosses the world: regions load on the way, and the plot marks them.
+    let loads = r["medians"]["route.loads"].as_f64().unwrap();
+    assert!(loads > 0.0, "no loads on the demo's route");
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    assert!(plot.starts_with("<svg") && plot.contains("route (") && plot.contains("frame cost"));
+    // A dot per frame in which a load arrived, and one in the legend.
+    assert!(plot.matches("<circle").count() >= 2);
+}
+
+#[test]
+fn a_planet_replays_a_json_route_with_its_camera() {
+    let _one = serial();
+    let route = planet_route();
+    let json = common::scratch("bench-planet-out").with_extension("json");
+    let o = bench(planet(), &route, &["--json", json.to_str().unwrap()], &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    let r = read_json(&json);
+    check_against_docs(&r, "planet");
+    assert_eq!(r["ground"]["kind"], "planet");
+    assert_eq!(r["routes"][0]["camera"], true);
+    assert_eq!(r["routes"][0]["frames"], 121);
+    assert!(text(&o).contains("levels follow its camera"));
+}
+
+/// A bench that must be refused: exit 2, the message says `want`, and no JSON is written.
+fn refused(args: &[&str], want: &str) {
+    let json = common::scratch("bench-refused").with_extension("json");
+    let mut all = args.to_vec();
+    all.extend(["--json", json.to_str().unwrap()]);
+    let o = relief(&all, &[]);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+    assert!(
+        text(&o).contains(want),
+        "{args:?}: `{want}` missing from:\n{}",
+        text(&o)
+    );
+    assert!(!json.exists(), "{args:?} wrote JSON");
+    assert!(!json.with_extension("json.partial").exists());
+}
+
+#[test]
+fn bad_routes_and_baselines_exit_2_naming_the_line_or_field() {
+    let _one = serial();
+    let w = world();
+    let dir = common::scratch("bench-bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str, body: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, body).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let backwards = file("backwards.csv", "t,x,y,z\n0,1,0,1\n2,5,0,5\n1,9,0,9\n");
+    refused(
+        &["bench", &w, "--route", &backwards],
+        "line 4: time 1 s is not after",
+    );
+    let nan = file("nan.csv", "t,x,y,z\n0,1,0,1\n1,NaN,0,5\n");
+    refused(
+        &["bench", &w, "--route", &nan],
+        "line 3: `x` = NaN is not finite",
+    );
+    refused(&["bench", &w, "--route", &file("empty.csv", "")], "empty");
+    refused(
+        &[
+            "bench",
+            &w,
+            "--route",
+            &dir.join("missing.csv").to_string_lossy(),
+        ],
+        "missing.csv",
+    );
+    // A flat route is no path on a planet: refused before anything runs.
+    let flat = file("flat.csv", "t,x,y,z\n0,0,0,0\n1,5,0,5\n");
+    refused(
+        &["bench", planet().to_str().unwrap(), "--route", &flat],
+        "line 2: focus",
+    );
+    refused(&["bench", &w, "--plot", "x.png"], "SVG");
+    refused(
+        &["bench", &dir.join("no-world").to_string_lossy()],
+        "no-world",
+    );
+
+    // Baselines: a real one, then edited copies of it.
+    let route = file("short.csv", "t,x,y,z\n0,100,0,100\n0.5,120,0,100\n");
+    let base = dir.join("base.json");
+    let o = relief(
+        &[
+            "bench",
+            &w,
+            "--route",
+            &route,
+            "--repeat",
+            "3",
+            "--json",
+            base.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let good = read_json(&base);
+    let edited = |name: &str, edit: &dyn Fn(&mut Value)| {
+        let mut v = good.clone();
+        edit(&mut v);
+        file(name, &v.to_string())
+    };
+    type Edit<'a> = &'a dyn Fn(&mut Value);
+    let cases: [(&str, Edit, &str); 5] = [
+        (
+            "v0.json",
+            &|v| v["schema_version"] = 0.into(),
+            "field schema_version is 0",
+        ),
+        (
+            "other.json",
+            &|v| v["schema"] = "something".into(),
+            "field schema",
+        ),
+        (
+            "world.json",
+            &|v| v["ground"]["identity"] = "flat:another".into(),
+            "field ground.identity",
+        ),
+        (
+            "route.json",
+            &|v| v["routes"][0]["identity"] = "route:0".into(),
+            "field routes[].identity",
+        ),
+        (
+            "runs.json",
+            &|v| v["runs"] = Value::Array(vec![v["runs"][0].clone()]),
+            "field runs has 1 run",
+        ),
+    ];
+    for (name, edit, want) in cases {
+        let b = edited(name, edit);
+        refused(&["bench", &w, "--route", &route, "--compare", &b], want);
+    }
+    let torn = file("torn.json", &good.to_string()[..200]);
+    refused(
+        &["bench", &w, "--route", &route, "--compare", &torn],
+        "not valid JSON",
+    );
+    let missing = edited("nofield.json", &|v| {
+        v["machine"].as_object_mut().unwrap().remove("cpu");
+    });
+    refused(
+        &["bench", &w, "--route", &route, "--compare", &missing],
+        "cpu",
+    );
+    // Another route than the baseline's, given on the command line.
+    let other = file("other.csv", "t,x,y,z\n0,100,0,100\n0.5,140,0,100\n");
+    let base = base.to_str().unwrap();
+    refused(
+        &["bench", &w, "--route", &other, "--compare", base],
+        "field routes[].identity",
+    );
+    refused(
+        &[
+            "bench",
+            &w,
+            "--route",
+            &route,
+            "--compare",
+            base,
+            "--seconds",
+            "3",
+        ],
+        "field settings.seconds",
+    );
+}
+
+/// Runs a compare against `base`; returns whether it passed and its report.
+fn compare(base: &Path, route: &Path, env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let o = bench(
+        common::world_dir(),
+        route,
+        &["--compare", base.to_str().unwrap()],
+        env,
+    );
+    (o.status.code(), text(&o))
+}
+
+#[test]
+fn identical_builds_compare_as_no_change_and_a_slowdown_is_flagged_every_time() {
+    let _one = serial();
+    let route = recorded_route();
+    let base = common::scratch("bench-baseline").with_extension("json");
+    let o = bench(
+        common::world_dir(),
+        route,
+        &["--repeat", "3", "--json", base.to_str().unwrap()],
+        &[],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    for k in 0..3 {
+        let (code, out) = compare(&base, route, &[]);
+        assert_eq!(code, Some(0), "identical run {k} was judged worse:\n{out}");
+        assert!(out.contains(" 0 worse"), "{out}");
+    }
+    for k in 0..2 {
+        let (code, out) = compare(&base, route, &[("RELIEF_BENCH_SLOW_UPDATE_US", "100")]);
+        assert_eq!(
+            code,
+            Some(1),
+            "slowed updates, run {k}, not flagged:\n{out}"
+        );
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with("route.update_p50_per_control") && l.ends_with("WORSE")),
+            "{out}"
+        );
+    }
+    for k in 0..2 {
+        let (code, out) = compare(&base, route, &[("RELIEF_BENCH_SLOW_LOAD_MS", "20")]);
+        assert_eq!(code, Some(1), "slowed loads, run {k}, not flagged:\n{out}");
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with("route.ready_p50_per_read") && l.ends_with("WORSE")),
+            "{out}"
+        );
+    }
+}
