@@ -2,7 +2,8 @@
 //!
 //! `cargo bench --bench region_decode` bakes a small world once (target/bench-world) and
 //! decodes one of its 512² land regions. It also prints each codec's compression ratio on
-//! the real height layer, which is how the default codecs were chosen.
+//! the real height layer, which is how the default codecs were chosen, and times the height
+//! pyramid the loader builds after each decode.
 
 use std::hint::black_box;
 
@@ -110,6 +111,20 @@ fn benches(c: &mut Criterion) {
         }
         g.finish();
     }
+
+    // The height pyramid the loader builds after every decode, against copying the layer.
+    let mut g = c.benchmark_group("mips_512");
+    g.throughput(Throughput::Bytes(raw.len() as u64));
+    let heights: Vec<f32> = region.height.to_vec();
+    let mut copy = vec![0f32; heights.len()];
+    g.bench_function("baseline_copy", |b| {
+        b.iter(|| copy.copy_from_slice(black_box(&heights)))
+    });
+    let mut pyramid = region.clone();
+    g.bench_function("build_mips", |b| {
+        b.iter(|| black_box(&mut pyramid).build_mips())
+    });
+    g.finish();
 
     let file = encode_region(&region, CodecProfile::Small);
     let raw_file = encode_region(&region, CodecProfile::Fast);

@@ -41,8 +41,18 @@ impl ClimateSetup {
 
     /// Temperature at world position (x, z) and height h (metres; sea counts as 0).
     pub fn temperature(&self, z: f64, h: f64) -> f64 {
-        let lat = self.latitude_deg - z / METRES_PER_DEGREE;
-        Self::sea_level_temperature(lat) - LAPSE * h.max(0.0)
+        Self::lapsed(self.sea_level_at(z), h)
+    }
+
+    /// Sea-level temperature along the row at z: the costly part of [`Self::temperature`]
+    /// (a `pow`), the same for a whole row, so a bake computes it once per row.
+    pub fn sea_level_at(&self, z: f64) -> f64 {
+        Self::sea_level_temperature(self.latitude_deg - z / METRES_PER_DEGREE)
+    }
+
+    /// Temperature at height h (metres; sea counts as 0) where sea level is `sea_level` °C.
+    pub fn lapsed(sea_level: f64, h: f64) -> f64 {
+        sea_level - LAPSE * h.max(0.0)
     }
 }
 

@@ -302,6 +302,7 @@ impl Surface {
             region.lake.as_mut().unwrap(),
         );
         for y in 0..n {
+            let row_sea_level = self.climate.sea_level_at(pos(0, y + 1).1);
             for x in 0..n {
                 let (i, j) = (x + 1, y + 1);
                 let k = j * a + i;
@@ -316,7 +317,7 @@ impl Surface {
                 let site = Site {
                     height: hh,
                     sea_level: self.sea_level,
-                    temperature: self.climate.temperature(pz, hh),
+                    temperature: ClimateSetup::lapsed(row_sea_level, hh),
                     precipitation: self.grid.sample(&self.precip, px, pz),
                     slope,
                     tan_repose: self.tan_repose[node],

@@ -102,6 +102,11 @@ pub struct Region {
 
 impl Region {
     /// Builds the height pyramid down to one sample. Holes (NaN) propagate.
+    ///
+    /// Row pairs at a time, eight samples of each row per step, so the loop has no bounds
+    /// checks and vectorises; each mean is still `((a + b) + (c + d)) * 0.25` in that order, so the
+    /// result is bit-identical to the sample-at-a-time version (tested; a NaN stays a NaN,
+    /// though which NaN payload comes out of NaN + NaN is the compiler's choice).
     pub fn build_mips(&mut self) {
         self.mips.clear();
         let mut side = self.size as usize;
@@ -109,15 +114,25 @@ impl Region {
             let half = side / 2;
             let src: &[f32] = self.mips.last().map_or(&self.height, |m| m);
             let mut next = Vec::with_capacity(half * half);
-            for j in 0..half {
-                let (r0, r1) = (2 * j * side, (2 * j + 1) * side);
-                for i in 0..half {
-                    let (a, b) = (
-                        src[r0 + 2 * i] + src[r0 + 2 * i + 1],
-                        src[r1 + 2 * i] + src[r1 + 2 * i + 1],
-                    );
-                    next.push((a + b) * 0.25);
+            for rows in src.chunks_exact(2 * side) {
+                let (upper, lower) = rows.split_at(side);
+                // Eight samples of each row at a time (four means): fixed-size arrays the
+                // compiler turns into vector adds and shuffles.
+                let (u8s, l8s) = (upper.chunks_exact(8), lower.chunks_exact(8));
+                let (u_rest, l_rest) = (u8s.remainder(), l8s.remainder());
+                for (u, l) in u8s.zip(l8s) {
+                    let u: &[f32; 8] = u.try_into().unwrap();
+                    let l: &[f32; 8] = l.try_into().unwrap();
+                    next.extend_from_slice(&std::array::from_fn::<f32, 4, _>(|i| {
+                        ((u[2 * i] + u[2 * i + 1]) + (l[2 * i] + l[2 * i + 1])) * 0.25
+                    }));
                 }
+                next.extend(
+                    u_rest
+                        .chunks_exact(2)
+                        .zip(l_rest.chunks_exact(2))
+                        .map(|(u, l)| ((u[0] + u[1]) + (l[0] + l[1])) * 0.25),
+                );
             }
             self.mips.push(next);
             side = half;
@@ -527,5 +542,88 @@ fn empty_region(header: &RegionHeader) -> Region {
         biome: None,
         lake: None,
         mips: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The pyramid as first written, one sample at a time: what `build_mips` must equal.
+    fn mips_one_at_a_time(height: &[f32], size: usize) -> Vec<Vec<f32>> {
+        let mut mips: Vec<Vec<f32>> = Vec::new();
+        let mut side = size;
+        while side > 1 {
+            let half = side / 2;
+            let src: &[f32] = mips.last().map_or(height, |m| m);
+            let mut next = Vec::with_capacity(half * half);
+            for j in 0..half {
+                let (r0, r1) = (2 * j * side, (2 * j + 1) * side);
+                for i in 0..half {
+                    let (a, b) = (
+                        src[r0 + 2 * i] + src[r0 + 2 * i + 1],
+                        src[r1 + 2 * i] + src[r1 + 2 * i + 1],
+                    );
+                    next.push((a + b) * 0.25);
+                }
+            }
+            mips.push(next);
+            side = half;
+        }
+        mips
+    }
+
+    proptest! {
+        // Bit for bit, extreme values included; holes (NaN) stay holes.
+        #[test]
+        fn the_pyramid_is_bit_identical_to_the_sample_at_a_time_one(
+            log in 1u32..8,
+            seed in any::<u64>(),
+            holes in 0usize..20,
+        ) {
+            let size = 1usize << log;
+            let mut x = seed | 1;
+            let mut height: Vec<f32> = (0..size * size)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    match x % 50 {
+                        0 => f32::MAX,
+                        1 => -f32::MAX,
+                        2 => f32::MIN_POSITIVE / 3.0,
+                        _ => ((x >> 11) as f64 / (1u64 << 53) as f64 * 4000.0 - 1000.0) as f32,
+                    }
+                })
+                .collect();
+            for k in 0..holes {
+                let i = (seed as usize).wrapping_mul(k + 7) % height.len();
+                height[i] = f32::NAN;
+            }
+            let mut r = Region {
+                location: RegionLocation { x: 0, z: 0 },
+                size: size as u32,
+                height: Layer::from(height.clone()),
+                control: None,
+                color: None,
+                biome: None,
+                lake: None,
+                mips: Vec::new(),
+            };
+            r.build_mips();
+            let want = mips_one_at_a_time(&height, size);
+            prop_assert_eq!(r.mips.len(), want.len());
+            // Every value's bits, except that any NaN stands for any NaN: which payload comes
+            // out of NaN + NaN depends on operand order, the compiler's choice.
+            let bits = |v: &[f32]| {
+                v.iter()
+                    .map(|f| if f.is_nan() { u32::MAX } else { f.to_bits() })
+                    .collect::<Vec<_>>()
+            };
+            for (got, want) in r.mips.iter().zip(&want) {
+                prop_assert_eq!(bits(got), bits(want));
+            }
+        }
     }
 }

@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::FormatError;
-use crate::flat::codec;
+use crate::flat::codec::{self, Codec};
+use crate::flat::layer::plain::{self, Plain};
 use crate::io::ReadAt;
 
 use super::format::{
@@ -199,20 +200,25 @@ impl Blob {
         let stored = self.read_stored(field, key)?;
         let f = &self.fields[field];
         let n = (self.header.tile_size as usize).pow(2);
-        let mut raw = vec![0u8; n * f.ty.size()];
-        codec::decode(f.codec, f.ty.size(), &stored, &mut raw)?;
+        // Straight into the typed array: no byte buffer and no second copy.
+        fn typed<T: Plain + Default>(
+            codec: Codec,
+            stored: &[u8],
+            n: usize,
+        ) -> Result<Vec<T>, FormatError> {
+            let mut v = vec![T::default(); n];
+            codec::decode(
+                codec,
+                std::mem::size_of::<T>(),
+                stored,
+                plain::bytes_mut(&mut v),
+            )?;
+            Ok(v)
+        }
         Ok(match f.ty {
-            SampleType::F32 => Samples::F32(
-                raw.chunks_exact(4)
-                    .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
-                    .collect(),
-            ),
-            SampleType::U8 => Samples::U8(raw),
-            SampleType::U16 => Samples::U16(
-                raw.chunks_exact(2)
-                    .map(|c| u16::from_le_bytes(c.try_into().unwrap()))
-                    .collect(),
-            ),
+            SampleType::F32 => Samples::F32(typed(f.codec, &stored, n)?),
+            SampleType::U8 => Samples::U8(typed(f.codec, &stored, n)?),
+            SampleType::U16 => Samples::U16(typed(f.codec, &stored, n)?),
         })
     }
 

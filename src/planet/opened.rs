@@ -143,7 +143,10 @@ impl Planet {
             let (scale, offset) = (f.scale, f.offset);
             Ok(match b.read_tile(field, key)? {
                 Samples::F32(v) if scale == 1.0 && offset == 0.0 => v,
-                Samples::F32(v) => v.iter().map(|&x| x * scale + offset).collect(),
+                Samples::F32(mut v) => {
+                    v.iter_mut().for_each(|x| *x = *x * scale + offset);
+                    v
+                }
                 Samples::U16(v) => v.iter().map(|&x| x as f32 * scale + offset).collect(),
                 Samples::U8(v) => v.iter().map(|&x| x as f32 * scale + offset).collect(),
             })
