@@ -1,5 +1,6 @@
 //! Planet speed: opening a blob, reading one tile's stored bytes against reading and decoding
-//! every field of it, the cube-sphere mapping, and height queries over resident tiles:
+//! every field of it, the cube-sphere mapping, height queries over resident tiles and a LOD
+//! ring re-anchor:
 //! `cargo bench --bench planet`.
 
 mod support;
@@ -90,6 +91,18 @@ fn benches(c: &mut Criterion) {
         b.iter(|| black_box(terrain.heights(&pos, &mut out)))
     });
     g.finish();
+
+    // A ring re-anchor: what an orbiting focus costs every ~52 frames, every level rebuilt
+    // on a new tangent plane over resident tiles.
+    let config = relief::lod::ClipmapConfig::default();
+    let mut k = 0;
+    c.bench_function("planet/rings re-anchor (6 levels of 128²)", |b| {
+        b.iter(|| {
+            k = (k + 1) % pos.len();
+            let mut rings = relief::planet::rings::PlanetRings::new(config);
+            black_box(rings.update(pos[k], &terrain).len())
+        })
+    });
 }
 
 criterion_group!(planet_benches, benches);

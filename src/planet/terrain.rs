@@ -56,6 +56,11 @@ pub struct PlanetLakeAt {
 }
 
 type Map = std::collections::HashMap<TileKey, Arc<PlanetTile>>;
+
+/// The tile the last lookup found, for lookups made under one read of the resident map:
+/// neighbouring samples (a cell's four corners, a row of level cells) mostly fall in one
+/// tile, and a hit skips hashing the key.
+type LastTile<'m> = std::cell::Cell<Option<(TileKey, &'m PlanetTile)>>;
 /// River segments on the sea-level sphere, tagged (reach index, first point's index).
 type RiverIndex = RTree<GeomWithData<Line<[f64; 3]>, (u32, u32)>>;
 
@@ -118,7 +123,7 @@ impl PlanetTerrain {
         (la.to_degrees(), lo.to_degrees())
     }
 
-    fn height_in(&self, map: &Map, d: Vec3) -> PlanetHeight {
+    fn height_in<'m>(&self, map: &'m Map, last: &LastTile<'m>, d: Vec3) -> PlanetHeight {
         let (n, t) = (
             self.planet.face_resolution(),
             self.planet.tile_size() as i64,
@@ -130,7 +135,14 @@ impl PlanetTerrain {
                 tx: (i / t) as u16,
                 ty: (j / t) as u16,
             };
-            let tile = map.get(&key)?;
+            let tile = match last.get() {
+                Some((k, tile)) if k == key => tile,
+                _ => {
+                    let tile: &PlanetTile = map.get(&key)?;
+                    last.set(Some((key, tile)));
+                    tile
+                }
+            };
             origin.get_or_insert(key);
             Some(tile.height[((j % t) * t + i % t) as usize])
         });
@@ -150,7 +162,8 @@ impl PlanetTerrain {
     /// once for all its calls (for filling many cells).
     pub fn with_heights<R>(&self, f: impl FnOnce(&dyn Fn(Vec3) -> f32) -> R) -> R {
         let map = self.resident.read();
-        f(&|d| self.height_in(&map, d).height)
+        let last = LastTile::new(None);
+        f(&|d| self.height_in(&map, &last, d).height)
     }
 
     /// Height above the radius at the direction of `pos` (metres, planet frame).
@@ -162,20 +175,21 @@ impl PlanetTerrain {
             };
         }
         let map = self.resident.read();
-        self.height_in(&map, direction(pos))
+        self.height_in(&map, &LastTile::new(None), direction(pos))
     }
 
     /// Heights for many positions; returns how many came from tiles. One lock for all.
     pub fn heights(&self, pos: &[[f64; 3]], out: &mut [f32]) -> usize {
         assert_eq!(pos.len(), out.len(), "one output per position");
         let map = self.resident.read();
+        let last = LastTile::new(None);
         let mut from_tiles = 0;
         for (p, o) in pos.iter().zip(out.iter_mut()) {
             if p.iter().any(|v| !v.is_finite()) || *p == [0.0; 3] {
                 *o = f32::NAN;
                 continue;
             }
-            let h = self.height_in(&map, direction(*p));
+            let h = self.height_in(&map, &last, direction(*p));
             from_tiles += matches!(h.origin, PlanetOrigin::Tile(_)) as usize;
             *o = h.height;
         }
@@ -188,7 +202,8 @@ impl PlanetTerrain {
         let d = direction(pos);
         let (east, north) = tangent_basis(d, self.planet.pole());
         let map = self.resident.read();
-        let origin = self.height_in(&map, d).origin;
+        let last = LastTile::new(None);
+        let origin = self.height_in(&map, &last, d).origin;
         let step = self.planet.spacing();
         let r = self.planet.radius();
         let at = |e: f64, n: f64| {
@@ -197,7 +212,7 @@ impl PlanetTerrain {
                 d[1] + (east[1] * e + north[1] * n) / r,
                 d[2] + (east[2] * e + north[2] * n) / r,
             ]);
-            self.height_in(&map, q).height as f64
+            self.height_in(&map, &last, q).height as f64
         };
         let gx = (at(step, 0.0) - at(-step, 0.0)) / (2.0 * step);
         let gz = (at(0.0, step) - at(0.0, -step)) / (2.0 * step);
