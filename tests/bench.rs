@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
-use relief::bake::planet::{bake_planet, PlanetConfig};
+use relief::bake::planet::bake_planet;
 use relief::bake::Silent;
 use serde_json::Value;
 
@@ -78,12 +78,8 @@ fn recorded_route() -> &'static Path {
 fn planet() -> &'static Path {
     static P: OnceLock<PathBuf> = OnceLock::new();
     P.get_or_init(|| {
-        let mut c = PlanetConfig::new("bench");
-        c.face_resolution = 128;
-        c.tile_size = 32;
-        c.erosion_resolution = 64;
         let out = common::scratch("bench-planet").with_extension("plnt");
-        bake_planet(&c, &out, &Silent).expect("bake");
+        bake_planet(&common::small_planet("bench"), &out, &Silent).expect("bake");
         out
     })
 }

@@ -89,10 +89,7 @@ fn planet_bytes() -> Vec<u8> {
     static BLOB: OnceLock<Vec<u8>> = OnceLock::new();
     BLOB.get_or_init(|| {
         let out = common::scratch("faults").with_extension("plnt");
-        let mut cfg = relief::bake::planet::PlanetConfig::new("faults");
-        cfg.face_resolution = 128;
-        cfg.tile_size = 32;
-        cfg.erosion_resolution = 64;
+        let cfg = common::small_planet("faults");
         relief::bake::planet::bake_planet(&cfg, &out, &relief::bake::Silent).unwrap();
         std::fs::read(&out).unwrap()
     })

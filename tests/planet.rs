@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use relief::bake::biomes::BiomeId;
-use relief::bake::planet::{bake_planet, PlanetConfig};
+use relief::bake::planet::bake_planet;
 use relief::bake::Silent;
 use relief::planet::cube;
 use relief::planet::tables::PlanetCensus;
@@ -17,14 +17,7 @@ use relief::planet::{
 };
 use relief::stream::{Event, StreamConfig, Streamer};
 
-/// A 128² face planet (tiles of 32², erosion on 64²): small enough to bake in seconds.
-pub fn small(seed: &str) -> PlanetConfig {
-    let mut c = PlanetConfig::new(seed);
-    c.face_resolution = 128;
-    c.tile_size = 32;
-    c.erosion_resolution = 64;
-    c
-}
+use common::small_planet as small;
 
 fn baked() -> &'static (PathBuf, PlanetCensus) {
     static P: OnceLock<(PathBuf, PlanetCensus)> = OnceLock::new();

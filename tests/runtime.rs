@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use relief::bake::planet::{bake_planet, PlanetConfig};
+use relief::bake::planet::bake_planet;
 use relief::bake::Silent;
 use relief::lod::{Clipmap, ClipmapConfig};
 use relief::planet::rings::PlanetRings;
@@ -211,12 +211,8 @@ fn parts_are_optional_and_a_bad_focus_changes_nothing() {
 fn planet_path() -> &'static PathBuf {
     static P: OnceLock<PathBuf> = OnceLock::new();
     P.get_or_init(|| {
-        let mut c = PlanetConfig::new("relief");
-        c.face_resolution = 128;
-        c.tile_size = 32;
-        c.erosion_resolution = 64;
         let out = common::scratch("runtime-planet").with_extension("plnt");
-        bake_planet(&c, &out, &Silent).expect("bake");
+        bake_planet(&common::small_planet("relief"), &out, &Silent).expect("bake");
         out
     })
 }

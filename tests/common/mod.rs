@@ -16,6 +16,15 @@ pub fn small_config(seed: &str) -> BakeConfig {
     cfg
 }
 
+/// A 128² face planet (tiles of 32², erosion on 64²): small enough to bake in seconds.
+pub fn small_planet(seed: &str) -> relief::bake::planet::PlanetConfig {
+    let mut c = relief::bake::planet::PlanetConfig::new(seed);
+    c.face_resolution = 128;
+    c.tile_size = 32;
+    c.erosion_resolution = 64;
+    c
+}
+
 pub fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&dir);

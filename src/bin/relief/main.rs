@@ -92,32 +92,7 @@ enum Command {
     /// Headless streaming benchmark: routes (built-in, or a route file at its recorded
     /// timing) with update() beside a control workload, load latency and memory, load
     /// throughput against raw reads, query speed. Exit 2 on bad input, 1 on a regression.
-    Bench {
-        /// World directory, pack or PLNT planet.
-        world: PathBuf,
-        /// Seconds per built-in route (real time, 60 frames/s).
-        #[arg(long, default_value_t = 8.0)]
-        seconds: f64,
-        /// Memory budget in MiB [default: the streamer's, 256; 64 for a planet].
-        #[arg(long)]
-        budget_mb: Option<usize>,
-        /// Replay this route file (CSV or JSON, docs/bench.md) instead of the built-in routes.
-        #[arg(long)]
-        route: Option<PathBuf>,
-        /// Passes over every route and section; figures are medians [default: 1, or the
-        /// baseline's with --compare].
-        #[arg(long)]
-        repeat: Option<usize>,
-        /// Write every figure of every pass, with what makes the run comparable, as JSON.
-        #[arg(long)]
-        json: Option<PathBuf>,
-        /// Draw frame cost and memory over each route's last pass (SVG).
-        #[arg(long)]
-        plot: Option<PathBuf>,
-        /// Judge this run against a baseline JSON; exit 1 if any figure is worse beyond noise.
-        #[arg(long)]
-        compare: Option<PathBuf>,
-    },
+    Bench(bench::Options),
     /// Soak: a million frames of a fast looping route over a flat world and over a planet,
     /// unpaced, sampling resident memory; fails if it grows after warm-up.
     Soak {
@@ -325,25 +300,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 &Bars(Mutex::new(None)),
             )
         }
-        Command::Bench {
-            world,
-            seconds,
-            budget_mb,
-            route,
-            repeat,
-            json,
-            plot,
-            compare,
-        } => Ok(bench::run(&bench::Options {
-            ground: world,
-            seconds,
-            budget_mb,
-            route,
-            repeat,
-            json,
-            plot,
-            compare,
-        })?),
+        Command::Bench(options) => Ok(bench::run(&options)?),
         Command::Soak {
             world,
             planet,

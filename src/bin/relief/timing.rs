@@ -2,12 +2,20 @@
 
 use std::time::Duration;
 
-/// The `p`-th percentile (0–100) of already sorted durations; zero when there are none.
-pub fn percentile(sorted: &[Duration], p: f64) -> Duration {
+/// The `p`-th percentile (0–100) of already sorted values (durations, ratios); zero (the
+/// default) when there are none.
+pub fn percentile<T: Copy + Default>(sorted: &[T], p: f64) -> T {
     if sorted.is_empty() {
-        return Duration::ZERO;
+        return T::default();
     }
     sorted[((sorted.len() - 1) as f64 * p / 100.0).round() as usize]
+}
+
+/// The median of some figures: the middle value, the lower middle for an even count; zero
+/// when there are none. Sorts `v` (total order).
+pub fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len().saturating_sub(1) / 2).copied().unwrap_or(0.0)
 }
 
 pub fn micros(d: Duration) -> f64 {

@@ -16,6 +16,7 @@
 
 use super::figures::{gate, Better, Figures};
 use super::report::Report;
+use crate::timing::median;
 
 /// What a baseline needs to be compared against.
 pub const MIN_RUNS: usize = 3;
@@ -43,12 +44,7 @@ pub fn judge(name: &str, base: &[f64], now: &[f64]) -> Option<Judged> {
     if base.is_empty() || now.is_empty() {
         return None;
     }
-    let median = |v: &[f64]| {
-        let mut v = v.to_vec();
-        v.sort_by(f64::total_cmp);
-        v[(v.len() - 1) / 2]
-    };
-    let (mb, mn) = (median(base), median(now));
+    let (mb, mn) = (median(&mut base.to_vec()), median(&mut now.to_vec()));
     let lo = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = |v: &[f64]| v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     // Orient so that larger is worse.

@@ -67,8 +67,6 @@ pub struct Setup<'a> {
     pub frames: usize,
     /// The median time to read one piece's stored bytes, raw, in this run.
     pub piece_read: Duration,
-    /// Budgets the process's memory is held against: pieces and collision chunks.
-    pub chunk_budget: usize,
 }
 
 /// Settles around the route's start (a game's loading screen), then drives every frame.
@@ -151,11 +149,6 @@ pub fn drive(rt: &mut Runtime, s: &Setup) -> Result<Driven, Box<dyn std::error::
         r.sort_by(f64::total_cmp);
         r
     };
-    let pct = |v: &[f64], p: f64| {
-        v.get(((v.len().max(1) - 1) as f64 * p / 100.0).round() as usize)
-            .copied()
-            .unwrap_or(0.0)
-    };
     let (rp, rt, rl) = (per_frame(&pieces), per_frame(&totals), per_frame(&lods));
     for v in [&mut pieces, &mut totals, &mut lods, &mut control] {
         v.sort();
@@ -183,8 +176,8 @@ pub fn drive(rt: &mut Runtime, s: &Setup) -> Result<Driven, Box<dyn std::error::
     // did to that frame (frequency, caches gone cold in the sleep); the ratio of two p99s
     // over a few hundred frames is two single frames and swings by 2× between runs.
     for (name, v) in [("update", &rp), ("total", &rt), ("lod", &rl)] {
-        fig.set(&format!("{name}_p50_per_control"), pct(v, 50.0));
-        fig.set(&format!("{name}_p90_per_control"), pct(v, 90.0));
+        fig.set(&format!("{name}_p50_per_control"), percentile(v, 50.0));
+        fig.set(&format!("{name}_p90_per_control"), percentile(v, 90.0));
     }
     fig.set("loads", loads as f64);
     fig.set("drops", drops as f64);
@@ -209,7 +202,7 @@ pub fn drive(rt: &mut Runtime, s: &Setup) -> Result<Driven, Box<dyn std::error::
     );
     fig.set(
         "budgets_mb",
-        (st.budget_bytes + s.chunk_budget) as f64 / 1e6,
+        (st.budget_bytes + stats.chunks.as_ref().map_or(0, |c| c.budget_bytes)) as f64 / 1e6,
     );
     let built = stats.chunks.as_ref().map_or(0, |c| c.loads) - chunks_before;
     fig.set("chunks", built as f64);

@@ -39,8 +39,7 @@ impl Figures {
             runs.iter().flat_map(|r| r.0.keys()).collect();
         for name in names {
             let mut v: Vec<f64> = runs.iter().filter_map(|r| r.get(name)).collect();
-            v.sort_by(f64::total_cmp);
-            out.set(name, v[(v.len() - 1) / 2]);
+            out.set(name, crate::timing::median(&mut v));
         }
         out
     }

@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 use relief::flat::terrain::Terrain;
 use relief::flat::World;
 use relief::lod::{Clipmap, ClipmapConfig};
-use relief::runtime::CollisionConfig;
 use relief::stream::StreamConfig;
 use relief::{Runtime, RuntimeConfig};
 
@@ -182,7 +181,6 @@ impl FlatBench {
                     at: &|f| self.at(walk, f),
                     frames: id.frames,
                     piece_read,
-                    chunk_budget: CollisionConfig::default().stream.budget_bytes,
                 },
             )?;
             let mut route = d.figures;

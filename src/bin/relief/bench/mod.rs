@@ -51,14 +51,33 @@ impl From<Box<dyn std::error::Error>> for Outcome {
     }
 }
 
+/// `relief bench`'s arguments.
+#[derive(clap::Args)]
 pub struct Options {
+    /// World directory, pack or PLNT planet.
+    #[arg(value_name = "WORLD")]
     pub ground: PathBuf,
+    /// Seconds per built-in route (real time, 60 frames/s).
+    #[arg(long, default_value_t = 8.0)]
     pub seconds: f64,
+    /// Memory budget in MiB [default: the streamer's, 256; 64 for a planet].
+    #[arg(long)]
     pub budget_mb: Option<usize>,
+    /// Replay this route file (CSV or JSON, docs/bench.md) instead of the built-in routes.
+    #[arg(long)]
     pub route: Option<PathBuf>,
+    /// Passes over every route and section; figures are medians [default: 1, or the
+    /// baseline's with --compare].
+    #[arg(long)]
     pub repeat: Option<usize>,
+    /// Write every figure of every pass, with what makes the run comparable, as JSON.
+    #[arg(long)]
     pub json: Option<PathBuf>,
+    /// Draw frame cost and memory over each route's last pass (SVG).
+    #[arg(long)]
     pub plot: Option<PathBuf>,
+    /// Judge this run against a baseline JSON; exit 1 if any figure is worse beyond noise.
+    #[arg(long)]
     pub compare: Option<PathBuf>,
 }
 
@@ -315,12 +334,10 @@ fn describe_runs(runs: usize) -> String {
     }
 }
 
-/// The median of some durations.
+/// The median of some durations (each caller takes an odd number).
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
-    v.get(v.len().saturating_sub(1) / 2)
-        .copied()
-        .unwrap_or_default()
+    crate::timing::percentile(&v, 50.0)
 }
 
 /// Items a second through `batch` (which handles `items` a call), called for half a second.

@@ -210,7 +210,6 @@ impl PlanetBench {
                     at: &|f| self.at(walk, f),
                     frames: id.frames,
                     piece_read,
-                    chunk_budget: collision().stream.budget_bytes,
                 },
             )?;
             fig.absorb(&id.name, d.figures);

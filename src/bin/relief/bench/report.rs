@@ -6,6 +6,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::figures::Figures;
+use crate::timing::median;
 
 pub const SCHEMA: &str = "relief-bench";
 /// Bumped whenever a field changes meaning or goes away (adding figures does not bump it).
@@ -116,9 +117,8 @@ impl Noise {
                 .iter()
                 .filter_map(|f| f.get(&format!("{}.control_p50_us", r.name)))
                 .collect();
-            p50.sort_by(f64::total_cmp);
+            let mid = median(&mut p50);
             if let (Some(lo), Some(hi)) = (p50.first(), p50.last()) {
-                let mid = p50[(p50.len() - 1) / 2];
                 if mid > 0.0 {
                     spread = spread.max((hi - lo) / mid);
                 }
@@ -135,13 +135,9 @@ impl Noise {
                 }
             }
         }
-        tails.sort_by(f64::total_cmp);
         Noise {
             control_p50_spread: spread,
-            control_p99_over_p50: tails
-                .get(tails.len().saturating_sub(1) / 2)
-                .copied()
-                .unwrap_or(0.0),
+            control_p99_over_p50: median(&mut tails),
         }
     }
 }
