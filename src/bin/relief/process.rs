@@ -13,3 +13,20 @@ pub fn rss() -> Option<(u64, u64, u64)> {
     };
     Some((field("VmRSS:")?, field("RssAnon:")?, field("RssFile:")?))
 }
+
+/// CPU time this thread has run (Unix; None elsewhere). Unlike a wall clock it stops while
+/// the thread is preempted, so a busy machine can't make the thread's own work look slower.
+pub fn thread_cpu() -> Option<std::time::Duration> {
+    #[cfg(unix)]
+    {
+        let mut t = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `t` is a valid, writable timespec; the clock id is a constant.
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0 {
+            return Some(std::time::Duration::new(t.tv_sec as u64, t.tv_nsec as u32));
+        }
+    }
+    None
+}

@@ -177,7 +177,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const LOWER: &str = "walking.update_p50_per_control";
+    const LOWER: &str = "walking.cpu_p50_per_control";
     const HIGHER: &str = "throughput.warm_ratio";
 
     #[test]
@@ -190,6 +190,48 @@ mod tests {
         ] {
             assert!(gate(raw).is_none(), "{raw} is a raw figure");
         }
+    }
+
+    /// The gated column of docs/bench.md's figure table says what `gate` does, row by row.
+    #[test]
+    fn the_documented_gates_are_the_gates() {
+        let doc = include_str!("../../../../docs/bench.md");
+        let mut rows = 0;
+        for line in doc.lines().filter(|l| l.starts_with("| `")) {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            if cells.len() < 6
+                || !matches!(
+                    cells[2],
+                    "µs" | "ms" | "ratio" | "count" | "MB" | "MB/s" | "M/s"
+                )
+            {
+                continue;
+            }
+            let name = cells[1].trim_matches('`').replace("<route>", "walking");
+            let want = (!cells[3].is_empty()).then(|| {
+                let (dir, rest) = cells[3].split_once(", ").expect("direction, threshold");
+                let better = if dir == "lower" {
+                    Better::Lower
+                } else {
+                    Better::Higher
+                };
+                let (rel, abs) = match rest.split_once('+') {
+                    Some((r, a)) => (r.trim(), a.trim().parse::<f64>().unwrap()),
+                    None => (rest, 0.0),
+                };
+                let rel = rel.trim_end_matches('%').trim();
+                let rel = if rel.is_empty() {
+                    0.0
+                } else {
+                    rel.parse::<f64>().unwrap() / 100.0
+                };
+                (better, rel, abs)
+            });
+            let got = gate(&name).map(|g| (g.better, g.rel, g.abs));
+            assert_eq!(got, want, "{name}: docs/bench.md says {:?}", cells[3]);
+            rows += 1;
+        }
+        assert!(rows > 40, "read only {rows} figure rows");
     }
 
     #[test]

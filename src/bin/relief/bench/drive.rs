@@ -9,7 +9,7 @@ use relief::stream::Event;
 use relief::{Runtime, RuntimeEvent};
 
 use super::figures::Figures;
-use crate::process::rss;
+use crate::process::{rss, thread_cpu};
 use crate::timing::{micros, millis, percentile};
 
 pub const FRAME_HZ: f64 = 60.0;
@@ -89,12 +89,17 @@ pub fn drive(rt: &mut Runtime, s: &Setup) -> Result<Driven, Box<dyn std::error::
         Vec::with_capacity(s.frames),
         Vec::with_capacity(s.frames),
     );
+    // The main thread's CPU time in update() and in the control, where the clock exists.
+    let (mut update_cpu, mut control_cpu) =
+        (Vec::with_capacity(s.frames), Vec::with_capacity(s.frames));
     let (mut loads, mut drops, mut failures, mut late) = (0usize, 0usize, 0usize, 0usize);
     let (mut peak, mut peak_rss, mut rss_now, mut sink) = (0usize, base_rss, base_rss, 0u64);
     for f in 0..s.frames {
         let tick = Instant::now();
         let (focus, camera) = (s.at)(f);
+        let cpu0 = thread_cpu();
         rt.update_with_camera(focus, camera)?;
+        let cpu1 = thread_cpu();
         let mut arrived = 0u16;
         while let Some(e) = rt.poll_event() {
             match e {
@@ -108,9 +113,13 @@ pub fn drive(rt: &mut Runtime, s: &Setup) -> Result<Driven, Box<dyn std::error::
         loads += arrived as usize;
         let spent = rt.timings();
         late += chunks.as_ref().is_some_and(|c| !c.is_built_at(focus)) as usize;
-        let t0 = Instant::now();
+        let (t0, cpu2) = (Instant::now(), thread_cpu());
         sink = sink.wrapping_add(control_work(&table));
-        let ctl = t0.elapsed();
+        let (ctl, cpu3) = (t0.elapsed(), thread_cpu());
+        if let (Some(a), Some(b), Some(c), Some(d)) = (cpu0, cpu1, cpu2, cpu3) {
+            update_cpu.push(b.saturating_sub(a));
+            control_cpu.push(d.saturating_sub(c));
+        }
         let st = rt.stats().pieces;
         let held = st.ready_bytes + st.cached_bytes + st.in_flight_bytes;
         peak = peak.max(held);
@@ -140,17 +149,28 @@ pub fn drive(rt: &mut Runtime, s: &Setup) -> Result<Driven, Box<dyn std::error::
     let st = &stats.pieces;
     let lod_mean = lods.iter().sum::<Duration>() / lods.len().max(1) as u32;
     // Each frame's cost in units of the control timed in the same frame.
-    let per_frame = |v: &[Duration]| -> Vec<f64> {
+    let per_frame = |v: &[Duration], control: &[Duration]| -> Vec<f64> {
         let mut r: Vec<f64> = v
             .iter()
-            .zip(&control)
+            .zip(control)
             .map(|(a, c)| a.as_secs_f64() / c.as_secs_f64().max(1e-9))
             .collect();
         r.sort_by(f64::total_cmp);
         r
     };
-    let (rp, rt, rl) = (per_frame(&pieces), per_frame(&totals), per_frame(&lods));
-    for v in [&mut pieces, &mut totals, &mut lods, &mut control] {
+    let (rp, rt, rl) = (
+        per_frame(&pieces, &control),
+        per_frame(&totals, &control),
+        per_frame(&lods, &control),
+    );
+    let rc = per_frame(&update_cpu, &control_cpu);
+    for v in [
+        &mut pieces,
+        &mut totals,
+        &mut lods,
+        &mut control,
+        &mut update_cpu,
+    ] {
         v.sort();
     }
     let us = |v: &[Duration], p: f64| micros(percentile(v, p));
@@ -171,13 +191,21 @@ pub fn drive(rt: &mut Runtime, s: &Setup) -> Result<Driven, Box<dyn std::error::
     fig.set("lod_p99_us", us(&lods, 99.0));
     fig.set("lod_max_us", max(&lods));
     fig.set("lod_mean_us", micros(lod_mean));
-    // Gated figures: the cost of each frame in units of the control timed in the same frame,
-    // at the median and the 90th percentile. Pairing within a frame cancels what the machine
-    // did to that frame (frequency, caches gone cold in the sleep); the ratio of two p99s
-    // over a few hundred frames is two single frames and swings by 2× between runs.
+    // The cost of each frame in units of the control timed in the same frame, at the median
+    // and the 90th percentile. Pairing within a frame cancels what the machine did to that
+    // frame (frequency, caches gone cold in the sleep); the ratio of two p99s over a few
+    // hundred frames is two single frames and swings by 2× between runs. In CPU time, the
+    // thread's preemption by other work on the machine drops out as well: those are the
+    // tightly gated ones (see figures::ROUTE_GATES).
     for (name, v) in [("update", &rp), ("total", &rt), ("lod", &rl)] {
         fig.set(&format!("{name}_p50_per_control"), percentile(v, 50.0));
         fig.set(&format!("{name}_p90_per_control"), percentile(v, 90.0));
+    }
+    if !rc.is_empty() {
+        fig.set("cpu_p50_us", us(&update_cpu, 50.0));
+        fig.set("cpu_p99_us", us(&update_cpu, 99.0));
+        fig.set("cpu_p50_per_control", percentile(&rc, 50.0));
+        fig.set("cpu_p90_per_control", percentile(&rc, 90.0));
     }
     fig.set("loads", loads as f64);
     fig.set("drops", drops as f64);

@@ -79,33 +79,41 @@ const fn higher(rel: f64) -> Gate {
 
 /// Route figures a comparison gates on: per-frame ratios to the control in the same frame,
 /// ratios to a raw read or a full rebuild in the same run, to the budget, or shares of the
-/// route's frames. Medians get tighter thresholds than tails, which a shared machine makes
-/// noisy; p99 and max are reported, not gated (over a few hundred frames they are single
-/// frames, and swing by 2× between identical runs here).
+/// route's frames. The frame's cost is gated tightly in the main thread's CPU time, where
+/// neither preemption nor another process on the machine can reach it, and loosely (2×) in
+/// wall time, which a shared machine moves by 40–60 % between identical runs minutes apart
+/// (seen on CI). Medians get tighter thresholds than tails; p99 and max are reported, not
+/// gated (over a few hundred frames they are single frames, and swing by 2× between
+/// identical runs here).
 const ROUTE_GATES: [(&str, Gate); 10] = [
-    ("update_p50_per_control", lower(0.25, 0.0)),
-    ("update_p90_per_control", lower(0.5, 0.0)),
-    ("total_p50_per_control", lower(0.25, 0.0)),
-    ("total_p90_per_control", lower(0.5, 0.0)),
-    ("lod_p90_per_control", lower(0.5, 0.0)),
-    ("lod_mean_per_rebuild", lower(0.5, 0.0)),
+    ("cpu_p50_per_control", lower(0.25, 0.0)),
+    ("cpu_p90_per_control", lower(0.5, 0.0)),
+    ("update_p50_per_control", lower(1.0, 0.0)),
+    ("total_p50_per_control", lower(1.0, 0.0)),
+    // A full rebuild's own time is bimodal across processes here (4.9 or 7.1 ms, same
+    // build, idle machine), so a ratio to it moves by 1.45× without a change.
+    ("lod_mean_per_rebuild", lower(1.0, 0.0)),
     ("ready_p50_per_read", lower(0.5, 0.0)),
     ("peak_per_budget", lower(0.1, 0.02)),
     ("late_share", lower(0.5, 0.02)),
     // Any failure where the baseline had none, in every run.
     ("failures", lower(0.0, 0.5)),
+    ("lod_p90_per_control", lower(1.0, 0.0)),
 ];
 
 /// Section figures a comparison gates on.
 const SECTION_GATES: [(&str, Gate); 8] = [
     ("throughput.warm_ratio", higher(0.2)),
-    ("throughput.cold_ratio", higher(0.5)),
+    // Cold reads wait on the disk and stay on the wall clock: another process moves them by
+    // up to 45 % (docs/bench.md).
+    ("throughput.cold_ratio", higher(0.6)),
     ("queries.batch_height_per_control", lower(0.5, 0.0)),
     ("queries.height_per_control", lower(0.5, 0.0)),
     ("queries.normal_per_control", lower(0.5, 0.0)),
     ("queries.river_per_control", lower(0.5, 0.0)),
     ("queries.lake_per_control", lower(0.5, 0.0)),
-    ("clipmap.full_rebuild_per_control", lower(0.5, 0.0)),
+    // Bimodal across processes (see lod_mean_per_rebuild).
+    ("clipmap.full_rebuild_per_control", lower(1.0, 0.0)),
 ];
 
 /// The gate for a figure name, if a comparison judges it.
