@@ -8,6 +8,7 @@
 //! - [`stream`]: the streamer, generic over what it streams.
 //! - [`lod`]: the toroidal window of clipmap levels shared by flat clipmaps and planet rings.
 //! - [`error`], [`io`]: what every format shares: [`FormatError`], [`io::ReadAt`].
+//! - [`pool`]: buffers kept for reuse, so loads write into memory already faulted in.
 //! - [`ffi`]: the C ABI (`include/relief.h`).
 //! - [`bake`]: the world generator behind `relief bake`.
 
@@ -18,6 +19,7 @@ pub mod flat;
 pub mod io;
 pub mod lod;
 pub mod planet;
+pub mod pool;
 pub mod runtime;
 pub mod stream;
 

@@ -1,12 +1,17 @@
 //! One map of a region, as a slice of its element type. A map read from a file keeps the
-//! bytes it was read into (no zeroing pass, no copy); a map built in memory keeps its Vec.
+//! bytes it was read into (no zeroing pass, no copy), and gives them back to the pool they
+//! came from when dropped; a map built in memory keeps its Vec.
 
 use std::ops::{Deref, DerefMut};
+use std::sync::Arc;
 
+use crate::pool::BufferPool;
 use plain::Plain;
 
 pub struct Layer<T: Plain> {
     storage: Storage<T>,
+    /// Where the bytes go back to when the layer is dropped (bytes storage only).
+    home: Option<Arc<BufferPool>>,
 }
 
 enum Storage<T> {
@@ -24,10 +29,27 @@ impl<T: Plain> Layer<T> {
         if bytes.as_ptr() as usize % std::mem::align_of::<T>() == 0 {
             return Layer {
                 storage: Storage::Bytes(bytes),
+                home: None,
             };
         }
-        Layer {
-            storage: Storage::Typed(copy_typed(&bytes)),
+        Layer::from(copy_typed(&bytes))
+    }
+
+    /// As [`from_bytes`](Self::from_bytes), for bytes taken from `pool` if any: they go
+    /// back to it when the layer is dropped.
+    pub fn from_pooled(bytes: Vec<u8>, pool: Option<&Arc<BufferPool>>) -> Layer<T> {
+        let mut layer = Layer::from_bytes(bytes);
+        if matches!(layer.storage, Storage::Bytes(_)) {
+            layer.home = pool.cloned();
+        }
+        layer
+    }
+}
+
+impl<T: Plain> Drop for Layer<T> {
+    fn drop(&mut self) {
+        if let (Some(pool), Storage::Bytes(bytes)) = (&self.home, &mut self.storage) {
+            pool.give(std::mem::take(bytes));
         }
     }
 }
@@ -53,6 +75,7 @@ impl<T: Plain> From<Vec<T>> for Layer<T> {
     fn from(v: Vec<T>) -> Layer<T> {
         Layer {
             storage: Storage::Typed(v),
+            home: None,
         }
     }
 }

@@ -183,6 +183,17 @@ impl World {
     /// CRC-32), its own checksums, its location and its layer set. Raw layers are read
     /// straight into the maps; each byte is read and hashed once.
     pub fn read_region(&self, loc: RegionLocation) -> Result<Region, FormatError> {
+        self.read_region_into(loc, None)
+    }
+
+    /// As [`read_region`](Self::read_region), with the maps' buffers taken from `pool` (and
+    /// given back to it when the region is dropped): what the streamer's loads use, so a
+    /// load writes into memory that is already faulted in.
+    pub fn read_region_into(
+        &self,
+        loc: RegionLocation,
+        pool: Option<&std::sync::Arc<crate::pool::BufferPool>>,
+    ) -> Result<Region, FormatError> {
         let entry = self
             .regions
             .get(&loc)
@@ -197,7 +208,7 @@ impl World {
             });
         }
         let (region, crc) =
-            region::read_region_from(&mut file, len, Some(loc)).map_err(|e| match e {
+            region::read_region_from(&mut file, len, Some(loc), pool).map_err(|e| match e {
                 FormatError::Io { source, .. } => FormatError::Io {
                     path: path.clone(),
                     source,

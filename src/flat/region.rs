@@ -6,14 +6,15 @@ use crate::error::FormatError;
 use crate::flat::codec::{self, Codec};
 use crate::flat::layer::{plain, Layer};
 use crate::flat::location::RegionLocation;
-use std::io::Read;
+use crate::pool::BufferPool;
+use std::sync::Arc;
 
 pub const REGION_MAGIC: [u8; 4] = *b"RLRG";
 pub const REGION_VERSION: u16 = 1;
 const FIXED_HEADER: usize = 24;
 const TABLE_ENTRY: usize = 12;
-/// Bytes read (and then hashed, still in cache) per call: a whole layer of a 512² region.
-/// Fewer calls matter: each `read_to_end` restarts its read size at 8 KiB.
+/// Bytes read (and then hashed, still in cache) per call: a whole layer of a 512² region,
+/// so a region is a handful of reads (it was 39 when `read_to_end` restarted at 8 KiB).
 const READ_PIECE: usize = 1 << 20;
 
 /// A map a region can carry. The numeric values are the on-disk codes.
@@ -137,6 +138,13 @@ impl Region {
             self.mips.push(next);
             side = half;
         }
+    }
+
+    /// The byte length of each map this region holds, in layer order (the mips aside): the
+    /// buffers a [`BufferPool`] is faulted in with for the next load of its kind.
+    pub fn layer_lens(&self) -> Vec<usize> {
+        let n = (self.size as usize).pow(2);
+        self.layers().iter().map(|k| k.elem_size() * n).collect()
     }
 
     /// Bytes of decoded map data this region holds in memory.
@@ -405,17 +413,20 @@ pub fn decode_region(
     bytes: &[u8],
     expected: Option<RegionLocation>,
 ) -> Result<Region, FormatError> {
-    read_region_from(&mut &bytes[..], bytes.len() as u64, expected).map(|(region, _)| region)
+    read_region_from(&mut &bytes[..], bytes.len() as u64, expected, None).map(|(region, _)| region)
 }
 
 /// Reads a region file of `file_len` bytes from `file` straight into its maps: raw layers land
-/// in their buffers with no intermediate copy, and every byte is hashed exactly once. Returns
-/// the region and the CRC-32 of the whole file (combined from the per-layer checksums), which
-/// the caller compares with the manifest. Errors are those of [`decode_region`].
+/// in their buffers with no intermediate copy, in reads of up to a megabyte, and every byte is
+/// hashed exactly once. Buffers come from `pool` when given (and go back to it when the
+/// region is dropped). Returns the region and the CRC-32 of the whole file (combined from the
+/// per-layer checksums), which the caller compares with the manifest. Errors are those of
+/// [`decode_region`].
 pub fn read_region_from(
     file: &mut impl std::io::Read,
     file_len: u64,
     expected: Option<RegionLocation>,
+    pool: Option<&Arc<BufferPool>>,
 ) -> Result<(Region, u32), FormatError> {
     let file_len = usize::try_from(file_len)
         .map_err(|_| FormatError::Corrupt("region file too large".into()))?;
@@ -432,51 +443,47 @@ pub fn read_region_from(
     whole.update(&head);
     let n = (header.size as usize).pow(2);
     let mut region = empty_region(&header);
-    let mut scratch = Vec::new();
+    let take = |len: usize| pool.map_or_else(|| vec![0u8; len], |p| p.take(len));
     for layer in &header.layers {
         let want = n * layer.kind.elem_size();
         let mut hash = crc32fast::Hasher::new();
         let bytes = if layer.codec == Codec::Raw && layer.stored_len == want {
-            // Read into fresh capacity (std fills it without zeroing first), hashing each
-            // piece while it is still in cache from the read.
-            let mut buf = Vec::with_capacity(want);
-            while buf.len() < want {
-                let start = buf.len();
-                let piece = READ_PIECE.min(want - start) as u64;
-                let got = file
-                    .by_ref()
-                    .take(piece)
-                    .read_to_end(&mut buf)
-                    .map_err(io_error)?;
-                if got == 0 {
-                    return Err(FormatError::Truncated {
-                        need: file_len as u64,
-                        have: 0,
-                    });
-                }
-                hash.update(&buf[start..]);
+            // Straight into the map, a megabyte a read, hashing each piece while it is still
+            // in cache from the read.
+            let mut buf = take(want);
+            for piece in buf.chunks_mut(READ_PIECE) {
+                read_exact(file, piece, file_len)?;
+                hash.update(piece);
             }
             verify_layer(layer, &hash)?;
             buf
         } else {
-            scratch.resize(layer.stored_len, 0);
-            read_exact(file, &mut scratch, file_len)?;
-            hash.update(&scratch);
-            verify_layer(layer, &hash)?;
-            let mut out = vec![0u8; want];
-            codec::decode(layer.codec, layer.kind.elem_size(), &scratch, &mut out)?;
+            let mut out = take(want);
+            SCRATCH.with_borrow_mut(|scratch| {
+                scratch.resize(layer.stored_len, 0);
+                read_exact(file, scratch, file_len)?;
+                hash.update(scratch);
+                verify_layer(layer, &hash)?;
+                codec::decode(layer.codec, layer.kind.elem_size(), scratch, &mut out)
+            })?;
             out
         };
         whole.combine(&hash);
         match layer.kind {
-            LayerKind::Height => region.height = Layer::from_bytes(bytes),
-            LayerKind::Control => region.control = Some(Layer::from_bytes(bytes)),
-            LayerKind::Color => region.color = Some(Layer::from_bytes(bytes)),
-            LayerKind::Biome => region.biome = Some(Layer::from_bytes(bytes)),
-            LayerKind::Lake => region.lake = Some(Layer::from_bytes(bytes)),
+            LayerKind::Height => region.height = Layer::from_pooled(bytes, pool),
+            LayerKind::Control => region.control = Some(Layer::from_pooled(bytes, pool)),
+            LayerKind::Color => region.color = Some(Layer::from_pooled(bytes, pool)),
+            LayerKind::Biome => region.biome = Some(Layer::from_pooled(bytes, pool)),
+            LayerKind::Lake => region.lake = Some(Layer::from_pooled(bytes, pool)),
         }
     }
     Ok((region, whole.finalize()))
+}
+
+thread_local! {
+    /// Each loader thread's buffer for stored (compressed) layers, kept between loads: its
+    /// size varies with the layer, so it is one growing buffer rather than pooled ones.
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 fn read_exact(
@@ -495,14 +502,6 @@ fn read_exact(
             source: e,
         },
     })
-}
-
-/// An I/O failure; the caller knows the path and fills it in.
-fn io_error(source: std::io::Error) -> FormatError {
-    FormatError::Io {
-        path: Default::default(),
-        source,
-    }
 }
 
 fn verify_layer(layer: &LayerEntry, hash: &crc32fast::Hasher) -> Result<(), FormatError> {

@@ -1,28 +1,43 @@
 //! Streaming a flat world: keys are region locations, distance is planar (x, z) distance from
-//! the focus to the region's nearest edge, loading is `World::read_region`.
+//! the focus to the region's nearest edge, loading is `World::read_region_into` with maps from
+//! a pool that evicted regions refill and idle loader threads keep faulted in.
 
 use std::sync::Arc;
 
 use super::grid::{square_distance, squares_within};
 use crate::flat::{FormatError, Region, RegionLocation, World};
+use crate::pool::BufferPool;
 use crate::stream::source::Source;
+
+/// Regions' worth of buffers idle loaders keep faulted in ahead of loads (within the budget's
+/// spare room): about what one step into new ground asks for at the default load radius.
+const RESERVE_REGIONS: usize = 12;
 
 pub struct RegionSource {
     world: Arc<World>,
     bytes_per_region: usize,
+    /// The byte length of each of a region's maps, in file order.
+    layer_lens: Vec<usize>,
+    pool: Arc<BufferPool>,
 }
 
 impl RegionSource {
     pub fn new(world: Arc<World>) -> RegionSource {
         let n = (world.manifest().region_size as usize).pow(2);
-        let per_sample: usize = world
-            .manifest()
-            .layer_kinds()
-            .map_or(4, |ks| ks.iter().map(|k| k.elem_size()).sum());
+        let layer_lens: Vec<usize> = world.manifest().layer_kinds().map_or(vec![4 * n], |ks| {
+            ks.iter().map(|k| k.elem_size() * n).collect()
+        });
         RegionSource {
             world,
-            bytes_per_region: n * per_sample,
+            bytes_per_region: layer_lens.iter().sum(),
+            layer_lens,
+            pool: Arc::new(BufferPool::new(0)),
         }
+    }
+
+    /// The buffers loads take their maps from.
+    pub fn pool(&self) -> &Arc<BufferPool> {
+        &self.pool
     }
 
     pub fn world(&self) -> &Arc<World> {
@@ -71,8 +86,28 @@ impl Source for RegionSource {
 
     /// Reads the region and builds its height pyramid (for clipmaps), here on the worker.
     fn load(&self, key: RegionLocation) -> Result<Region, FormatError> {
-        let mut region = self.world.read_region(key)?;
+        let mut region = self.world.read_region_into(key, Some(&self.pool))?;
         region.build_mips();
         Ok(region)
+    }
+
+    fn spare_bytes(&self, bytes: usize) {
+        self.pool.set_room(bytes);
+    }
+
+    /// Frees buffers beyond the room; else faults in one region's buffers while fewer than
+    /// [`RESERVE_REGIONS`] are free and the room allows, so the next loads don't take a page
+    /// fault every 4 KiB.
+    fn idle(&self) -> bool {
+        if self.pool.trim() {
+            return true;
+        }
+        let free = self.pool.stats();
+        let reserve = (RESERVE_REGIONS * self.bytes_per_region).min(free.room_bytes);
+        if free.free_bytes + self.bytes_per_region > reserve {
+            return false;
+        }
+        self.pool.prefault(&self.layer_lens, 1);
+        true
     }
 }

@@ -316,6 +316,17 @@ impl<S: Source> Streamer<S> {
     }
 
     /// Ready + cached + in-flight bytes.
+    /// Bytes of ready and cached pieces.
+    fn loaded_bytes(&self) -> usize {
+        self.slots
+            .values()
+            .map(|s| match s.state {
+                State::Ready { bytes, .. } => bytes,
+                _ => 0,
+            })
+            .sum()
+    }
+
     fn used_bytes(&self) -> usize {
         self.slots
             .values()
@@ -505,5 +516,9 @@ impl<S: Source> Streamer<S> {
             self.resident.write().remove(&key);
             self.evictions += 1;
         }
+        // What the loaded pieces leave of the budget is the room for buffers kept for reuse;
+        // loads in flight take theirs out of it.
+        self.source
+            .spare_bytes(self.config.budget_bytes.saturating_sub(self.loaded_bytes()));
     }
 }

@@ -29,6 +29,21 @@ pub trait Source: Send + Sync + 'static {
 
     /// Reads and decodes one piece. Runs on a worker thread.
     fn load(&self, key: Self::Key) -> Result<Self::Item, Self::Error>;
+
+    /// Told every update how many bytes of the budget no loaded piece holds (the budget less
+    /// the ready and cached pieces): a source that keeps buffers for reuse keeps at most
+    /// that many, so pieces and buffers together stay within the budget. Called on the main
+    /// thread: must be cheap. The default keeps nothing.
+    fn spare_bytes(&self, _bytes: usize) {}
+
+    /// Called on a loader thread when there is nothing to load, with no lock held: one
+    /// bounded piece of background work (a millisecond or two, such as faulting in the
+    /// buffers of the next load), returning whether there is more. The thread waits for a
+    /// job once it returns false, and calls it again after its next wake. The default does
+    /// nothing.
+    fn idle(&self) -> bool {
+        false
+    }
 }
 
 /// A load that panicked on a loader thread, with the panic's message.

@@ -67,6 +67,9 @@ fn work<S: Source>(queue: &(Mutex<Queue<S::Key>>, Condvar), source: &S, tx: &Sen
     loop {
         let job = {
             let mut q = queue.0.lock();
+            // Whether the source has said it has no idle work left since this thread last
+            // woke: then it waits for a job.
+            let mut rested = false;
             loop {
                 if q.shutdown {
                     return;
@@ -80,7 +83,17 @@ fn work<S: Source>(queue: &(Mutex<Queue<S::Key>>, Condvar), source: &S, tx: &Sen
                 {
                     break q.jobs.swap_remove(best);
                 }
+                if !rested {
+                    // Nothing to load: the source's background work, outside the lock, then
+                    // look at the queue again.
+                    rested = !parking_lot::MutexGuard::unlocked(&mut q, || {
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| source.idle()))
+                            .unwrap_or(false)
+                    });
+                    continue;
+                }
                 queue.1.wait(&mut q);
+                rested = false;
             }
         };
         // A panicking load fails like any other, so the key gets its Failed event and its

@@ -30,3 +30,22 @@ pub fn thread_cpu() -> Option<std::time::Duration> {
     }
     None
 }
+
+/// Minor page faults this thread has taken (Linux; the process's elsewhere on Unix, None
+/// otherwise): each is a page touched for the first time, which the kernel zeroes first.
+pub fn minor_faults() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        #[cfg(target_os = "linux")]
+        let who = libc::RUSAGE_THREAD;
+        #[cfg(not(target_os = "linux"))]
+        let who = libc::RUSAGE_SELF;
+        // SAFETY: an all-zero rusage is a valid value of the plain C struct.
+        let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: `u` is valid and writable; `who` is a constant.
+        if unsafe { libc::getrusage(who, &mut u) } == 0 {
+            return Some(u.ru_minflt as u64);
+        }
+    }
+    None
+}

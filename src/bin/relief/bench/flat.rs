@@ -30,6 +30,7 @@ pub const SPEEDS: [(&str, f64); 4] = [
 ];
 
 pub struct FlatBench {
+    dir: std::path::PathBuf,
     world: Arc<World>,
     config: StreamConfig,
     /// A diagonal through the world, trimmed a little inside its corners.
@@ -60,6 +61,7 @@ impl FlatBench {
             [x1 - 0.1 * (x1 - x0), z1 - 0.1 * (z1 - z0)],
         ]);
         Ok(FlatBench {
+            dir: dir.to_path_buf(),
             world,
             config,
             diagonal,
@@ -198,6 +200,7 @@ impl FlatBench {
             frames.push(d.frames);
         }
         self.throughput(&mut fig, &locs, &paths)?;
+        super::first_visit::figures(&self.dir, &mut fig)?;
         self.queries(&mut fig, mid)?;
         Ok((fig, frames))
     }
@@ -395,6 +398,17 @@ impl FlatBench {
                     "  {name}: not measured (this platform cannot drop a file from the page cache)"
                 ),
             }
+        }
+        for (name, key) in [
+            ("maps allocated", "first_visit"),
+            ("maps from a faulted-in pool", "first_visit_pooled"),
+        ] {
+            println!(
+                "  first visits, fresh process, {name}: {:.2} ms a region, {:.0} page faults each: ratio {:.2}",
+                m.of(&format!("throughput.{key}_ms")),
+                m.of(&format!("throughput.{key}_faults")),
+                m.of(&format!("throughput.{key}_ratio")),
+            );
         }
         let h = m.of("queries.height_us");
         let r = m.of("queries.river_us");

@@ -9,6 +9,7 @@
 pub mod compare;
 mod drive;
 pub mod figures;
+mod first_visit;
 mod flat;
 mod planet;
 mod plot;
@@ -79,6 +80,9 @@ pub struct Options {
     /// Judge this run against a baseline JSON; exit 1 if any figure is worse beyond noise.
     #[arg(long)]
     pub compare: Option<PathBuf>,
+    /// Internal: one first-visit measurement in this fresh process (first_visit.rs).
+    #[arg(long, hide = true, value_name = "MODE")]
+    pub first_visit_child: Option<String>,
 }
 
 /// One pass's figures, and each route's frames (for the plot).
@@ -116,6 +120,9 @@ enum Bench {
 
 pub fn run(o: &Options) -> Result<(), Outcome> {
     let bad = Outcome::BadInput;
+    if let Some(mode) = &o.first_visit_child {
+        return first_visit::child(&o.ground, mode).map_err(bad);
+    }
     let (slow_update, slow_load) = slowdown().map_err(bad)?;
     if let Some(p) = &o.plot {
         if p.extension().and_then(|e| e.to_str()) != Some("svg") {

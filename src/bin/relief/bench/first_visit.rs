@@ -1,0 +1,133 @@
+//! First visits as a game's first minutes see them: every region loaded once, each kept (as
+//! the streamer keeps what it loads, so nothing freed is there to reuse), in a fresh process,
+//! against a raw read of the same files, a megabyte at a time into one buffer, page cache
+//! warm.
+//!
+//! In the process that ran the routes, glibc would hand loads the pages earlier passes freed,
+//! already faulted in, and flatter the ratio; so each mode runs in a child process of this
+//! same binary (`relief bench WORLD --first-visit-child MODE`, hidden) that prints its
+//! figures on one line. Modes:
+//!
+//! - `fresh`: loads allocate their maps, as with no pool;
+//! - `pooled`: the maps come from a pool whose buffers were faulted in before the loads, as
+//!   idle loader threads keep them (`RegionSource::idle`).
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+use relief::pool::BufferPool;
+use relief::World;
+
+use super::figures::Figures;
+use crate::process::minor_faults;
+
+/// Regions loaded in a child: enough for a steady figure, few enough that a big world's
+/// first visit stays a few hundred megabytes.
+const MAX_REGIONS: usize = 64;
+
+pub const MODES: [&str; 2] = ["fresh", "pooled"];
+
+/// The child: loads and prints `raw_s load_s faults loads`.
+pub fn child(ground: &Path, mode: &str) -> Result<(), String> {
+    let world = World::open(ground).map_err(|e| format!("{}: {e}", ground.display()))?;
+    let locs: Vec<_> = world.region_locations().take(MAX_REGIONS).collect();
+    let paths: Vec<_> = locs.iter().map(|&l| world.region_path(l)).collect();
+    let pool = Arc::new(BufferPool::new(0));
+    if mode == "pooled" {
+        let lens = world
+            .read_region(locs[0])
+            .map_err(|e| e.to_string())?
+            .layer_lens();
+        pool.set_room(lens.iter().sum::<usize>() * locs.len());
+        pool.prefault(&lens, locs.len());
+    } else if mode != "fresh" {
+        return Err(format!("--first-visit-child {mode}: want fresh or pooled"));
+    }
+    // The raw read: each file in reads of a megabyte (as a load reads a layer) into one
+    // buffer, so it touches fresh pages only the first time round. Page-aligned: on this
+    // project's AMD machines the kernel's copy into a destination 16 bytes past a 64-byte
+    // boundary (where a large allocation starts) runs 3× slower, and the baseline must not
+    // be the slow one.
+    let mut big = vec![0u8; (1 << 20) + 4096];
+    let at = big.as_ptr().align_offset(4096);
+    let buf = &mut big[at..at + (1 << 20)];
+    let mut raw = || -> Result<f64, String> {
+        let t = Instant::now();
+        for p in &paths {
+            use std::io::Read;
+            let mut f = std::fs::File::open(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            while f.read(buf).map_err(|e| format!("{}: {e}", p.display()))? > 0 {}
+        }
+        Ok(t.elapsed().as_secs_f64())
+    };
+    // The median of five, after one that warms the page cache and the buffer (the first
+    // reads of a fresh process run well below the rest).
+    raw()?;
+    let mut raws = (0..5)
+        .map(|_| raw())
+        .collect::<Result<Vec<f64>, String>>()?;
+    let raw_s = crate::timing::median(&mut raws);
+    let faults = minor_faults();
+    let t = Instant::now();
+    let mut kept = Vec::with_capacity(locs.len());
+    for &l in &locs {
+        kept.push(
+            world
+                .read_region_into(l, Some(&pool))
+                .map_err(|e| e.to_string())?,
+        );
+    }
+    let load_s = t.elapsed().as_secs_f64();
+    let faults = match (faults, minor_faults()) {
+        (Some(a), Some(b)) => b.saturating_sub(a) as f64,
+        _ => -1.0,
+    };
+    println!("{raw_s} {load_s} {faults} {}", kept.len());
+    Ok(())
+}
+
+/// The parent: runs each mode in a child and adds its figures.
+pub fn figures(ground: &Path, fig: &mut Figures) -> Result<(), String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    for mode in MODES {
+        let out = std::process::Command::new(&exe)
+            .arg("bench")
+            .arg(ground)
+            .args(["--first-visit-child", mode])
+            .output()
+            .map_err(|e| format!("first-visit child: {e}"))?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let v: Vec<f64> = text
+            .split_whitespace()
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        let [raw_s, load_s, faults, loads] = v[..] else {
+            return Err(format!(
+                "first-visit child ({mode}) said `{}` {}",
+                text.trim(),
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        };
+        let name = if mode == "fresh" {
+            "first_visit"
+        } else {
+            "first_visit_pooled"
+        };
+        fig.set(
+            &format!("throughput.{name}_ratio"),
+            raw_s / load_s.max(1e-9),
+        );
+        fig.set(
+            &format!("throughput.{name}_ms"),
+            load_s * 1e3 / loads.max(1.0),
+        );
+        if faults >= 0.0 {
+            fig.set(
+                &format!("throughput.{name}_faults"),
+                faults / loads.max(1.0),
+            );
+        }
+    }
+    Ok(())
+}
