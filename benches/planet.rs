@@ -43,6 +43,11 @@ fn benches(c: &mut Criterion) {
     g.bench_function("read and decode every field", |b| {
         b.iter(|| black_box(planet.read_tile(key).unwrap()))
     });
+    // As the streamer loads: the fields' buffers come back to a pool when the tile drops.
+    let pool = std::sync::Arc::new(relief::pool::BufferPool::new(64 << 20));
+    g.bench_function("read and decode every field, pooled", |b| {
+        b.iter(|| black_box(planet.read_tile_in(key, Some(&pool)).unwrap()))
+    });
     g.finish();
 
     let dirs: Vec<[f64; 3]> = (0..4096)

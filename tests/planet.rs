@@ -685,3 +685,62 @@ fn planet_chunks_are_capped_per_face_side() {
     assert!(PlanetChunkSource::new(planet.clone(), resident.clone(), smallest).is_ok());
     assert!(PlanetChunkSource::new(planet, resident, 64).is_ok());
 }
+
+/// A budget of a few tiles, the focus moved between two poles: evicted tiles' fields come
+/// back out of the pool, and every streamed tile equals the same tile read fresh (a reused
+/// buffer is overwritten whole, integer fields scaled the same).
+#[test]
+fn evicted_tiles_buffers_are_reused_and_reloads_read_the_same() {
+    let p = planet();
+    let per_tile: usize = p.tile_lens().iter().sum();
+    let cfg = StreamConfig {
+        load_radius: p.radius() * 0.3,
+        drop_radius: p.radius() * 0.35,
+        budget_bytes: 10 * per_tile,
+        ..StreamConfig::default()
+    };
+    let mut s = Streamer::new(Arc::new(TileSource::new(p.clone())), cfg);
+    let pool = s.source().pool().clone();
+    let r = p.radius();
+    for k in 0..6 {
+        let at = if k % 2 == 0 {
+            [0.0, r, 0.0]
+        } else {
+            [0.0, -r, 0.0]
+        };
+        assert!(s.settle(at, Duration::from_secs(60)));
+        assert!(pool.stats().room_bytes <= 10 * per_tile);
+        for (key, tile) in s.resident().read().iter() {
+            assert_eq!(**tile, p.read_tile(*key).unwrap(), "{key:?}, pass {k}");
+        }
+    }
+    let stats = pool.stats();
+    assert!(stats.hits > 0, "no load took a pooled buffer: {stats:?}");
+}
+
+/// A field stored as integers comes out as its samples times the field's scale plus offset.
+#[test]
+fn integer_fields_are_scaled_into_f32() {
+    let p = planet();
+    let blob = p.blob();
+    let (f, info) = blob
+        .fields()
+        .iter()
+        .enumerate()
+        .find(|(_, f)| f.name == "precipitation")
+        .expect("a v7 planet has precipitation");
+    for key in all_keys(4).into_iter().step_by(7) {
+        let Samples::U16(raw) = blob.read_tile(f, key).unwrap() else {
+            panic!("precipitation is stored as u16");
+        };
+        let tile = p.read_tile(key).unwrap();
+        let got = tile.precipitation.as_ref().unwrap();
+        for (k, &s) in raw.iter().enumerate() {
+            assert_eq!(
+                got[k],
+                s as f32 * info.scale + info.offset,
+                "{key:?} sample {k}"
+            );
+        }
+    }
+}

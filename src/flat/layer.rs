@@ -5,7 +5,7 @@
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
-use crate::pool::BufferPool;
+use crate::pool::{Buffer, BufferPool};
 use plain::Plain;
 
 pub struct Layer<T: Plain> {
@@ -16,59 +16,31 @@ pub struct Layer<T: Plain> {
 
 enum Storage<T> {
     Typed(Vec<T>),
-    /// Aligned for T and a whole number of T long, checked when built.
-    Bytes(Vec<u8>),
+    /// A whole number of T long, checked when built; aligned for any T relief stores.
+    Bytes(Buffer),
 }
 
 impl<T: Plain> Layer<T> {
-    /// Takes bytes read from a file. Uses them in place when the allocation is aligned for T
-    /// (it always is with the system allocators relief runs on); copies otherwise.
-    pub fn from_bytes(bytes: Vec<u8>) -> Layer<T> {
+    /// Takes bytes read from a file, in place, and gives them back to `pool` (if any) when
+    /// dropped.
+    pub fn from_buffer(bytes: Buffer, pool: Option<&Arc<BufferPool>>) -> Layer<T> {
         let size = std::mem::size_of::<T>();
         assert_eq!(bytes.len() % size, 0, "a layer holds whole elements");
-        if bytes.as_ptr() as usize % std::mem::align_of::<T>() == 0 {
-            return Layer {
-                storage: Storage::Bytes(bytes),
-                home: None,
-            };
+        // Buffers are 64-byte aligned, more than any Plain type needs.
+        assert!(std::mem::align_of::<T>() <= 64);
+        Layer {
+            storage: Storage::Bytes(bytes),
+            home: pool.cloned(),
         }
-        Layer::from(copy_typed(&bytes))
-    }
-
-    /// As [`from_bytes`](Self::from_bytes), for bytes taken from `pool` if any: they go
-    /// back to it when the layer is dropped.
-    pub fn from_pooled(bytes: Vec<u8>, pool: Option<&Arc<BufferPool>>) -> Layer<T> {
-        let mut layer = Layer::from_bytes(bytes);
-        if matches!(layer.storage, Storage::Bytes(_)) {
-            layer.home = pool.cloned();
-        }
-        layer
     }
 }
 
 impl<T: Plain> Drop for Layer<T> {
     fn drop(&mut self) {
         if let (Some(pool), Storage::Bytes(bytes)) = (&self.home, &mut self.storage) {
-            pool.give(std::mem::take(bytes));
+            pool.give(std::mem::replace(bytes, Buffer::zeroed(0)));
         }
     }
-}
-
-/// Whole elements copied out of bytes at any alignment: the path for a misaligned source.
-fn copy_typed<T: Plain>(bytes: &[u8]) -> Vec<T> {
-    let n = bytes.len() / std::mem::size_of::<T>();
-    let mut typed: Vec<T> = Vec::with_capacity(n);
-    // SAFETY: T is Plain (every bit pattern valid); the copy fills exactly n elements, byte by
-    // byte into T-aligned storage, so the source's alignment doesn't matter.
-    unsafe {
-        std::ptr::copy_nonoverlapping(
-            bytes.as_ptr(),
-            typed.as_mut_ptr().cast::<u8>(),
-            n * std::mem::size_of::<T>(),
-        );
-        typed.set_len(n);
-    }
-    typed
 }
 
 impl<T: Plain> From<Vec<T>> for Layer<T> {
@@ -91,7 +63,7 @@ impl<T: Plain> Deref for Layer<T> {
     fn deref(&self) -> &[T] {
         match &self.storage {
             Storage::Typed(v) => v,
-            // SAFETY: alignment and length were checked in from_bytes; T is Plain.
+            // SAFETY: length checked in from_buffer, alignment is the buffer's 64; T is Plain.
             Storage::Bytes(b) => unsafe {
                 std::slice::from_raw_parts(
                     b.as_ptr().cast::<T>(),
@@ -106,7 +78,7 @@ impl<T: Plain> DerefMut for Layer<T> {
     fn deref_mut(&mut self) -> &mut [T] {
         match &mut self.storage {
             Storage::Typed(v) => v,
-            // SAFETY: as in deref; the Vec is uniquely borrowed.
+            // SAFETY: as in deref; the buffer is uniquely borrowed.
             Storage::Bytes(b) => unsafe {
                 std::slice::from_raw_parts_mut(
                     b.as_mut_ptr().cast::<T>(),
@@ -142,19 +114,15 @@ mod tests {
     #[test]
     fn bytes_and_vecs_give_the_same_slice() {
         let v: Vec<f32> = vec![1.5, -2.0, 3.25];
-        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
-        let a = Layer::<f32>::from_bytes(bytes.clone());
+        let mut bytes = Buffer::zeroed(v.len() * 4);
+        bytes.copy_from_slice(&v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
+        let pool = Arc::new(BufferPool::new(1 << 10));
+        let a = Layer::<f32>::from_buffer(bytes, Some(&pool));
         let b = Layer::from(v.clone());
         assert_eq!(&*a, &v[..]);
         assert_eq!(a, b);
-        // A source misaligned for f32 (one byte into an f32-aligned buffer) is copied, not
-        // reinterpreted: the path from_bytes takes when an allocator hands out such bytes.
-        let mut padded = vec![0f32; v.len() + 1];
-        let padded = plain::bytes_mut(&mut padded);
-        padded[1..1 + bytes.len()].copy_from_slice(&bytes);
-        let shifted = &padded[1..1 + bytes.len()];
-        assert_ne!(shifted.as_ptr() as usize % std::mem::align_of::<f32>(), 0);
-        assert_eq!(copy_typed::<f32>(shifted), v);
+        drop(a);
+        assert_eq!(pool.stats().free_bytes, 12, "the bytes went home");
     }
 }
 
@@ -179,6 +147,18 @@ pub(crate) mod plain {
     pub fn bytes<T: Plain>(s: &[T]) -> &[u8] {
         // SAFETY: T is Plain (no padding), u8 has alignment 1, the length covers exactly s.
         unsafe { std::slice::from_raw_parts(s.as_ptr().cast::<u8>(), std::mem::size_of_val(s)) }
+    }
+
+    /// Bytes as elements; panics unless they are aligned for T and a whole number of T long
+    /// (a [`Buffer`](crate::pool::Buffer) always is aligned).
+    pub fn cast_mut<T: Plain>(b: &mut [u8]) -> &mut [T] {
+        let size = std::mem::size_of::<T>();
+        assert!(
+            b.as_ptr() as usize % std::mem::align_of::<T>() == 0 && b.len() % size == 0,
+            "bytes viewed as elements must be aligned and whole"
+        );
+        // SAFETY: alignment and length checked above; every bit pattern is a valid T.
+        unsafe { std::slice::from_raw_parts_mut(b.as_mut_ptr().cast::<T>(), b.len() / size) }
     }
 
     pub fn bytes_mut<T: Plain>(s: &mut [T]) -> &mut [u8] {

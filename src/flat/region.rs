@@ -6,7 +6,7 @@ use crate::error::FormatError;
 use crate::flat::codec::{self, Codec};
 use crate::flat::layer::{plain, Layer};
 use crate::flat::location::RegionLocation;
-use crate::pool::BufferPool;
+use crate::pool::{with_scratch, Buffer, BufferPool};
 use std::sync::Arc;
 
 pub const REGION_MAGIC: [u8; 4] = *b"RLRG";
@@ -443,7 +443,7 @@ pub fn read_region_from(
     whole.update(&head);
     let n = (header.size as usize).pow(2);
     let mut region = empty_region(&header);
-    let take = |len: usize| pool.map_or_else(|| vec![0u8; len], |p| p.take(len));
+    let take = |len: usize| pool.map_or_else(|| Buffer::zeroed(len), |p| p.take(len));
     for layer in &header.layers {
         let want = n * layer.kind.elem_size();
         let mut hash = crc32fast::Hasher::new();
@@ -459,8 +459,7 @@ pub fn read_region_from(
             buf
         } else {
             let mut out = take(want);
-            SCRATCH.with_borrow_mut(|scratch| {
-                scratch.resize(layer.stored_len, 0);
+            with_scratch(layer.stored_len, |scratch| {
                 read_exact(file, scratch, file_len)?;
                 hash.update(scratch);
                 verify_layer(layer, &hash)?;
@@ -470,20 +469,14 @@ pub fn read_region_from(
         };
         whole.combine(&hash);
         match layer.kind {
-            LayerKind::Height => region.height = Layer::from_pooled(bytes, pool),
-            LayerKind::Control => region.control = Some(Layer::from_pooled(bytes, pool)),
-            LayerKind::Color => region.color = Some(Layer::from_pooled(bytes, pool)),
-            LayerKind::Biome => region.biome = Some(Layer::from_pooled(bytes, pool)),
-            LayerKind::Lake => region.lake = Some(Layer::from_pooled(bytes, pool)),
+            LayerKind::Height => region.height = Layer::from_buffer(bytes, pool),
+            LayerKind::Control => region.control = Some(Layer::from_buffer(bytes, pool)),
+            LayerKind::Color => region.color = Some(Layer::from_buffer(bytes, pool)),
+            LayerKind::Biome => region.biome = Some(Layer::from_buffer(bytes, pool)),
+            LayerKind::Lake => region.lake = Some(Layer::from_buffer(bytes, pool)),
         }
     }
     Ok((region, whole.finalize()))
-}
-
-thread_local! {
-    /// Each loader thread's buffer for stored (compressed) layers, kept between loads: its
-    /// size varies with the layer, so it is one growing buffer rather than pooled ones.
-    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 fn read_exact(

@@ -95,19 +95,9 @@ impl Source for RegionSource {
         self.pool.set_room(bytes);
     }
 
-    /// Frees buffers beyond the room; else faults in one region's buffers while fewer than
-    /// [`RESERVE_REGIONS`] are free and the room allows, so the next loads don't take a page
-    /// fault every 4 KiB.
+    /// Frees buffers beyond the room, else faults in one region's buffers while fewer than
+    /// [`RESERVE_REGIONS`] are free: the next loads then take no page fault every 4 KiB.
     fn idle(&self) -> bool {
-        if self.pool.trim() {
-            return true;
-        }
-        let free = self.pool.stats();
-        let reserve = (RESERVE_REGIONS * self.bytes_per_region).min(free.room_bytes);
-        if free.free_bytes + self.bytes_per_region > reserve {
-            return false;
-        }
-        self.pool.prefault(&self.layer_lens, 1);
-        true
+        self.pool.top_up(&self.layer_lens, RESERVE_REGIONS)
     }
 }

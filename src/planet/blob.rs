@@ -5,9 +5,10 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::FormatError;
-use crate::flat::codec::{self, Codec};
+use crate::flat::codec;
 use crate::flat::layer::plain::{self, Plain};
 use crate::io::ReadAt;
+use crate::pool::with_scratch;
 
 use super::format::{
     decode_fields, decode_index, decode_sections, FieldInfo, Header, SampleType, Section,
@@ -171,17 +172,33 @@ impl Blob {
 
     /// A tile's stored bytes, checked against its CRC.
     pub fn read_stored(&self, field: usize, key: TileKey) -> Result<Vec<u8>, FormatError> {
-        let e = self.entry(field, key).ok_or_else(|| {
+        let mut stored = vec![0u8; self.stored_entry(field, key)?.length as usize];
+        self.read_stored_into(field, key, &mut stored)?;
+        Ok(stored)
+    }
+
+    fn stored_entry(&self, field: usize, key: TileKey) -> Result<TileEntry, FormatError> {
+        self.entry(field, key).ok_or_else(|| {
             FormatError::Corrupt(format!(
                 "no tile {key:?} of field {field} in {}",
                 self.name.display()
             ))
-        })?;
-        let mut stored = vec![0u8; e.length as usize];
+        })
+    }
+
+    /// As [`read_stored`](Self::read_stored), into `stored` (the tile's stored length).
+    fn read_stored_into(
+        &self,
+        field: usize,
+        key: TileKey,
+        stored: &mut [u8],
+    ) -> Result<(), FormatError> {
+        let e = self.stored_entry(field, key)?;
+        debug_assert_eq!(stored.len() as u64, e.length as u64);
         self.bytes
-            .read_at(e.offset, &mut stored)
+            .read_at(e.offset, stored)
             .map_err(|err| FormatError::io(&self.name, err))?;
-        let computed = crc32fast::hash(&stored);
+        let computed = crc32fast::hash(stored);
         if computed != e.crc32 {
             return Err(FormatError::Checksum {
                 what: format!(
@@ -192,33 +209,52 @@ impl Blob {
                 computed,
             });
         }
-        Ok(stored)
+        Ok(())
     }
 
     /// A tile of one field, read, checked and decoded.
     pub fn read_tile(&self, field: usize, key: TileKey) -> Result<Samples, FormatError> {
-        let stored = self.read_stored(field, key)?;
-        let f = &self.fields[field];
         let n = (self.header.tile_size as usize).pow(2);
         // Straight into the typed array: no byte buffer and no second copy.
         fn typed<T: Plain + Default>(
-            codec: Codec,
-            stored: &[u8],
+            blob: &Blob,
+            field: usize,
+            key: TileKey,
             n: usize,
         ) -> Result<Vec<T>, FormatError> {
             let mut v = vec![T::default(); n];
-            codec::decode(
-                codec,
-                std::mem::size_of::<T>(),
-                stored,
-                plain::bytes_mut(&mut v),
-            )?;
+            blob.decode_tile_into(field, key, plain::bytes_mut(&mut v))?;
             Ok(v)
         }
-        Ok(match f.ty {
-            SampleType::F32 => Samples::F32(typed(f.codec, &stored, n)?),
-            SampleType::U8 => Samples::U8(typed(f.codec, &stored, n)?),
-            SampleType::U16 => Samples::U16(typed(f.codec, &stored, n)?),
+        Ok(match self.fields[field].ty {
+            SampleType::F32 => Samples::F32(typed(self, field, key, n)?),
+            SampleType::U8 => Samples::U8(typed(self, field, key, n)?),
+            SampleType::U16 => Samples::U16(typed(self, field, key, n)?),
+        })
+    }
+
+    /// A tile of one field, read, checked and decoded into `out`: the tile's samples as
+    /// stored (before the field's scale and offset), `tile_size²` of the field's sample size.
+    /// The stored bytes pass through this thread's scratch buffer ([`with_scratch`]).
+    pub fn decode_tile_into(
+        &self,
+        field: usize,
+        key: TileKey,
+        out: &mut [u8],
+    ) -> Result<(), FormatError> {
+        let f = &self.fields[field];
+        let want = (self.header.tile_size as usize).pow(2) * f.ty.size();
+        if out.len() != want {
+            return Err(FormatError::Corrupt(format!(
+                "a {} tile is {want} bytes, not {}",
+                f.name,
+                out.len()
+            )));
+        }
+        let stored_len = self.stored_entry(field, key)?.length as usize;
+        with_scratch(stored_len, |stored| {
+            self.read_stored_into(field, key, stored)?;
+            codec::decode(f.codec, f.ty.size(), stored, out)
         })
     }
 

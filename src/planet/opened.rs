@@ -2,15 +2,23 @@
 //! (opening reads the header and index only).
 
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::error::FormatError;
+use crate::flat::layer::{plain, Layer};
 use crate::io::ReadAt;
+use crate::pool::{Buffer, BufferPool};
 
-use super::blob::{Blob, Samples, TileKey};
+use super::blob::{Blob, TileKey};
 use super::cube::{self, Projection, Vec3};
-use super::format::{self, BIOME, HEIGHT, LAKE, PRECIPITATION, SEDIMENT};
+use super::format::{self, SampleType, BIOME, HEIGHT, LAKE, PRECIPITATION, SEDIMENT};
 use super::tables::{decode_lakes, decode_reaches, PlanetCensus, PlanetLake, PlanetReach};
+
+thread_local! {
+    /// Each loader thread's buffer for a field stored as integers, before it becomes f32.
+    static STORED_SAMPLES: std::cell::RefCell<Vec<u8>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
 
 /// Every known field of one tile, decoded. Sample (i, j) of the tile is at `j·size + i`.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,15 +26,15 @@ pub struct PlanetTile {
     pub key: TileKey,
     pub size: u32,
     /// Metres above the radius.
-    pub height: Vec<f32>,
+    pub height: Layer<f32>,
     /// Biome class ids.
-    pub biome: Vec<u8>,
+    pub biome: Layer<u8>,
     /// Lake ids (0 = none).
-    pub lake: Vec<u16>,
+    pub lake: Layer<u16>,
     /// Sediment thickness, metres (v7 blobs).
-    pub sediment: Option<Vec<f32>>,
+    pub sediment: Option<Layer<f32>>,
     /// Precipitation, mm/yr (v7 blobs).
-    pub precipitation: Option<Vec<f32>>,
+    pub precipitation: Option<Layer<f32>>,
 }
 
 impl PlanetTile {
@@ -137,29 +145,68 @@ impl Planet {
 
     /// Reads, checks and decodes every known field of one tile.
     pub fn read_tile(&self, key: TileKey) -> Result<PlanetTile, FormatError> {
+        self.read_tile_in(key, None)
+    }
+
+    /// As [`read_tile`](Self::read_tile), with the fields' buffers taken from `pool` (and
+    /// given back to it when the tile is dropped): what the streamer's loads use.
+    pub fn read_tile_in(
+        &self,
+        key: TileKey,
+        pool: Option<&Arc<BufferPool>>,
+    ) -> Result<PlanetTile, FormatError> {
         let b = &self.blob;
-        let scaled = |field: usize| -> Result<Vec<f32>, FormatError> {
+        let n = (self.tile_size() as usize).pow(2);
+        let take = |len: usize| pool.map_or_else(|| Buffer::zeroed(len), |p| p.take(len));
+        // A field as it is stored, straight into its buffer.
+        let stored = |field: usize| -> Result<Buffer, FormatError> {
+            let mut out = take(n * b.fields()[field].ty.size());
+            b.decode_tile_into(field, key, &mut out)?;
+            Ok(out)
+        };
+        // A field in metres (or its unit): f32 after the field's scale and offset.
+        let scaled = |field: usize| -> Result<Layer<f32>, FormatError> {
             let f = &b.fields()[field];
             let (scale, offset) = (f.scale, f.offset);
-            Ok(match b.read_tile(field, key)? {
-                Samples::F32(v) if scale == 1.0 && offset == 0.0 => v,
-                Samples::F32(mut v) => {
-                    v.iter_mut().for_each(|x| *x = *x * scale + offset);
-                    v
-                }
-                Samples::U16(v) => v.iter().map(|&x| x as f32 * scale + offset).collect(),
-                Samples::U8(v) => v.iter().map(|&x| x as f32 * scale + offset).collect(),
-            })
+            let mut out = if f.ty == SampleType::F32 {
+                stored(field)?
+            } else {
+                STORED_SAMPLES.with_borrow_mut(|raw| -> Result<Buffer, FormatError> {
+                    raw.resize(n * f.ty.size(), 0);
+                    b.decode_tile_into(field, key, raw)?;
+                    let mut out = take(n * 4);
+                    let dst: &mut [f32] = plain::cast_mut(&mut out);
+                    match f.ty {
+                        SampleType::U16 => {
+                            for (d, s) in dst.iter_mut().zip(raw.chunks_exact(2)) {
+                                *d = u16::from_le_bytes([s[0], s[1]]) as f32;
+                            }
+                        }
+                        _ => dst
+                            .iter_mut()
+                            .zip(raw.iter())
+                            .for_each(|(d, &s)| *d = s as f32),
+                    }
+                    Ok(out)
+                })?
+            };
+            if scale != 1.0 || offset != 0.0 {
+                let v: &mut [f32] = plain::cast_mut(&mut out);
+                v.iter_mut().for_each(|x| *x = *x * scale + offset);
+            }
+            Ok(Layer::from_buffer(out, pool))
+        };
+        let typed = |field: usize, ty: SampleType, what: &str| -> Result<Buffer, FormatError> {
+            if b.fields()[field].ty != ty {
+                return Err(FormatError::Corrupt(format!(
+                    "PLNT {what} field is not {ty:?}"
+                )));
+            }
+            stored(field)
         };
         let height = scaled(self.slots.height)?;
-        let biome = match b.read_tile(self.slots.biome, key)? {
-            Samples::U8(v) => v,
-            _ => return Err(FormatError::Corrupt("PLNT biome field is not u8".into())),
-        };
-        let lake = match b.read_tile(self.slots.lake, key)? {
-            Samples::U16(v) => v,
-            _ => return Err(FormatError::Corrupt("PLNT lake field is not u16".into())),
-        };
+        let biome = Layer::from_buffer(typed(self.slots.biome, SampleType::U8, "biome")?, pool);
+        let lake = Layer::from_buffer(typed(self.slots.lake, SampleType::U16, "lake")?, pool);
         Ok(PlanetTile {
             key,
             size: self.tile_size(),
@@ -169,6 +216,15 @@ impl Planet {
             sediment: self.slots.sediment.map(scaled).transpose()?,
             precipitation: self.slots.precipitation.map(scaled).transpose()?,
         })
+    }
+
+    /// The byte length of each field buffer one tile takes: what a pool is faulted in with.
+    pub fn tile_lens(&self) -> Vec<usize> {
+        let n = (self.tile_size() as usize).pow(2);
+        let mut lens = vec![4 * n, n, 2 * n];
+        lens.extend(self.slots.sediment.map(|_| 4 * n));
+        lens.extend(self.slots.precipitation.map(|_| 4 * n));
+        lens
     }
 
     fn table<'a, T>(

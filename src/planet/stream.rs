@@ -4,14 +4,23 @@
 use std::sync::Arc;
 
 use crate::error::FormatError;
+use crate::pool::BufferPool;
 use crate::stream::Source;
 
 use super::blob::TileKey;
 use super::cube::{self, Vec3};
 use super::opened::{Planet, PlanetTile};
 
+/// Tiles' worth of buffers idle loaders keep faulted in ahead of loads (within the budget's
+/// spare room): a ring of tiles around a moving focus.
+const RESERVE_TILES: usize = 16;
+
 pub struct TileSource {
     planet: Arc<Planet>,
+    /// The fields' buffers: evicted tiles refill it, idle loaders keep some faulted in.
+    pool: Arc<BufferPool>,
+    /// The byte length of each field buffer of a tile.
+    tile_lens: Vec<usize>,
     /// Per tile (in index order): centre direction and angular radius (centre to corner).
     tiles: Vec<(TileKey, Vec3, f64)>,
     /// The largest tile's angular radius.
@@ -51,7 +60,10 @@ impl TileSource {
             }
         }
         let widest = tiles.iter().map(|t| t.2).fold(0.0, f64::max);
+        let tile_lens = planet.tile_lens();
         TileSource {
+            pool: Arc::new(BufferPool::new(0)),
+            tile_lens,
             planet,
             tiles,
             widest,
@@ -60,6 +72,11 @@ impl TileSource {
 
     pub fn planet(&self) -> &Arc<Planet> {
         &self.planet
+    }
+
+    /// The buffers loads take their fields from.
+    pub fn pool(&self) -> &Arc<BufferPool> {
+        &self.pool
     }
 
     fn slot(&self, key: TileKey) -> usize {
@@ -121,6 +138,16 @@ impl Source for TileSource {
     }
 
     fn load(&self, key: TileKey) -> Result<PlanetTile, FormatError> {
-        self.planet.read_tile(key)
+        self.planet.read_tile_in(key, Some(&self.pool))
+    }
+
+    fn spare_bytes(&self, bytes: usize) {
+        self.pool.set_room(bytes);
+    }
+
+    /// Frees buffers beyond the room, else faults in one tile's buffers while fewer than
+    /// [`RESERVE_TILES`] are free: the next loads then take no page fault every 4 KiB.
+    fn idle(&self) -> bool {
+        self.pool.top_up(&self.tile_lens, RESERVE_TILES)
     }
 }

@@ -49,6 +49,15 @@ impl Ring {
         Duration::from_nanos(*v)
     }
 
+    /// The mean of the recorded durations; zero when empty.
+    pub fn mean(&self) -> Duration {
+        if self.len == 0 {
+            return Duration::ZERO;
+        }
+        let sum: u128 = self.nanos[..self.len].iter().map(|&n| n as u128).sum();
+        Duration::from_nanos((sum / self.len as u128) as u64)
+    }
+
     /// The largest duration ever recorded.
     pub fn max(&self) -> Duration {
         Duration::from_nanos(self.max)
@@ -69,6 +78,7 @@ mod tests {
         assert_eq!(r.percentile(0.0), Duration::from_millis(1));
         assert_eq!(r.percentile(100.0), Duration::from_millis(100));
         assert_eq!(r.percentile(50.0), Duration::from_millis(51));
+        assert_eq!(r.mean(), Duration::from_micros(50_500));
         for _ in 0..SLOTS {
             r.push(Duration::from_millis(7));
         }
@@ -76,6 +86,11 @@ mod tests {
             r.percentile(99.0),
             Duration::from_millis(7),
             "old samples roll out"
+        );
+        assert_eq!(
+            r.mean(),
+            Duration::from_millis(7),
+            "the mean is of what is kept"
         );
         assert_eq!(r.max(), Duration::from_millis(100), "max is all-time");
     }

@@ -141,6 +141,9 @@ pub struct Stats {
     /// Queue-to-ready time of recent loads.
     pub latency_p50: Duration,
     pub latency_p99: Duration,
+    /// How long recent loads ran on their workers (read, check, decode), queue wait aside.
+    pub load_p50: Duration,
+    pub load_mean: Duration,
     /// Time spent in recent updates.
     pub update_last: Duration,
     pub update_p50: Duration,
@@ -181,6 +184,7 @@ pub struct Streamer<S: Source> {
     failures: u64,
     evictions: u64,
     latency: Ring,
+    load_time: Ring,
     update_time: Ring,
     last_update: Duration,
 }
@@ -213,6 +217,7 @@ impl<S: Source> Streamer<S> {
             failures: 0,
             evictions: 0,
             latency: Ring::default(),
+            load_time: Ring::default(),
             update_time: Ring::default(),
             last_update: Duration::ZERO,
         }
@@ -288,6 +293,8 @@ impl<S: Source> Streamer<S> {
             evictions: self.evictions,
             latency_p50: self.latency.percentile(50.0),
             latency_p99: self.latency.percentile(99.0),
+            load_p50: self.load_time.percentile(50.0),
+            load_mean: self.load_time.mean(),
             update_last: self.last_update,
             update_p50: self.update_time.percentile(50.0),
             update_p99: self.update_time.percentile(99.0),
@@ -353,6 +360,7 @@ impl<S: Source> Streamer<S> {
                 self.loads += 1;
                 self.latency
                     .push(now.saturating_duration_since(done.queued));
+                self.load_time.push(done.took);
                 if slot.wanted {
                     self.events.push_back(Event::Loaded {
                         key: done.key,

@@ -20,6 +20,8 @@ pub struct Job<K> {
 pub struct Done<S: Source> {
     pub key: S::Key,
     pub queued: Instant,
+    /// How long the load itself ran on its worker (queue wait aside).
+    pub took: std::time::Duration,
     /// Wrapped in its Arc here, so the main thread does not allocate to publish it.
     pub outcome: Result<Arc<S::Item>, S::Error>,
 }
@@ -99,6 +101,7 @@ fn work<S: Source>(queue: &(Mutex<Queue<S::Key>>, Condvar), source: &S, tx: &Sen
         // A panicking load fails like any other, so the key gets its Failed event and its
         // retries, and this thread lives on to load the rest.
         super::slowdown::in_load();
+        let started = Instant::now();
         let outcome =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| source.load(job.key)))
                 .unwrap_or_else(|payload| Err(LoadPanic::from_payload(&*payload).into()))
@@ -107,6 +110,7 @@ fn work<S: Source>(queue: &(Mutex<Queue<S::Key>>, Condvar), source: &S, tx: &Sen
             .send(Done {
                 key: job.key,
                 queued: job.queued,
+                took: started.elapsed(),
                 outcome,
             })
             .is_err()

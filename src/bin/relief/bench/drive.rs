@@ -212,6 +212,12 @@ pub fn drive(rt: &mut Runtime, s: &Setup) -> Result<Driven, Box<dyn std::error::
     fig.set("failures", failures as f64);
     fig.set("ready_p50_ms", millis(st.latency_p50));
     fig.set("ready_p99_ms", millis(st.latency_p99));
+    fig.set("load_p50_ms", millis(st.load_p50));
+    fig.set("load_mean_ms", millis(st.load_mean));
+    fig.set(
+        "load_mean_per_p50",
+        ratio(millis(st.load_mean), millis(st.load_p50)),
+    );
     fig.set(
         "ready_p50_per_read",
         ratio(millis(st.latency_p50), millis(s.piece_read)),

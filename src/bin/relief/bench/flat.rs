@@ -219,7 +219,10 @@ impl FlatBench {
         // Alternate the two, five rounds each, and compare medians: the page cache and the
         // other core make single passes noisy. Warm: the files sit in the page cache, so a
         // raw read is a memory copy and any check costs as much again. Cold: each file is
-        // dropped from the page cache first, as on a region's first visit.
+        // dropped from the page cache first, as on a region's first visit. Loads take their
+        // maps from a pool that each dropped region gives back to, as the streamer's do
+        // (first visits, with nothing to reuse, are first_visit.rs's).
+        let pool = Arc::new(relief::pool::BufferPool::new(self.per_region * 2));
         for (name, cold) in [("warm", false), ("cold", true)] {
             let (mut raws, mut loads) = (Vec::new(), Vec::new());
             // Warm rounds are timed in this thread's CPU time (a read from the page cache is
@@ -255,7 +258,9 @@ impl FlatBench {
                 let secs = clock(&mut || {
                     for &l in locs {
                         std::hint::black_box(
-                            self.world.read_region(l).map_err(std::io::Error::other)?,
+                            self.world
+                                .read_region_into(l, Some(&pool))
+                                .map_err(std::io::Error::other)?,
                         );
                     }
                     Ok(())
