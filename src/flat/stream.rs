@@ -15,7 +15,6 @@ const RESERVE_REGIONS: usize = 12;
 
 pub struct RegionSource {
     world: Arc<World>,
-    bytes_per_region: usize,
     /// The byte length of each of a region's maps, in file order.
     layer_lens: Vec<usize>,
     pool: Arc<BufferPool>,
@@ -29,7 +28,6 @@ impl RegionSource {
         });
         RegionSource {
             world,
-            bytes_per_region: layer_lens.iter().sum(),
             layer_lens,
             pool: Arc::new(BufferPool::new(0)),
         }
@@ -77,7 +75,7 @@ impl Source for RegionSource {
     }
 
     fn estimate_bytes(&self, _: RegionLocation) -> usize {
-        self.bytes_per_region
+        self.layer_lens.iter().sum()
     }
 
     fn item_bytes(item: &Region) -> usize {

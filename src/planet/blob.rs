@@ -172,8 +172,9 @@ impl Blob {
 
     /// A tile's stored bytes, checked against its CRC.
     pub fn read_stored(&self, field: usize, key: TileKey) -> Result<Vec<u8>, FormatError> {
-        let mut stored = vec![0u8; self.stored_entry(field, key)?.length as usize];
-        self.read_stored_into(field, key, &mut stored)?;
+        let e = self.stored_entry(field, key)?;
+        let mut stored = vec![0u8; e.length as usize];
+        self.read_stored_into(field, key, e, &mut stored)?;
         Ok(stored)
     }
 
@@ -186,14 +187,15 @@ impl Blob {
         })
     }
 
-    /// As [`read_stored`](Self::read_stored), into `stored` (the tile's stored length).
+    /// As [`read_stored`](Self::read_stored), of the tile at index entry `e`, into `stored`
+    /// (its stored length).
     fn read_stored_into(
         &self,
         field: usize,
         key: TileKey,
+        e: TileEntry,
         stored: &mut [u8],
     ) -> Result<(), FormatError> {
-        let e = self.stored_entry(field, key)?;
         debug_assert_eq!(stored.len() as u64, e.length as u64);
         self.bytes
             .read_at(e.offset, stored)
@@ -251,9 +253,9 @@ impl Blob {
                 out.len()
             )));
         }
-        let stored_len = self.stored_entry(field, key)?.length as usize;
-        with_scratch(stored_len, |stored| {
-            self.read_stored_into(field, key, stored)?;
+        let e = self.stored_entry(field, key)?;
+        with_scratch(e.length as usize, |stored| {
+            self.read_stored_into(field, key, e, stored)?;
             codec::decode(f.codec, f.ty.size(), stored, out)
         })
     }

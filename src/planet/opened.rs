@@ -14,12 +14,6 @@ use super::cube::{self, Projection, Vec3};
 use super::format::{self, SampleType, BIOME, HEIGHT, LAKE, PRECIPITATION, SEDIMENT};
 use super::tables::{decode_lakes, decode_reaches, PlanetCensus, PlanetLake, PlanetReach};
 
-thread_local! {
-    /// Each loader thread's buffer for a field stored as integers, before it becomes f32.
-    static STORED_SAMPLES: std::cell::RefCell<Vec<u8>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
-
 /// Every known field of one tile, decoded. Sample (i, j) of the tile is at `j·size + i`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlanetTile {
@@ -171,24 +165,26 @@ impl Planet {
             let mut out = if f.ty == SampleType::F32 {
                 stored(field)?
             } else {
-                STORED_SAMPLES.with_borrow_mut(|raw| -> Result<Buffer, FormatError> {
-                    raw.resize(n * f.ty.size(), 0);
-                    b.decode_tile_into(field, key, raw)?;
-                    let mut out = take(n * 4);
-                    let dst: &mut [f32] = plain::cast_mut(&mut out);
-                    match f.ty {
-                        SampleType::U16 => {
-                            for (d, s) in dst.iter_mut().zip(raw.chunks_exact(2)) {
-                                *d = u16::from_le_bytes([s[0], s[1]]) as f32;
-                            }
+                // Stored as integers: decoded into a buffer of their own (the pool's, and
+                // back to it), then widened.
+                let raw = stored(field)?;
+                let mut out = take(n * 4);
+                let dst: &mut [f32] = plain::cast_mut(&mut out);
+                match f.ty {
+                    SampleType::U16 => {
+                        for (d, s) in dst.iter_mut().zip(raw.chunks_exact(2)) {
+                            *d = u16::from_le_bytes([s[0], s[1]]) as f32;
                         }
-                        _ => dst
-                            .iter_mut()
-                            .zip(raw.iter())
-                            .for_each(|(d, &s)| *d = s as f32),
                     }
-                    Ok(out)
-                })?
+                    _ => dst
+                        .iter_mut()
+                        .zip(raw.iter())
+                        .for_each(|(d, &s)| *d = s as f32),
+                }
+                if let Some(p) = pool {
+                    p.give(raw);
+                }
+                out
             };
             if scale != 1.0 || offset != 0.0 {
                 let v: &mut [f32] = plain::cast_mut(&mut out);

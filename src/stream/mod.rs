@@ -322,26 +322,15 @@ impl<S: Source> Streamer<S> {
         s
     }
 
-    /// Ready + cached + in-flight bytes.
-    /// Bytes of ready and cached pieces.
-    fn loaded_bytes(&self) -> usize {
+    /// Bytes of queued or in-flight pieces (their estimates), and of ready and cached ones.
+    fn held_bytes(&self) -> (usize, usize) {
         self.slots
             .values()
-            .map(|s| match s.state {
-                State::Ready { bytes, .. } => bytes,
-                _ => 0,
+            .fold((0, 0), |(queued, loaded), s| match s.state {
+                State::Queued { bytes } => (queued + bytes, loaded),
+                State::Ready { bytes, .. } => (queued, loaded + bytes),
+                _ => (queued, loaded),
             })
-            .sum()
-    }
-
-    fn used_bytes(&self) -> usize {
-        self.slots
-            .values()
-            .map(|s| match s.state {
-                State::Queued { bytes } | State::Ready { bytes, .. } => bytes,
-                _ => 0,
-            })
-            .sum()
     }
 
     fn apply(&mut self, done: Done<S>, now: Instant) {
@@ -503,7 +492,8 @@ impl<S: Source> Streamer<S> {
         // Make room: cached pieces go, least recently cached first. A scan of the slots (a
         // few hundred) per eviction, only when over budget: an LRU list would allocate a
         // node every time a piece is cached, which walking back and forth does every frame.
-        let mut used = self.used_bytes();
+        let (queued, loaded) = self.held_bytes();
+        let mut used = queued + loaded;
         while used > self.config.budget_bytes {
             let oldest = self
                 .slots
@@ -527,6 +517,6 @@ impl<S: Source> Streamer<S> {
         // What the loaded pieces leave of the budget is the room for buffers kept for reuse;
         // loads in flight take theirs out of it.
         self.source
-            .spare_bytes(self.config.budget_bytes.saturating_sub(self.loaded_bytes()));
+            .spare_bytes(self.config.budget_bytes.saturating_sub(used - queued));
     }
 }
