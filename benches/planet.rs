@@ -5,7 +5,6 @@
 
 mod support;
 
-use std::collections::HashMap;
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -67,7 +66,7 @@ fn benches(c: &mut Criterion) {
 
     // Every tile resident, as after streaming round the whole planet.
     let tps = (planet.face_resolution() / planet.tile_size()) as u16;
-    let mut map = HashMap::new();
+    let mut map = relief::stream::PieceMap::default();
     for face in 0..6u8 {
         for ty in 0..tps {
             for tx in 0..tps {

@@ -2,7 +2,6 @@
 
 mod support;
 
-use std::collections::HashMap;
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -15,7 +14,7 @@ use relief::stream::Source;
 
 fn benches(c: &mut Criterion) {
     let world = Arc::new(support::bench_world());
-    let resident: HashMap<_, _> = world
+    let resident: relief::stream::PieceMap<_, _> = world
         .region_locations()
         .map(|l| (l, Arc::new(world.read_region(l).unwrap())))
         .collect();

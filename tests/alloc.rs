@@ -101,3 +101,51 @@ fn the_runtime_update_allocates_nothing_while_loading_or_walking() {
     });
     assert_eq!(n, 0, "{n} allocations in 1200 walking frames");
 }
+
+/// An orbiting focus on a planet: tiles load and drop every frame, the rings re-anchor every
+/// few dozen frames on their worker, and the main thread still allocates nothing.
+#[test]
+fn the_runtime_update_allocates_nothing_orbiting_a_planet() {
+    use relief::bake::planet::bake_planet;
+    use relief::bake::Silent;
+    let path = common::scratch("alloc-planet").with_extension("plnt");
+    bake_planet(&common::small_planet("relief"), &path, &Silent).expect("bake");
+    let mut rt = relief::Runtime::open(&path, relief::RuntimeConfig::default()).unwrap();
+    let relief::runtime::Queries::Planet(terrain) = rt.queries().clone() else {
+        panic!("a planet's queries")
+    };
+    let radius = terrain.planet().radius();
+    // 20 km/s at 60 frames a second.
+    let at = |frame: usize| {
+        terrain.position_at(5.0, (frame as f64 * 20_000.0 / 60.0 / radius).to_degrees())
+    };
+    assert!(rt.settle(at(0), Duration::from_secs(60)).unwrap());
+    while rt.poll_event().is_some() {}
+    // One lap's first stretch to reach steady state (containers at their working sizes).
+    for f in 0..120 {
+        rt.update(at(f)).unwrap();
+        while rt.poll_event().is_some() {}
+    }
+    let rebuilds = |rt: &relief::Runtime| match rt.lod() {
+        Some(relief::runtime::Lod::Planet(r, _)) => r.rebuilds(),
+        _ => panic!("a planet runtime keeps rings"),
+    };
+    let before = rebuilds(&rt);
+    // Paced like frames (faster than 60 a second, to keep the test short), or the worker
+    // would see one focus a rebuild.
+    let (_, n) = counted(|| {
+        for f in 120..360 {
+            rt.update(at(f)).unwrap();
+            while rt.poll_event().is_some() {}
+            std::hint::black_box(rt.stats());
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    });
+    assert!(
+        rebuilds(&rt) > before,
+        "the rings re-anchored while counted: {} then {}, radius {radius}",
+        before,
+        rebuilds(&rt)
+    );
+    assert_eq!(n, 0, "{n} allocations in 240 orbiting frames");
+}

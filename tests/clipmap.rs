@@ -2,7 +2,6 @@
 
 mod common;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -130,7 +129,10 @@ fn a_coarser_cell_is_the_mean_of_the_four_finer_cells() {
 #[test]
 fn with_nothing_resident_the_overview_answers_then_regions_refresh_it() {
     let world = Arc::new(World::open(common::world_dir()).unwrap());
-    let empty = Terrain::new(world.clone(), Arc::new(RwLock::new(HashMap::new())));
+    let empty = Terrain::new(
+        world.clone(),
+        Arc::new(RwLock::new(relief::stream::PieceMap::default())),
+    );
     let cfg = config();
     let mut map = Clipmap::new(cfg);
     let focus = [400.0, 0.0, 400.0];

@@ -2,7 +2,6 @@
 
 mod common;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -20,7 +19,7 @@ fn same(a: f32, b: f32) -> bool {
 fn settle_at(
     focus: [f64; 3],
 ) -> (
-    HashMap<ChunkKey, Arc<CollisionChunk>>,
+    relief::stream::PieceMap<ChunkKey, CollisionChunk>,
     Terrain,
     Arc<ChunkSource>,
 ) {

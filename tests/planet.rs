@@ -533,13 +533,13 @@ fn lod_rings_follow_the_focus_incrementally_and_match_the_ground() {
         assert_eq!(rings.clipmap().cell(1, i, j), Some(want));
     }
     // Walking 10° keeps the plane; a teleport re-lays it once.
-    assert_eq!(rings.rebuilds, 1);
+    assert_eq!(rings.rebuilds(), 1);
     for k in 0..10 {
         rings.update(at(10.0, 21.0 + k as f64), &terrain);
     }
-    assert_eq!(rings.rebuilds, 1);
+    assert_eq!(rings.rebuilds(), 1);
     rings.update(at(-60.0, 150.0), &terrain);
-    assert_eq!(rings.rebuilds, 2);
+    assert_eq!(rings.rebuilds(), 2);
     // A tile loading refreshes only what it covers.
     let key = TileKey {
         face: 0,
@@ -547,6 +547,102 @@ fn lod_rings_follow_the_focus_incrementally_and_match_the_ground() {
         ty: 0,
     };
     let _ = rings.refresh_tile(key, &terrain);
+}
+
+/// Rings built on their worker thread show what rings built in the caller's thread show, once
+/// caught up, along a path with strips, a re-anchoring and a teleport; and the rectangles they
+/// report are every cell that changed: an engine copying only those rectangles ends with the
+/// same levels, even when the worker coalesces frames it could not keep up with.
+#[test]
+fn rings_built_in_the_background_match_and_report_every_change() {
+    use relief::lod::ClipmapConfig;
+    use relief::planet::rings::PlanetRings;
+    let (_s, terrain) = everything_resident();
+    let cfg = ClipmapConfig {
+        levels: 4,
+        size: 32,
+        base_spacing: 400.0,
+    };
+    let mut path: Vec<[f64; 3]> = (0..60)
+        .map(|k| terrain.position_at(10.0, 20.0 + k as f64 * 0.5))
+        .collect();
+    path.extend((0..20).map(|k| terrain.position_at(-60.0 + k as f64 * 1e-4, 150.0)));
+    let wait = |rings: &mut PlanetRings, focus: [f64; 3], mirror: &mut Vec<Vec<f32>>| {
+        let start = std::time::Instant::now();
+        loop {
+            let rects = rings.update(focus, &terrain).to_vec();
+            copy_rects(rings, &rects, mirror);
+            if rings.is_idle() {
+                return;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "the worker never caught up"
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    };
+    // Step by step, waiting each time: the same levels, frames and rebuilds as built inline.
+    let mut inline = PlanetRings::new(cfg);
+    let mut background = PlanetRings::in_background(cfg, &terrain);
+    assert!(background.is_background() && !inline.is_background());
+    let mut mirror = vec![vec![0f32; 32 * 32]; 4];
+    for &f in &path {
+        inline.update(f, &terrain);
+        wait(&mut background, f, &mut mirror);
+        assert_eq!(background.frame(), inline.frame());
+        for (k, copied) in mirror.iter().enumerate() {
+            let (a, b) = (background.clipmap().level(k), inline.clipmap().level(k));
+            assert_eq!(a.origin(), b.origin(), "level {k}");
+            assert_eq!(a.storage(), b.storage(), "level {k}");
+            assert_eq!(
+                copied,
+                a.storage(),
+                "level {k}: the rectangles missed a change"
+            );
+        }
+    }
+    assert_eq!(background.rebuilds(), inline.rebuilds());
+    assert!(inline.rebuilds() >= 3, "the path re-anchors and teleports");
+    // Without waiting: frames pile up and coalesce; the rectangles still cover every change.
+    let mut background = PlanetRings::in_background(cfg, &terrain);
+    let mut mirror = vec![vec![0f32; 32 * 32]; 4];
+    for &f in path.iter().rev() {
+        let rects = background.update(f, &terrain).to_vec();
+        copy_rects(&background, &rects, &mut mirror);
+    }
+    wait(&mut background, path[0], &mut mirror);
+    for (k, copied) in mirror.iter().enumerate() {
+        assert_eq!(copied, background.clipmap().level(k).storage(), "level {k}");
+    }
+    // A tile refresh goes through the worker too, and is taken with a later update.
+    assert!(background
+        .refresh_tile(
+            TileKey {
+                face: 0,
+                tx: 0,
+                ty: 0
+            },
+            &terrain
+        )
+        .is_empty());
+    wait(&mut background, path[0], &mut mirror);
+}
+
+/// What an engine does with a frame's rectangles: copy those cells of the shown levels.
+fn copy_rects(
+    rings: &relief::planet::rings::PlanetRings,
+    rects: &[relief::lod::DirtyRect],
+    mirror: &mut [Vec<f32>],
+) {
+    let n = rings.clipmap().config().size as usize;
+    for r in rects {
+        let level = rings.clipmap().level(r.level as usize).storage();
+        for z in r.z as usize..(r.z + r.depth) as usize {
+            let row = z * n + r.x as usize..z * n + (r.x + r.width) as usize;
+            mirror[r.level as usize][row.clone()].copy_from_slice(&level[row]);
+        }
+    }
 }
 
 #[test]

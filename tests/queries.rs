@@ -2,7 +2,6 @@
 
 mod common;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,17 +10,17 @@ use relief::bake::seed::Rng;
 use relief::flat::terrain::{Origin, Terrain};
 use relief::flat::RegionSource;
 use relief::flat::{Control, Region, RegionLocation, World};
-use relief::stream::{StreamConfig, Streamer};
+use relief::stream::{PieceMap, StreamConfig, Streamer};
 
 struct Fixture {
     world: Arc<World>,
-    regions: HashMap<RegionLocation, Arc<Region>>,
+    regions: PieceMap<RegionLocation, Region>,
     terrain: Terrain,
 }
 
 fn everything_resident() -> Fixture {
     let world = Arc::new(World::open(common::world_dir()).unwrap());
-    let regions: HashMap<RegionLocation, Arc<Region>> = world
+    let regions: PieceMap<RegionLocation, Region> = world
         .region_locations()
         .map(|l| (l, Arc::new(world.read_region(l).unwrap())))
         .collect();
@@ -153,7 +152,7 @@ fn the_batch_call_agrees_with_single_queries() {
 #[test]
 fn with_nothing_resident_the_overview_answers_and_says_so() {
     let world = Arc::new(World::open(common::world_dir()).unwrap());
-    let t = Terrain::new(world.clone(), Arc::new(RwLock::new(HashMap::new())));
+    let t = Terrain::new(world.clone(), Arc::new(RwLock::new(PieceMap::default())));
     let h = t.height(123.4, -567.8);
     assert_eq!(h.origin, Origin::Overview);
     assert_eq!(h.height, world.overview().height(123.4, -567.8));

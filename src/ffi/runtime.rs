@@ -262,7 +262,9 @@ pub unsafe extern "C" fn relief_runtime_destroy(runtime: *mut relief_runtime) {
 /// planet frame on a planet. Applies finished loads (within the pieces' update budget), moves
 /// the levels and refreshes them over pieces that arrived, re-plans collision chunks, and
 /// queues what happened for `relief_runtime_poll_events`. Never reads files or blocks on
-/// I/O. Errors: INVALID_ARGUMENT (NULL handle, a non-finite position, a planet's centre:
+/// I/O. A planet's rings are built on a thread of their own: an update takes what that
+/// thread finished (a swap, no fill), so the rings shown may trail the focus by a frame or
+/// two and LEVELS_DIRTY reports them when they arrive. Errors: INVALID_ARGUMENT (NULL handle, a non-finite position, a planet's centre:
 /// nothing changes). Threads: one thread (the game's main thread) at a time.
 ///
 /// # Safety

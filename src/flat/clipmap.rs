@@ -1,11 +1,9 @@
 //! A flat world's clipmap: the window logic of [`Clipmap`] filled from resident regions' height
 //! pyramids, else the overview.
 
-use std::collections::HashMap;
-use std::sync::Arc;
-
 use super::{Region, RegionLocation, Terrain};
 use crate::lod::{Clipmap, DirtyRect};
+use crate::stream::PieceMap;
 
 impl Clipmap {
     /// Moves every level's window to centre on `focus` and fills what became visible.
@@ -36,13 +34,13 @@ impl Clipmap {
 /// cell's centre.
 struct FlatCells<'a> {
     terrain: &'a Terrain,
-    map: &'a HashMap<RegionLocation, Arc<Region>>,
+    map: &'a PieceMap<RegionLocation, Region>,
     /// The last region looked up (cells come in rows, mostly from one region).
     last: Option<(RegionLocation, Option<&'a Region>)>,
 }
 
 impl<'a> FlatCells<'a> {
-    fn new(terrain: &'a Terrain, map: &'a HashMap<RegionLocation, Arc<Region>>) -> Self {
+    fn new(terrain: &'a Terrain, map: &'a PieceMap<RegionLocation, Region>) -> Self {
         FlatCells {
             terrain,
             map,

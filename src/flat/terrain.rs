@@ -3,12 +3,11 @@
 //! batch height. Every answer says what answered it: a resident region (full precision) or
 //! the overview (coarse heights, where nothing is resident).
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::spatial::{self, Spatial};
 use crate::flat::{Control, ReachKind, Region, RegionLocation, World};
-use crate::stream::Resident;
+use crate::stream::{PieceMap, Resident};
 
 /// What answered a query.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,7 +73,7 @@ pub struct Terrain {
     hi: [i64; 2],
 }
 
-type Map = HashMap<RegionLocation, Arc<Region>>;
+type Map = PieceMap<RegionLocation, Region>;
 
 impl Terrain {
     pub fn new(world: Arc<World>, resident: Resident<RegionLocation, Region>) -> Terrain {

@@ -109,6 +109,73 @@ impl Clipmap {
         Some(l.heights[(j.rem_euclid(n) * n + i.rem_euclid(n)) as usize])
     }
 
+    /// Takes `src`'s windows and the cells of `rects` (every cell when `rects` is None), and
+    /// reports them as this clipmap's dirty rectangles: how levels built on another thread
+    /// reach the one the engine reads, copying only what changed. Both have one config.
+    pub fn copy_from(&mut self, src: &Clipmap, rects: Option<&[DirtyRect]>) {
+        assert_eq!(
+            self.config, src.config,
+            "copy between clipmaps of one config"
+        );
+        self.dirty.clear();
+        let n = self.config.size as usize;
+        for (to, from) in self.levels.iter_mut().zip(&src.levels) {
+            to.origin = from.origin;
+        }
+        match rects {
+            None => {
+                for (to, from) in self.levels.iter_mut().zip(&src.levels) {
+                    to.heights.copy_from_slice(&from.heights);
+                }
+                self.mark_all_dirty();
+            }
+            Some(rects) => {
+                for r in rects {
+                    let (to, from) = (
+                        &mut self.levels[r.level as usize],
+                        &src.levels[r.level as usize],
+                    );
+                    for z in r.z as usize..(r.z + r.depth) as usize {
+                        let row = z * n + r.x as usize..z * n + (r.x + r.width) as usize;
+                        to.heights[row.clone()].copy_from_slice(&from.heights[row]);
+                    }
+                }
+                self.dirty.extend_from_slice(rects);
+            }
+        }
+    }
+
+    /// Room for `n` dirty rectangles without allocating (for a clipmap that takes them from
+    /// another with [`Clipmap::copy_from`]).
+    pub fn reserve_rects(&mut self, n: usize) {
+        self.dirty.reserve(n.saturating_sub(self.dirty.len()));
+    }
+
+    /// Reports `rects` as rewritten (a clipmap swapped in for another).
+    pub fn set_dirty(&mut self, rects: &[DirtyRect]) {
+        self.dirty.clear();
+        self.dirty.extend_from_slice(rects);
+    }
+
+    /// Reports every level rewritten whole (a clipmap swapped in for another).
+    pub fn mark_all_dirty(&mut self) {
+        self.dirty.clear();
+        let n = self.config.size;
+        self.dirty
+            .extend((0..self.config.levels).map(|level| DirtyRect {
+                level,
+                x: 0,
+                z: 0,
+                width: n,
+                depth: n,
+            }));
+    }
+
+    /// Reports nothing rewritten (a frame whose levels did not change).
+    pub fn clear_dirty(&mut self) {
+        self.dirty.clear();
+    }
+
     /// Forgets every level's window, so the next update fills them whole.
     pub fn reset(&mut self) {
         for l in &mut self.levels {
@@ -126,11 +193,7 @@ impl Clipmap {
         self.dirty.clear();
         let n = self.config.size as i64;
         for k in 0..self.levels.len() {
-            let s = self.levels[k].spacing;
-            let new = [
-                (centre[0] / s).floor() as i64 - n / 2,
-                (centre[1] / s).floor() as i64 - n / 2,
-            ];
+            let new = self.window_at(k, centre);
             let old = self.levels[k].origin;
             self.levels[k].origin = Some(new);
             match old {
@@ -154,6 +217,21 @@ impl Clipmap {
             }
         }
         &self.dirty
+    }
+
+    /// Level k's window origin when centred on plane point `centre`.
+    fn window_at(&self, k: usize, centre: [f64; 2]) -> [i64; 2] {
+        let (s, n) = (self.levels[k].spacing, self.config.size as i64);
+        [
+            (centre[0] / s).floor() as i64 - n / 2,
+            (centre[1] / s).floor() as i64 - n / 2,
+        ]
+    }
+
+    /// Whether [`Clipmap::update_with`] at `centre` would fill anything: some level is empty
+    /// or its window would move. Cheap (a division per level), for deciding whether to ask.
+    pub fn would_move(&self, centre: [f64; 2]) -> bool {
+        (0..self.levels.len()).any(|k| self.levels[k].origin != Some(self.window_at(k, centre)))
     }
 
     /// Refills the visible cells of every level that overlap the plane rectangle `lo..hi`.

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use crate::error::FormatError;
-use crate::stream::{Resident, Source};
+use crate::stream::{PieceMap, Resident, Source};
 
 use super::blob::TileKey;
 use super::cube::{self, Vec3};
@@ -329,7 +329,7 @@ impl Source for PlanetChunkSource {
             self.planet.face_resolution(),
             self.planet.tile_size() as i64,
         );
-        let mut local: std::collections::HashMap<TileKey, Arc<PlanetTile>> = Default::default();
+        let mut local: PieceMap<TileKey, PlanetTile> = Default::default();
         let mut failure = None;
         let chunk = self.build(key, |d| {
             bilinear(self.planet.projection(), n, d, |f, i, j| {

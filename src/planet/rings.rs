@@ -4,11 +4,15 @@
 //! reports the rectangles, exactly as on a flat world; when the focus strays more than
 //! `REANCHOR` from the anchor, the plane is laid afresh under it and the levels refill whole
 //! (a teleport costs one full rebuild; walking round the planet, one every ~17 km at R = 50 km).
+//! A runtime builds them on a worker thread ([`PlanetRings::in_background`]), so neither the
+//! strips nor the rebuilds cost the frame.
 
 use crate::lod::{Clipmap, ClipmapConfig, DirtyRect};
 
 use super::blob::TileKey;
 use super::cube::{self, Vec3};
+use super::opened::Planet;
+use super::ring_worker::RingWorker;
 use super::terrain::{tangent_basis, PlanetTerrain};
 
 /// How far (radians) the focus may move from the anchor before the plane is re-laid.
@@ -46,67 +50,76 @@ impl RingFrame {
     }
 }
 
-pub struct PlanetRings {
-    clipmap: Clipmap,
-    frame: Option<RingFrame>,
-    /// Full rebuilds since creation (the first fill and each re-anchoring).
-    pub rebuilds: u64,
+/// The levels and the plane they lie on, built synchronously: what both of
+/// [`PlanetRings`]' modes run (in the caller's thread, or on the ring worker's).
+pub(crate) struct RingBuild {
+    pub(crate) clipmap: Clipmap,
+    pub(crate) frame: Option<RingFrame>,
+    pub(crate) rebuilds: u64,
 }
 
-impl PlanetRings {
-    pub fn new(config: ClipmapConfig) -> PlanetRings {
-        PlanetRings {
+impl RingBuild {
+    pub(crate) fn new(config: ClipmapConfig) -> RingBuild {
+        RingBuild {
             clipmap: Clipmap::new(config),
             frame: None,
             rebuilds: 0,
         }
     }
 
-    pub fn clipmap(&self) -> &Clipmap {
-        &self.clipmap
-    }
-
-    pub fn frame(&self) -> Option<RingFrame> {
-        self.frame
-    }
-
-    /// Follows the focus (planet frame, metres); returns the storage rectangles rewritten.
-    pub fn update(&mut self, focus: [f64; 3], terrain: &PlanetTerrain) -> &[DirtyRect] {
-        let p = terrain.planet();
+    /// Follows the focus with heights from `h`; returns the storage rectangles rewritten.
+    pub(crate) fn update(
+        &mut self,
+        focus: [f64; 3],
+        planet: &Planet,
+        h: &dyn Fn(Vec3) -> f32,
+    ) -> &[DirtyRect] {
         let d = cube::normalize(focus);
         let stale = self.frame.map_or(true, |f| cube::angle(f.up, d) > REANCHOR);
         if stale {
-            let (east, north) = tangent_basis(d, p.pole());
+            let (east, north) = tangent_basis(d, planet.pole());
             self.frame = Some(RingFrame {
                 up: d,
                 east,
                 north,
-                radius: p.radius(),
+                radius: planet.radius(),
             });
             self.clipmap.reset();
             self.rebuilds += 1;
         }
         let frame = self.frame.expect("set above");
         let centre = frame.project(d).unwrap_or([0.0, 0.0]);
-        terrain.with_heights(|h| {
-            self.clipmap.update_with(centre, &mut |_, s, i, j| {
-                h(frame.direction((i as f64 + 0.5) * s, (j as f64 + 0.5) * s))
-            })
+        self.clipmap.update_with(centre, &mut |_, s, i, j| {
+            h(frame.direction((i as f64 + 0.5) * s, (j as f64 + 0.5) * s))
         })
     }
 
-    /// Refills the cells over a tile that just loaded; returns the rectangles rewritten.
-    pub fn refresh_tile(&mut self, key: TileKey, terrain: &PlanetTerrain) -> &[DirtyRect] {
+    /// Whether `update` at `focus` would change nothing: the plane stays and no window moves.
+    pub(crate) fn unchanged_by(&self, focus: [f64; 3]) -> bool {
+        let d = cube::normalize(focus);
+        self.frame.is_some_and(|f| {
+            cube::angle(f.up, d) <= REANCHOR
+                && f.project(d).is_some_and(|c| !self.clipmap.would_move(c))
+        })
+    }
+
+    /// Refills the cells over a tile with heights from `h`; returns the rectangles rewritten.
+    pub(crate) fn refresh_tile(
+        &mut self,
+        key: TileKey,
+        planet: &Planet,
+        h: &dyn Fn(Vec3) -> f32,
+    ) -> &[DirtyRect] {
+        fn nothing(c: &mut Clipmap) -> &[DirtyRect] {
+            c.refill_with([0.0; 2], [0.0; 2], &mut |_, _, _, _| 0.0)
+        }
         let Some(frame) = self.frame else {
-            return self
-                .clipmap
-                .refill_with([0.0; 2], [0.0; 2], &mut |_, _, _, _| 0.0);
+            return nothing(&mut self.clipmap);
         };
-        let p = terrain.planet();
-        let (n, t) = (p.face_resolution(), p.tile_size());
+        let (n, t) = (planet.face_resolution(), planet.tile_size());
         let corner = |i: u32, j: u32| {
             cube::direction(
-                p.projection(),
+                planet.projection(),
                 key.face as usize,
                 i as f64 * 2.0 / n as f64 - 1.0,
                 j as f64 * 2.0 / n as f64 - 1.0,
@@ -124,25 +137,110 @@ impl PlanetRings {
                 (x0, y0 + f),
                 (x0 + t, y0 + f),
             ] {
-                match frame.project(corner(i, j)) {
-                    Some(q) => {
-                        for a in 0..2 {
-                            lo[a] = lo[a].min(q[a]);
-                            hi[a] = hi[a].max(q[a]);
-                        }
-                    }
-                    None => {
-                        return self
-                            .clipmap
-                            .refill_with([0.0; 2], [0.0; 2], &mut |_, _, _, _| 0.0)
-                    }
+                let Some(q) = frame.project(corner(i, j)) else {
+                    return nothing(&mut self.clipmap);
+                };
+                for a in 0..2 {
+                    lo[a] = lo[a].min(q[a]);
+                    hi[a] = hi[a].max(q[a]);
                 }
             }
         }
-        terrain.with_heights(|h| {
-            self.clipmap.refill_with(lo, hi, &mut |_, s, i, j| {
-                h(frame.direction((i as f64 + 0.5) * s, (j as f64 + 0.5) * s))
-            })
+        self.clipmap.refill_with(lo, hi, &mut |_, s, i, j| {
+            h(frame.direction((i as f64 + 0.5) * s, (j as f64 + 0.5) * s))
         })
+    }
+}
+
+/// LOD rings following a focus on a planet.
+///
+/// Built in the caller's thread ([`PlanetRings::new`]: `update` returns what it rewrote, in
+/// full) or on a worker thread of their own ([`PlanetRings::in_background`], what a
+/// [`Runtime`](crate::runtime::Runtime) uses): there `update` posts the focus and takes
+/// whatever the worker has finished since, copying only the rectangles that changed, so an
+/// orbiting focus — a strip of every level per frame and a whole re-anchored set every ~50
+/// frames at 20 km/s — costs the calling thread a copy, never the fill. The levels shown may
+/// then trail the focus by a frame or two; they are always one consistent set (windows,
+/// cells and plane from one moment of the worker).
+pub struct PlanetRings {
+    shown: RingBuild,
+    worker: Option<RingWorker>,
+}
+
+impl PlanetRings {
+    /// Rings built in the calling thread by `update` and `refresh_tile`.
+    pub fn new(config: ClipmapConfig) -> PlanetRings {
+        PlanetRings {
+            shown: RingBuild::new(config),
+            worker: None,
+        }
+    }
+
+    /// Rings built on a worker thread of their own over `terrain`'s resident tiles (built in
+    /// the caller's thread, as [`PlanetRings::new`], if no thread can be started).
+    pub fn in_background(config: ClipmapConfig, terrain: &PlanetTerrain) -> PlanetRings {
+        let mut shown = RingBuild::new(config);
+        shown
+            .clipmap
+            .reserve_rects(RingWorker::MOST_RECTS.max(config.levels as usize));
+        PlanetRings {
+            shown,
+            worker: RingWorker::start(config, terrain.clone()).ok(),
+        }
+    }
+
+    pub fn clipmap(&self) -> &Clipmap {
+        &self.shown.clipmap
+    }
+
+    /// The plane the shown levels lie on (None before they are first filled).
+    pub fn frame(&self) -> Option<RingFrame> {
+        self.shown.frame
+    }
+
+    /// Full rebuilds of the shown levels since creation (the first fill and each
+    /// re-anchoring).
+    pub fn rebuilds(&self) -> u64 {
+        self.shown.rebuilds
+    }
+
+    /// Whether the levels run on a worker thread.
+    pub fn is_background(&self) -> bool {
+        self.worker.is_some()
+    }
+
+    /// Follows the focus (planet frame, metres); returns the storage rectangles rewritten.
+    /// In the background, what the worker finished since the last call (possibly nothing).
+    pub fn update(&mut self, focus: [f64; 3], terrain: &PlanetTerrain) -> &[DirtyRect] {
+        match &mut self.worker {
+            Some(w) => {
+                // A walking focus moves a window every few hundred frames: waking the worker
+                // for the others would only cost the frame its wake-up. (The shown levels are
+                // the worker's only when it has caught up; until then every move is asked.)
+                if !(w.is_idle() && self.shown.unchanged_by(focus)) {
+                    w.post_focus(focus);
+                }
+                w.deliver(&mut self.shown);
+                self.shown.clipmap.dirty()
+            }
+            None => terrain.with_heights(|h| self.shown.update(focus, terrain.planet(), h)),
+        }
+    }
+
+    /// Refills the cells over a tile that just loaded; returns the rectangles rewritten (in
+    /// the background: nothing now, the refill arrives with a later `update`).
+    pub fn refresh_tile(&mut self, key: TileKey, terrain: &PlanetTerrain) -> &[DirtyRect] {
+        match &mut self.worker {
+            Some(w) => {
+                w.post_tile(key);
+                &[]
+            }
+            None => terrain.with_heights(|h| self.shown.refresh_tile(key, terrain.planet(), h)),
+        }
+    }
+
+    /// Whether everything posted has been built and shown (always, in the caller's thread).
+    pub fn is_idle(&self) -> bool {
+        self.worker.as_ref().map_or(true, RingWorker::is_idle)
     }
 }

@@ -11,7 +11,7 @@ use rstar::RTree;
 
 use crate::error::FormatError;
 use crate::flat::ReachKind;
-use crate::stream::Resident;
+use crate::stream::{PieceMap, Resident};
 
 use super::blob::TileKey;
 use super::cube::{self, Vec3};
@@ -55,7 +55,7 @@ pub struct PlanetLakeAt {
     pub inside: bool,
 }
 
-type Map = std::collections::HashMap<TileKey, Arc<PlanetTile>>;
+type Map = PieceMap<TileKey, PlanetTile>;
 
 /// The tile the last lookup found, for lookups made under one read of the resident map:
 /// neighbouring samples (a cell's four corners, a row of level cells) mostly fall in one
@@ -164,6 +164,22 @@ impl PlanetTerrain {
         let map = self.resident.read();
         let last = LastTile::new(None);
         f(&|d| self.height_in(&map, &last, d).height)
+    }
+
+    /// [`PlanetTerrain::with_heights`] over a copy of the resident map taken in `into` (its
+    /// memory reused): for long fills off the main thread, which must not hold the map's read
+    /// lock while the streamer waits to insert a tile. The copy holds its tiles until it is
+    /// cleared.
+    pub(crate) fn with_heights_copied<R>(
+        &self,
+        into: &mut PieceMap<TileKey, PlanetTile>,
+        f: impl FnOnce(&dyn Fn(Vec3) -> f32) -> R,
+    ) -> R {
+        into.clear();
+        into.extend(self.resident.read().iter().map(|(k, t)| (*k, t.clone())));
+        let last = LastTile::new(None);
+        let map: &PieceMap<TileKey, PlanetTile> = into;
+        f(&|d| self.height_in(map, &last, d).height)
     }
 
     /// Height above the radius at the direction of `pos` (metres, planet frame).

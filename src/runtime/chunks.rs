@@ -263,4 +263,11 @@ impl Chunks {
             Chunks::Planet(s) => s.stats(),
         }
     }
+
+    pub fn clear_timings(&mut self) {
+        match self {
+            Chunks::Flat(s) => s.clear_timings(),
+            Chunks::Planet(s) => s.clear_timings(),
+        }
+    }
 }

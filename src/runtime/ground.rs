@@ -227,6 +227,13 @@ impl Pieces {
             Pieces::Tiles(s) => s.stats(),
         }
     }
+
+    pub fn clear_timings(&mut self) {
+        match self {
+            Pieces::Regions(s) => s.clear_timings(),
+            Pieces::Tiles(s) => s.clear_timings(),
+        }
+    }
 }
 
 /// Questions about the ground from any thread: a flat world's [`Terrain`] or a planet's

@@ -41,6 +41,25 @@ impl Lod {
         }
     }
 
+    /// The levels a runtime keeps: a planet's rings built on a worker thread of their own
+    /// ([`PlanetRings::in_background`]); a flat clipmap, whose strips are cheap reads of
+    /// resident pyramids, in the caller's thread as [`Lod::new`].
+    pub fn in_background(queries: &Queries, config: ClipmapConfig) -> Lod {
+        match queries {
+            Queries::Flat(_) => Lod::new(queries, config),
+            Queries::Planet(t) => Lod::Planet(PlanetRings::in_background(config, t), t.clone()),
+        }
+    }
+
+    /// Whether every level is built and shown for what was last asked (background rings may
+    /// trail the focus by a frame or two).
+    pub fn is_idle(&self) -> bool {
+        match self {
+            Lod::Flat(..) => true,
+            Lod::Planet(r, _) => r.is_idle(),
+        }
+    }
+
     /// The levels themselves: windows, storage, the last rectangles rewritten.
     pub fn clipmap(&self) -> &Clipmap {
         match self {

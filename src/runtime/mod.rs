@@ -164,7 +164,7 @@ impl Runtime {
             None => None,
         };
         let lookup = chunks.as_ref().map(Chunks::lookup);
-        let lod = config.lod.map(|c| Lod::new(&queries, c));
+        let lod = config.lod.map(|c| Lod::in_background(&queries, c));
         // Per level: four rectangles from following the focus, four per piece refreshed.
         let rects = config.lod.map_or(0, |c| c.levels as usize * 4 * 16);
         Ok(Runtime {
@@ -266,9 +266,12 @@ impl Runtime {
         }
     }
 
-    /// Whether nothing is queued or loading, pieces and chunks alike.
+    /// Whether nothing is queued or loading, pieces and chunks alike, and the levels show
+    /// what was last asked of them.
     pub fn is_idle(&self) -> bool {
-        self.pieces.is_idle() && self.chunks.as_ref().map_or(true, Chunks::is_idle)
+        self.pieces.is_idle()
+            && self.chunks.as_ref().map_or(true, Chunks::is_idle)
+            && self.lod.as_ref().map_or(true, Lod::is_idle)
     }
 
     /// Takes the oldest event, if any.
@@ -291,6 +294,24 @@ impl Runtime {
             update_max: self.update_time.max(),
             lod_cells_last: self.dirty_cells(),
             lod_cells_total: self.lod_cells_total,
+        }
+    }
+
+    /// Forgets the timings behind [`RuntimeStats`]' percentiles and maxima — update times,
+    /// and the pieces' and chunks' load latency, load time and update time — keeping every
+    /// count. Call it when a loading screen ends, so telemetry of play carries none of it.
+    ///
+    /// ```no_run
+    /// # let mut rt = relief::Runtime::open("worlds/default", Default::default()).unwrap();
+    /// let spawn = [0.0, 0.0, 0.0];
+    /// rt.settle(spawn, std::time::Duration::from_secs(30)).unwrap(); // loading screen
+    /// rt.clear_timings();
+    /// ```
+    pub fn clear_timings(&mut self) {
+        self.update_time.clear();
+        self.pieces.clear_timings();
+        if let Some(c) = &mut self.chunks {
+            c.clear_timings();
         }
     }
 

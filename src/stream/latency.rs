@@ -58,6 +58,11 @@ impl Ring {
         Duration::from_nanos((sum / self.len as u128) as u64)
     }
 
+    /// Forgets every recorded duration.
+    pub fn clear(&mut self) {
+        *self = Ring::default();
+    }
+
     /// The largest duration ever recorded.
     pub fn max(&self) -> Duration {
         Duration::from_nanos(self.max)

@@ -25,6 +25,7 @@ pub mod latency;
 pub mod slowdown;
 pub mod source;
 mod workers;
+pub(crate) use workers::prepare_to_wait;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -38,7 +39,10 @@ use latency::Ring;
 use workers::{Done, Job, Pool};
 
 /// What is resident, shared with query threads: key → loaded item.
-pub type Resident<K, I> = Arc<RwLock<HashMap<K, Arc<I>>>>;
+/// Ready pieces by key. FxHash: keys are small integers of our own, and a height query hashes
+/// one per lookup (SipHash was a third of a planet ring rebuild).
+pub type PieceMap<K, I> = HashMap<K, Arc<I>, rustc_hash::FxBuildHasher>;
+pub type Resident<K, I> = Arc<RwLock<PieceMap<K, I>>>;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct StreamConfig {
@@ -206,7 +210,10 @@ impl<S: Source> Streamer<S> {
             source,
             config,
             slots: HashMap::with_capacity(CAPACITY),
-            resident: Arc::new(RwLock::new(HashMap::with_capacity(CAPACITY))),
+            resident: Arc::new(RwLock::new(PieceMap::with_capacity_and_hasher(
+                CAPACITY,
+                Default::default(),
+            ))),
             cache_clock: 0,
             events: VecDeque::with_capacity(CAPACITY),
             near: Vec::with_capacity(CAPACITY),
@@ -281,6 +288,15 @@ impl<S: Source> Streamer<S> {
             }
             std::thread::sleep(Duration::from_millis(1));
         }
+    }
+
+    /// Forgets the timings behind [`Stats`]' percentiles, means and maxima (load latency, load
+    /// time, update time), counts aside: a loading screen's loads are not the walk's, and
+    /// telemetry of the walk should not carry them.
+    pub fn clear_timings(&mut self) {
+        self.latency.clear();
+        self.load_time.clear();
+        self.update_time.clear();
     }
 
     pub fn stats(&self) -> Stats {
@@ -483,9 +499,9 @@ impl<S: Source> Streamer<S> {
         for job in queue.jobs.iter_mut() {
             job.distance = self.source.distance(job.key, focus);
         }
-        let waiting = !queue.jobs.is_empty();
+        let wake = !queue.jobs.is_empty() && queue.parked > 0;
         drop(queue);
-        if waiting {
+        if wake {
             self.pool.queue.1.notify_all();
         }
 

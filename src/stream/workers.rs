@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender};
 use parking_lot::{Condvar, Mutex};
@@ -28,8 +28,17 @@ pub struct Done<S: Source> {
 
 pub struct Queue<K> {
     pub jobs: Vec<Job<K>>,
+    /// Workers waiting until woken: queueing a job must wake one. A worker that loaded
+    /// something in the last `ACTIVE` polls the queue every `POLL` instead, so while the
+    /// focus moves the main thread wakes no one: a wake-up costs it tens of µs on a VM, and
+    /// the woken worker tends to be run on the waker's core, preempting the frame for the
+    /// length of a load.
+    pub parked: usize,
     shutdown: bool,
 }
+
+const POLL: Duration = Duration::from_millis(1);
+const ACTIVE: Duration = Duration::from_millis(250);
 
 pub struct Pool<S: Source> {
     pub queue: Arc<(Mutex<Queue<S::Key>>, Condvar)>,
@@ -37,11 +46,33 @@ pub struct Pool<S: Source> {
     threads: Vec<JoinHandle<()>>,
 }
 
+/// Makes this thread's first contended lock allocation-free. parking_lot builds a thread's
+/// parking record, and may grow its global table, the first time the thread waits on a lock:
+/// for the main thread that would be one allocation in some frame, whenever a worker first
+/// holds a lock it wants. Called on the thread that starts the workers it will contend with.
+pub(crate) fn prepare_to_wait() {
+    let key = 0u8;
+    // SAFETY: `validate` returns false, so park returns at once without sleeping; no
+    // callback panics or calls into parking_lot.
+    unsafe {
+        parking_lot_core::park(
+            &key as *const u8 as usize,
+            || false,
+            || {},
+            |_, _| {},
+            parking_lot_core::DEFAULT_PARK_TOKEN,
+            None,
+        );
+    }
+}
+
 impl<S: Source> Pool<S> {
     pub fn new(source: Arc<S>, workers: usize, capacity: usize) -> Pool<S> {
+        prepare_to_wait();
         let queue = Arc::new((
             Mutex::new(Queue {
                 jobs: Vec::with_capacity(capacity),
+                parked: 0,
                 shutdown: false,
             }),
             Condvar::new(),
@@ -66,6 +97,7 @@ impl<S: Source> Pool<S> {
 }
 
 fn work<S: Source>(queue: &(Mutex<Queue<S::Key>>, Condvar), source: &S, tx: &Sender<Done<S>>) {
+    let mut last_load = Instant::now();
     loop {
         let job = {
             let mut q = queue.0.lock();
@@ -94,7 +126,15 @@ fn work<S: Source>(queue: &(Mutex<Queue<S::Key>>, Condvar), source: &S, tx: &Sen
                     });
                     continue;
                 }
-                queue.1.wait(&mut q);
+                if last_load.elapsed() < ACTIVE {
+                    let _ = queue.1.wait_for(&mut q, POLL);
+                } else {
+                    q.parked += 1;
+                    queue.1.wait(&mut q);
+                    q.parked -= 1;
+                }
+                // The room may have changed since: look for idle work again (when there is
+                // none, asking costs a lock of the source's pool).
                 rested = false;
             }
         };
@@ -106,6 +146,7 @@ fn work<S: Source>(queue: &(Mutex<Queue<S::Key>>, Condvar), source: &S, tx: &Sen
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| source.load(job.key)))
                 .unwrap_or_else(|payload| Err(LoadPanic::from_payload(&*payload).into()))
                 .map(Arc::new);
+        last_load = Instant::now();
         if tx
             .send(Done {
                 key: job.key,
