@@ -126,10 +126,18 @@ impl RingWorker {
     /// Rectangles kept before they collapse into "every level, whole".
     pub(crate) const MOST_RECTS: usize = 256;
 
+    /// A clipmap whose dirty list never grows once made: the shown set and the worker's
+    /// `out` trade their lists on every swap, and a list of [`Self::MOST_RECTS`] (or one per
+    /// level, when all collapse) must fit without allocating on the main thread.
+    pub(crate) fn clipmap_for_swaps(config: ClipmapConfig) -> Clipmap {
+        let mut clipmap = Clipmap::new(config);
+        clipmap.reserve_rects(Self::MOST_RECTS.max(config.levels as usize));
+        clipmap
+    }
+
     pub(crate) fn start(config: ClipmapConfig, terrain: PlanetTerrain) -> std::io::Result<Self> {
         crate::stream::prepare_to_wait();
-        let mut out = Clipmap::new(config);
-        out.reserve_rects(Self::MOST_RECTS.max(config.levels as usize));
+        let out = Self::clipmap_for_swaps(config);
         let shared = Arc::new(Shared {
             asks: Mutex::new(Asks {
                 focus: None,
@@ -238,7 +246,7 @@ impl Drop for RingWorker {
 /// The worker: wait for a batch, build it with no lock held, then bring `out` up to date.
 fn run(shared: &Shared, terrain: &PlanetTerrain, config: ClipmapConfig) {
     let planet = terrain.planet().clone();
-    let mut build = RingBuild::new(config);
+    let mut build = RingBuild::new(Clipmap::new(config));
     let mut tiles = Vec::with_capacity(MOST_TILES);
     let mut copy = PieceMap::default();
     let mut changed = Rects::new();

@@ -59,9 +59,9 @@ pub(crate) struct RingBuild {
 }
 
 impl RingBuild {
-    pub(crate) fn new(config: ClipmapConfig) -> RingBuild {
+    pub(crate) fn new(clipmap: Clipmap) -> RingBuild {
         RingBuild {
-            clipmap: Clipmap::new(config),
+            clipmap,
             frame: None,
             rebuilds: 0,
         }
@@ -75,8 +75,7 @@ impl RingBuild {
         h: &dyn Fn(Vec3) -> f32,
     ) -> &[DirtyRect] {
         let d = cube::normalize(focus);
-        let stale = self.frame.map_or(true, |f| cube::angle(f.up, d) > REANCHOR);
-        if stale {
+        if self.stale(d) {
             let (east, north) = tangent_basis(d, planet.pole());
             self.frame = Some(RingFrame {
                 up: d,
@@ -94,13 +93,20 @@ impl RingBuild {
         })
     }
 
+    /// Whether the plane must be laid afresh under direction `d`: none yet, or `d` is more
+    /// than [`REANCHOR`] from its anchor.
+    fn stale(&self, d: Vec3) -> bool {
+        self.frame.map_or(true, |f| cube::angle(f.up, d) > REANCHOR)
+    }
+
     /// Whether `update` at `focus` would change nothing: the plane stays and no window moves.
     pub(crate) fn unchanged_by(&self, focus: [f64; 3]) -> bool {
         let d = cube::normalize(focus);
-        self.frame.is_some_and(|f| {
-            cube::angle(f.up, d) <= REANCHOR
-                && f.project(d).is_some_and(|c| !self.clipmap.would_move(c))
-        })
+        !self.stale(d)
+            && self
+                .frame
+                .and_then(|f| f.project(d))
+                .is_some_and(|c| !self.clipmap.would_move(c))
     }
 
     /// Refills the cells over a tile with heights from `h`; returns the rectangles rewritten.
@@ -171,7 +177,7 @@ impl PlanetRings {
     /// Rings built in the calling thread by `update` and `refresh_tile`.
     pub fn new(config: ClipmapConfig) -> PlanetRings {
         PlanetRings {
-            shown: RingBuild::new(config),
+            shown: RingBuild::new(Clipmap::new(config)),
             worker: None,
         }
     }
@@ -179,12 +185,8 @@ impl PlanetRings {
     /// Rings built on a worker thread of their own over `terrain`'s resident tiles (built in
     /// the caller's thread, as [`PlanetRings::new`], if no thread can be started).
     pub fn in_background(config: ClipmapConfig, terrain: &PlanetTerrain) -> PlanetRings {
-        let mut shown = RingBuild::new(config);
-        shown
-            .clipmap
-            .reserve_rects(RingWorker::MOST_RECTS.max(config.levels as usize));
         PlanetRings {
-            shown,
+            shown: RingBuild::new(RingWorker::clipmap_for_swaps(config)),
             worker: RingWorker::start(config, terrain.clone()).ok(),
         }
     }

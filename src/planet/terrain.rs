@@ -161,9 +161,7 @@ impl PlanetTerrain {
     /// Runs `f` with a height lookup by unit direction that holds the resident map's lock
     /// once for all its calls (for filling many cells).
     pub fn with_heights<R>(&self, f: impl FnOnce(&dyn Fn(Vec3) -> f32) -> R) -> R {
-        let map = self.resident.read();
-        let last = LastTile::new(None);
-        f(&|d| self.height_in(&map, &last, d).height)
+        self.heights_over(&self.resident.read(), f)
     }
 
     /// [`PlanetTerrain::with_heights`] over a copy of the resident map taken in `into` (its
@@ -177,8 +175,12 @@ impl PlanetTerrain {
     ) -> R {
         into.clear();
         into.extend(self.resident.read().iter().map(|(k, t)| (*k, t.clone())));
+        self.heights_over(into, f)
+    }
+
+    /// Runs `f` with a height function over the tiles in `map`.
+    fn heights_over<R>(&self, map: &Map, f: impl FnOnce(&dyn Fn(Vec3) -> f32) -> R) -> R {
         let last = LastTile::new(None);
-        let map: &PieceMap<TileKey, PlanetTile> = into;
         f(&|d| self.height_in(map, &last, d).height)
     }
 
