@@ -82,7 +82,7 @@ fn wrong_magic_version_and_location_are_named() {
         decode_region(&version, None),
         Err(FormatError::UnsupportedVersion {
             found: 9,
-            supported: 1,
+            supported: 2,
             ..
         })
     ));

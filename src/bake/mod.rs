@@ -24,7 +24,7 @@ use std::time::Instant;
 
 use crate::flat::manifest::{self, Census, FileEntry, Manifest, OverviewInfo, RegionBounds};
 use crate::flat::overview::Overview;
-use crate::flat::region::{encode_region, CodecProfile, LayerKind};
+use crate::flat::region::{encode_region_derived, CodecProfile, LayerKind};
 use crate::flat::tables::{self, BiomesFile, LakesFile, RiversFile};
 use crate::flat::{RegionLocation, BIOMES_FILE, LAKES_FILE, OVERVIEW_FILE, RIVERS_FILE};
 
@@ -32,7 +32,7 @@ pub use erosion::ErosionConfig;
 
 /// Version of the generation algorithm, recorded in every manifest. Bump it whenever the
 /// same seed would produce different bytes.
-pub const BAKE_VERSION: u32 = 2;
+pub const BAKE_VERSION: u32 = 3;
 
 /// Reports progress of long steps. The CLI draws bars; tests pass [`Silent`].
 pub trait Progress: Sync {
@@ -232,6 +232,8 @@ pub fn bake(
         max: [loc_min + count - 1, loc_min + count - 1],
     };
     let locations: Vec<RegionLocation> = bounds.locations().collect();
+    // What paints the color maps, for the compact profile to store instead of them.
+    let tint = surface::tint_recipe(seed);
     type Written = Result<(FileEntry, surface::RegionCensus), BakeError>;
     let results: Mutex<Vec<Option<Written>>> =
         Mutex::new((0..locations.len()).map(|_| None).collect());
@@ -249,7 +251,8 @@ pub fn bake(
                 let Some(&loc) = locations.get(i) else { break };
                 let (region, census) = surface.region(loc);
                 let path = out.join(Manifest::region_path(loc));
-                let r = write(&path, &encode_region(&region, cfg.codecs)).map(|e| (e, census));
+                let bytes = encode_region_derived(&region, cfg.codecs, Some(&tint));
+                let r = write(&path, &bytes).map(|e| (e, census));
                 results.lock().unwrap()[i] = Some(r);
                 progress.inc(1);
             });
@@ -302,15 +305,15 @@ pub fn bake(
     };
     files.insert(
         RIVERS_FILE.into(),
-        write(&out.join(RIVERS_FILE), &json(&rivers))?,
+        write(&out.join(RIVERS_FILE), &manifest::pretty_json(&rivers))?,
     );
     files.insert(
         LAKES_FILE.into(),
-        write(&out.join(LAKES_FILE), &json(&lakes))?,
+        write(&out.join(LAKES_FILE), &manifest::pretty_json(&lakes))?,
     );
     files.insert(
         BIOMES_FILE.into(),
-        write(&out.join(BIOMES_FILE), &json(&biome_table))?,
+        write(&out.join(BIOMES_FILE), &manifest::pretty_json(&biome_table))?,
     );
 
     let samples = locations.len() as u64 * (cfg.region_size as u64).pow(2);
@@ -351,7 +354,7 @@ pub fn bake(
         files,
         census: census.clone(),
     };
-    write(&manifest_path, &json(&manifest))?;
+    write(&manifest_path, &manifest::pretty_json(&manifest))?;
     lap("write", &mut seconds);
     Ok(BakeReport {
         regions: locations.len(),
@@ -362,12 +365,4 @@ pub fn bake(
         height_range: manifest.height_range,
         seconds,
     })
-}
-
-/// Pretty JSON, so a person can read the tables; serde_json prints floats in their shortest
-/// round-trip form, so the output is deterministic.
-fn json<T: serde::Serialize>(v: &T) -> Vec<u8> {
-    let mut bytes = serde_json::to_vec_pretty(v).expect("tables serialise");
-    bytes.push(b'\n');
-    bytes
 }

@@ -1,7 +1,7 @@
 //! The fine surface, one region at a time: the eroded grid interpolated bicubically, detail
 //! noise on top (rougher where the land is steep), river channels carved along each reach so
-//! the bed falls with it, lakes filled to their level, then a biome, a Terrain3D control word
-//! and a color per sample. Every sample is a pure function of its position and the shared
+//! the bed falls with it, lakes filled to their level, then a biome and a Terrain3D control
+//! word per sample, and the color map painted from the biomes (`flat::tint`). Every sample is a pure function of its position and the shared
 //! coarse fields, so regions are generated in parallel and still byte-identical.
 
 use std::collections::HashMap;
@@ -11,10 +11,11 @@ use crate::bake::climate::ClimateSetup;
 use crate::bake::grid::Grid;
 use crate::bake::hydrology::{channel_depth, Hydrology};
 use crate::bake::noise::Noise;
-use crate::bake::seed::mix;
 use crate::flat::control::Control;
+use crate::flat::layer::plain;
 use crate::flat::location::RegionLocation;
 use crate::flat::region::Region;
+use crate::flat::tint::TintRecipe;
 
 /// Heights are stored to 1/1024 m: below any visible step, and it lets LZ4 find runs.
 pub const HEIGHT_QUANTUM: f64 = 1.0 / 1024.0;
@@ -56,7 +57,7 @@ pub struct Surface {
     pub region_size: u32,
     pub spacing: f64,
     detail: Noise,
-    seed: u64,
+    tint: TintRecipe,
     segments: Vec<Segment>,
     by_region: HashMap<RegionLocation, Vec<u32>>,
 }
@@ -170,7 +171,7 @@ impl Surface {
             region_size,
             spacing,
             detail: Noise::new(seed, 21),
-            seed,
+            tint: tint_recipe(seed),
             segments,
             by_region,
         }
@@ -293,10 +294,7 @@ impl Surface {
             max_height: f32::NEG_INFINITY,
             ..Default::default()
         };
-        let (control, color) = (
-            region.control.as_mut().unwrap(),
-            region.color.as_mut().unwrap(),
-        );
+        let control = region.control.as_mut().unwrap();
         let (biome, lake) = (
             region.biome.as_mut().unwrap(),
             region.lake.as_mut().unwrap(),
@@ -331,10 +329,6 @@ impl Surface {
                 lake[o] = if in_lake { lake_id } else { 0 };
                 let in_channel = channel[k].is_finite();
                 control[o] = paint(b, slope / site.tan_repose, in_channel, slope);
-                color[o] = tint(
-                    b,
-                    mix(self.seed ^ (px.to_bits().rotate_left(17)) ^ pz.to_bits()),
-                );
 
                 census.min_height = census.min_height.min(hh as f32);
                 census.max_height = census.max_height.max(hh as f32);
@@ -343,6 +337,15 @@ impl Surface {
                 census.lake += in_lake as u64;
             }
         }
+        // The recipe a compact region stores instead of the map: the loader repaints it.
+        self.tint
+            .paint(
+                loc,
+                self.region_size,
+                region.biome.as_deref().unwrap(),
+                plain::bytes_mut(region.color.as_mut().unwrap()),
+            )
+            .expect("every biome id is in the palette");
         (region, census)
     }
 }
@@ -374,15 +377,10 @@ fn paint(b: BiomeId, steepness: f64, in_channel: bool, slope: f64) -> u32 {
     .encode()
 }
 
-/// The color map multiplies pale textures: the biome's color pulled toward white, with a
-/// little per-sample variation; alpha 128 is Terrain3D's neutral roughness.
-fn tint(b: BiomeId, hash: u64) -> [u8; 4] {
-    let c = b.color();
-    let jitter = 0.94 + 0.12 * ((hash >> 40) as f64 / (1u64 << 24) as f64);
-    let ch = |v: u8| {
-        ((0.55 * 255.0 + 0.45 * v as f64) * jitter)
-            .round()
-            .clamp(0.0, 255.0) as u8
-    };
-    [ch(c[0]), ch(c[1]), ch(c[2]), 128]
+/// The color recipe of a bake with this seed: the biome table's colors, jittered by the seed.
+pub fn tint_recipe(seed: u64) -> TintRecipe {
+    TintRecipe {
+        seed,
+        palette: biomes::table().iter().map(|b| b.color).collect(),
+    }
 }

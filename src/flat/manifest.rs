@@ -177,3 +177,11 @@ impl Manifest {
         Ok(())
     }
 }
+
+/// Pretty JSON, so a person can read the manifest and tables; serde_json prints floats in
+/// their shortest round-trip form, so the output is deterministic.
+pub fn pretty_json<T: serde::Serialize>(v: &T) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec_pretty(v).expect("tables serialise");
+    bytes.push(b'\n');
+    bytes
+}

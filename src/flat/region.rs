@@ -6,13 +6,20 @@ use crate::error::FormatError;
 use crate::flat::codec::{self, Codec};
 use crate::flat::layer::{plain, Layer};
 use crate::flat::location::RegionLocation;
+pub use crate::flat::region_writer::{
+    encode_region, encode_region_derived, encode_region_with, CodecProfile,
+};
+use crate::flat::tint::TintRecipe;
 use crate::pool::{with_scratch, Buffer, BufferPool};
 use std::sync::Arc;
 
 pub const REGION_MAGIC: [u8; 4] = *b"RLRG";
+/// The version a region file carries: 1, or 2 when a layer is derived from others
+/// ([`Codec::DerivedTint`]), so readers that predate derived layers refuse it by its version.
 pub const REGION_VERSION: u16 = 1;
-const FIXED_HEADER: usize = 24;
-const TABLE_ENTRY: usize = 12;
+pub const REGION_VERSION_DERIVED: u16 = 2;
+pub(crate) const FIXED_HEADER: usize = 24;
+pub(crate) const TABLE_ENTRY: usize = 12;
 /// Bytes read (and then hashed, still in cache) per call: a whole layer of a 512² region,
 /// so a region is a handful of reads (it was 39 when `read_to_end` restarted at 8 KiB).
 const READ_PIECE: usize = 1 << 20;
@@ -175,7 +182,7 @@ impl Region {
         out
     }
 
-    fn layer_bytes(&self, kind: LayerKind) -> Option<&[u8]> {
+    pub(crate) fn layer_bytes(&self, kind: LayerKind) -> Option<&[u8]> {
         match kind {
             LayerKind::Height => Some(plain::bytes(&self.height)),
             LayerKind::Control => self.control.as_deref().map(plain::bytes),
@@ -186,92 +193,7 @@ impl Region {
     }
 }
 
-/// Which codecs a writer uses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum CodecProfile {
-    /// Every layer raw: loading is a read into the maps plus one checksum pass. On the
-    /// machines measured this loads faster than any LZ4 codec, even from a cold page cache
-    /// (docs/architecture.md).
-    #[default]
-    Fast,
-    /// Each layer with the LZ4 codec that compresses it best: ~3.4× smaller on disk, for
-    /// shipping; decoding costs more than reading the difference.
-    Small,
-}
-
-impl CodecProfile {
-    pub fn codec(self, kind: LayerKind) -> Codec {
-        match self {
-            CodecProfile::Fast => Codec::Raw,
-            CodecProfile::Small => kind.small_codec(),
-        }
-    }
-}
-
-/// Serialises a region, every layer with the profile's codec.
-pub fn encode_region(region: &Region, profile: CodecProfile) -> Vec<u8> {
-    let codecs: Vec<(LayerKind, Codec)> = region
-        .layers()
-        .into_iter()
-        .map(|k| (k, profile.codec(k)))
-        .collect();
-    encode_region_with(region, &codecs)
-}
-
-/// Serialises a region, storing the listed layers (in that order) with the given codecs.
-pub fn encode_region_with(region: &Region, layers: &[(LayerKind, Codec)]) -> Vec<u8> {
-    let n = (region.size as usize).pow(2);
-    assert_eq!(
-        region.height.len(),
-        n,
-        "height layer must hold size² samples"
-    );
-    let payloads: Vec<(LayerKind, Codec, Vec<u8>)> = layers
-        .iter()
-        .map(|&(kind, codec)| {
-            let raw = region
-                .layer_bytes(kind)
-                .unwrap_or_else(|| panic!("region has no {} layer", kind.name()));
-            assert_eq!(
-                raw.len(),
-                n * kind.elem_size(),
-                "{} layer must hold size² samples",
-                kind.name()
-            );
-            (kind, codec, codec::encode(codec, kind.elem_size(), raw))
-        })
-        .collect();
-
-    let mut out = Vec::with_capacity(
-        FIXED_HEADER
-            + payloads
-                .iter()
-                .map(|p| TABLE_ENTRY + p.2.len())
-                .sum::<usize>(),
-    );
-    out.extend_from_slice(&REGION_MAGIC);
-    out.extend_from_slice(&REGION_VERSION.to_le_bytes());
-    out.extend_from_slice(&(payloads.len() as u16).to_le_bytes());
-    out.extend_from_slice(&region.location.x.to_le_bytes());
-    out.extend_from_slice(&region.location.z.to_le_bytes());
-    out.extend_from_slice(&region.size.to_le_bytes());
-    out.extend_from_slice(&[0; 4]); // header checksum, filled below
-    for (kind, codec, stored) in &payloads {
-        out.push(*kind as u8);
-        out.push(*codec as u8);
-        out.extend_from_slice(&[0, 0]);
-        out.extend_from_slice(&(stored.len() as u32).to_le_bytes());
-        out.extend_from_slice(&crc32fast::hash(stored).to_le_bytes());
-    }
-    let header_crc = header_checksum(&out[..FIXED_HEADER + payloads.len() * TABLE_ENTRY]);
-    out[20..24].copy_from_slice(&header_crc.to_le_bytes());
-    for (_, _, stored) in &payloads {
-        out.extend_from_slice(stored);
-    }
-    out
-}
-
-fn header_checksum(header_and_table: &[u8]) -> u32 {
+pub(crate) fn header_checksum(header_and_table: &[u8]) -> u32 {
     let mut h = crc32fast::Hasher::new();
     h.update(&header_and_table[..20]);
     h.update(&header_and_table[FIXED_HEADER..]);
@@ -328,11 +250,11 @@ fn parse_header(bytes: &[u8], file_len: usize) -> Result<RegionHeader, FormatErr
         return Err(truncated(FIXED_HEADER));
     }
     let version = u16_at(bytes, 4);
-    if version != REGION_VERSION {
+    if version != REGION_VERSION && version != REGION_VERSION_DERIVED {
         return Err(FormatError::UnsupportedVersion {
             what: "region file",
             found: version as u32,
-            supported: REGION_VERSION as u32,
+            supported: REGION_VERSION_DERIVED as u32,
         });
     }
     let count = u16_at(bytes, 6) as usize;
@@ -371,6 +293,14 @@ fn parse_header(bytes: &[u8], file_len: usize) -> Result<RegionHeader, FormatErr
             return Err(FormatError::Corrupt(format!(
                 "codec {} cannot hold the {} layer",
                 codec.name(),
+                kind.name()
+            )));
+        }
+        if codec == Codec::DerivedTint
+            && (kind != LayerKind::Color || version != REGION_VERSION_DERIVED)
+        {
+            return Err(FormatError::Corrupt(format!(
+                "a {} layer of a version {version} region cannot be derived",
                 kind.name()
             )));
         }
@@ -444,7 +374,20 @@ pub fn read_region_from(
     let n = (header.size as usize).pow(2);
     let mut region = empty_region(&header);
     let take = |len: usize| pool.map_or_else(|| Buffer::zeroed(len), |p| p.take(len));
+    let mut tint = None;
     for layer in &header.layers {
+        if layer.codec == Codec::DerivedTint {
+            // A recipe of a few dozen bytes: painted once every layer it needs is read.
+            let mut hash = crc32fast::Hasher::new();
+            tint = Some(with_scratch(layer.stored_len, |scratch| {
+                read_exact(file, scratch, file_len)?;
+                hash.update(scratch);
+                verify_layer(layer, &hash)?;
+                TintRecipe::parse(scratch)
+            })?);
+            whole.combine(&hash);
+            continue;
+        }
         let want = n * layer.kind.elem_size();
         let mut hash = crc32fast::Hasher::new();
         let bytes = if layer.codec == Codec::Raw && layer.stored_len == want {
@@ -475,6 +418,14 @@ pub fn read_region_from(
             LayerKind::Biome => region.biome = Some(Layer::from_buffer(bytes, pool)),
             LayerKind::Lake => region.lake = Some(Layer::from_buffer(bytes, pool)),
         }
+    }
+    if let Some(tint) = tint {
+        let biome = region.biome.as_deref().ok_or_else(|| {
+            FormatError::Corrupt("a derived-tint color layer needs a biome layer".into())
+        })?;
+        let mut color = take(4 * n);
+        tint.paint(header.location, header.size, biome, &mut color)?;
+        region.color = Some(Layer::from_buffer(color, pool));
     }
     Ok((region, whole.finalize()))
 }

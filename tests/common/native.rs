@@ -57,10 +57,13 @@ pub fn native() -> &'static Native {
         let cli = lib_dir.join(format!("relief{}", std::env::consts::EXE_SUFFIX));
         let world = tmp.join("native-default-world");
         let pack = tmp.join("native-default-world.rlpack");
-        // A world from an older bake (or a half-written one) fails `info`: bake it afresh.
+        // A half-written world fails `info`, and one from an older bake would be baked again
+        // by every `relief` process that opens it, concurrently: bake it afresh here, once.
         let fresh = run(Command::new(&cli).arg("info").arg(&world))
             .status
-            .success();
+            .success()
+            && relief::World::open(&world)
+                .is_ok_and(|w| w.manifest().bake_version == relief::bake::BAKE_VERSION);
         if !fresh {
             let _ = std::fs::remove_dir_all(&world);
             must(Command::new(&cli).args(["bake", "--out"]).arg(&world));

@@ -102,8 +102,10 @@ const ROUTE_GATES: [(&str, Gate); 10] = [
 ];
 
 /// Section figures a comparison gates on.
-const SECTION_GATES: [(&str, Gate); 8] = [
+const SECTION_GATES: [(&str, Gate); 9] = [
     ("throughput.warm_ratio", higher(0.2)),
+    // The same regions encoded by the same build: it moves only when a codec or profile does.
+    ("profiles.compact_size_ratio", higher(0.01)),
     // Cold reads wait on the disk and stay on the wall clock: another process moves them by
     // up to 45 % (docs/bench.md).
     ("throughput.cold_ratio", higher(0.6)),

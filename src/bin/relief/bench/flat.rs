@@ -201,6 +201,7 @@ impl FlatBench {
         }
         self.throughput(&mut fig, &locs, &paths)?;
         super::first_visit::figures(&self.dir, &mut fig)?;
+        super::profiles::figures(&self.world, &self.dir, self.per_region, &mut fig)?;
         self.queries(&mut fig, mid)?;
         Ok((fig, frames))
     }
@@ -415,6 +416,7 @@ impl FlatBench {
                 m.of(&format!("throughput.{key}_ratio")),
             );
         }
+        super::profiles::print(m);
         let h = m.of("queries.height_us");
         let r = m.of("queries.river_us");
         let l = m.of("queries.lake_us");

@@ -13,6 +13,7 @@ mod first_visit;
 mod flat;
 mod planet;
 mod plot;
+mod profiles;
 pub mod report;
 pub mod route_file;
 
