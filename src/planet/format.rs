@@ -79,7 +79,14 @@ pub fn standard_fields() -> Vec<FieldInfo> {
         f(HEIGHT, SampleType::F32, Codec::ShuffleLz4, 6, 1.0),
         f(BIOME, SampleType::U8, Codec::Lz4, 6, 1.0),
         f(LAKE, SampleType::U16, Codec::Lz4, 6, 1.0),
-        f(SEDIMENT, SampleType::F32, Codec::ShuffleLz4, 7, 1.0),
+        // Metres in steps of 1/1024 m: 0–64 m (bake version 3 on; f32 before).
+        f(
+            SEDIMENT,
+            SampleType::U16,
+            Codec::ShuffleLz4,
+            7,
+            1.0 / 1024.0,
+        ),
         // Millimetres a year in steps of 0.5 mm: 0–32,767 mm.
         f(PRECIPITATION, SampleType::U16, Codec::ShuffleLz4, 7, 0.5),
     ]
@@ -296,7 +303,8 @@ pub fn decode_fields(b: &[u8], count: usize) -> Result<Vec<FieldInfo>, FormatErr
             FormatError::Corrupt(format!("field `{name}`: sample type {}", e[16]))
         })?;
         let codec = Codec::from_code(e[17])?;
-        if !codec.supports(ty.size()) {
+        // A derived layer is rebuilt from a region's other layers; a planet has none to give.
+        if codec.is_derived() || !codec.supports(ty.size()) {
             return Err(FormatError::Corrupt(format!(
                 "field `{name}`: codec {} can't store {}-byte samples",
                 codec.name(),

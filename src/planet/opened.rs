@@ -162,34 +162,36 @@ impl Planet {
         let scaled = |field: usize| -> Result<Layer<f32>, FormatError> {
             let f = &b.fields()[field];
             let (scale, offset) = (f.scale, f.offset);
-            let mut out = if f.ty == SampleType::F32 {
-                stored(field)?
+            let unit = |x: f32| x * scale + offset;
+            let out = if f.ty == SampleType::F32 {
+                let mut out = stored(field)?;
+                if scale != 1.0 || offset != 0.0 {
+                    let v: &mut [f32] = plain::cast_mut(&mut out);
+                    v.iter_mut().for_each(|x| *x = unit(*x));
+                }
+                out
             } else {
                 // Stored as integers: decoded into a buffer of their own (the pool's, and
-                // back to it), then widened.
+                // back to it), then widened and scaled in one pass.
                 let raw = stored(field)?;
                 let mut out = take(n * 4);
                 let dst: &mut [f32] = plain::cast_mut(&mut out);
                 match f.ty {
                     SampleType::U16 => {
                         for (d, s) in dst.iter_mut().zip(raw.chunks_exact(2)) {
-                            *d = u16::from_le_bytes([s[0], s[1]]) as f32;
+                            *d = unit(u16::from_le_bytes([s[0], s[1]]) as f32);
                         }
                     }
                     _ => dst
                         .iter_mut()
                         .zip(raw.iter())
-                        .for_each(|(d, &s)| *d = s as f32),
+                        .for_each(|(d, &s)| *d = unit(s as f32)),
                 }
                 if let Some(p) = pool {
                     p.give(raw);
                 }
                 out
             };
-            if scale != 1.0 || offset != 0.0 {
-                let v: &mut [f32] = plain::cast_mut(&mut out);
-                v.iter_mut().for_each(|x| *x = *x * scale + offset);
-            }
             Ok(Layer::from_buffer(out, pool))
         };
         let typed = |field: usize, ty: SampleType, what: &str| -> Result<Buffer, FormatError> {

@@ -73,10 +73,13 @@ pub fn native() -> &'static Native {
             must(Command::new(&cli).arg("pack").arg(&world).arg(&pack));
         }
         let planet = tmp.join("native-planet.plnt");
-        if !run(Command::new(&cli).arg("info").arg(&planet))
+        let fresh = run(Command::new(&cli).arg("info").arg(&planet))
             .status
             .success()
-        {
+            && relief::planet::Planet::open(&planet).is_ok_and(|p| {
+                p.blob().header().bake_version == relief::bake::planet::PLANET_BAKE_VERSION
+            });
+        if !fresh {
             must(
                 Command::new(&cli)
                     .args([

@@ -27,8 +27,9 @@ use crate::planet::format::{self, standard_fields};
 use crate::planet::tables::{encode_lakes, encode_reaches, PlanetCensus};
 use crate::planet::writer::{encode_tile, BlobSpec, BlobWriter};
 
-/// The planet baker's algorithm version (in every blob's header).
-pub const PLANET_BAKE_VERSION: u32 = 2;
+/// The planet baker's algorithm version (in every blob's header). 3: sediment stored as u16
+/// millimetres (1/1024 m) instead of f32, and tiles written with LZ4-HC.
+pub const PLANET_BAKE_VERSION: u32 = 3;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlanetConfig {
