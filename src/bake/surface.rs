@@ -180,26 +180,20 @@ impl Surface {
     /// Catmull-Rom bicubic of the coarse heights: smooth, and exact at grid nodes.
     pub fn coarse_height(&self, x: f64, z: f64) -> f64 {
         let g = &self.grid;
-        let fx = ((x - g.x0) / g.dx).clamp(0.0, (g.nx - 1) as f64);
-        let fz = ((z - g.z0) / g.dx).clamp(0.0, (g.nz - 1) as f64);
-        let (i, j) = (fx.floor() as isize, fz.floor() as isize);
-        let (tx, tz) = (fx - i as f64, fz - j as f64);
-        let w = |t: f64| {
-            let (t2, t3) = (t * t, t * t * t);
-            [
-                0.5 * (-t3 + 2.0 * t2 - t),
-                0.5 * (3.0 * t3 - 5.0 * t2 + 2.0),
-                0.5 * (-3.0 * t3 + 4.0 * t2 + t),
-                0.5 * (t3 - t2),
-            ]
-        };
-        let (wx, wz) = (w(tx), w(tz));
+        self.coarse_height_at(
+            &Taps::at(x, g.x0, g.dx, g.nx),
+            &Taps::at(z, g.z0, g.dx, g.nz),
+        )
+    }
+
+    /// [`Surface::coarse_height`] from the stencil's taps along each axis: a region's
+    /// columns share their x taps and its rows their z taps, so they are worked out once.
+    fn coarse_height_at(&self, x: &Taps, z: &Taps) -> f64 {
+        let g = &self.grid;
         let mut sum = 0.0;
-        for (b, wzb) in wz.iter().enumerate() {
-            let jj = (j + b as isize - 1).clamp(0, g.nz as isize - 1) as usize;
+        for (&jj, wzb) in z.node.iter().zip(&z.weight) {
             let mut row = 0.0;
-            for (a, wxa) in wx.iter().enumerate() {
-                let ii = (i + a as isize - 1).clamp(0, g.nx as isize - 1) as usize;
+            for (&ii, wxa) in x.node.iter().zip(&x.weight) {
                 row += wxa * self.height[g.idx(ii, jj)];
             }
             sum += wzb * row;
@@ -216,12 +210,18 @@ impl Surface {
         let pos = |i: usize, j: usize| (ox + (i as f64 - 1.0) * s, oz + (j as f64 - 1.0) * s);
 
         let mut h = vec![0.0f64; a * a];
-        for j in 0..a {
-            for i in 0..a {
-                let (x, z) = pos(i, j);
-                let amp = self.grid.sample(&self.roughness, x, z);
-                h[j * a + i] = self.coarse_height(x, z)
-                    + amp * self.detail.fbm(x, z, DETAIL_WAVELENGTH, 5, 0.5);
+        let g = &self.grid;
+        let xs: Vec<f64> = (0..a).map(|i| pos(i, 0).0).collect();
+        let x_taps: Vec<Taps> = xs.iter().map(|&x| Taps::at(x, g.x0, g.dx, g.nx)).collect();
+        let mut detail = vec![0.0; a];
+        for (j, row) in h.chunks_exact_mut(a).enumerate() {
+            let z = pos(0, j).1;
+            let z_taps = Taps::at(z, g.z0, g.dx, g.nz);
+            self.detail
+                .fbm_row(&xs, z, DETAIL_WAVELENGTH, 5, 0.5, &mut detail);
+            for (((v, &x), xt), d) in row.iter_mut().zip(&xs).zip(&x_taps).zip(&detail) {
+                let amp = g.sample(&self.roughness, x, z);
+                *v = self.coarse_height_at(xt, &z_taps) + amp * d;
             }
         }
 
@@ -382,5 +382,32 @@ pub fn tint_recipe(seed: u64) -> TintRecipe {
     TintRecipe {
         seed,
         palette: biomes::table().iter().map(|b| b.color).collect(),
+    }
+}
+
+/// One axis of the bicubic stencil at a coordinate: the four grid nodes (clamped to the grid)
+/// and their Catmull-Rom weights.
+struct Taps {
+    node: [usize; 4],
+    weight: [f64; 4],
+}
+
+impl Taps {
+    /// The taps at world coordinate `c` on an axis of `n` nodes from `origin`, `dx` apart.
+    fn at(c: f64, origin: f64, dx: f64, n: usize) -> Taps {
+        let f = ((c - origin) / dx).clamp(0.0, (n - 1) as f64);
+        // Clamped non-negative, so truncation is floor (and no libm call).
+        let i = f as isize;
+        let t = f - i as f64;
+        let (t2, t3) = (t * t, t * t * t);
+        Taps {
+            node: std::array::from_fn(|a| (i + a as isize - 1).clamp(0, n as isize - 1) as usize),
+            weight: [
+                0.5 * (-t3 + 2.0 * t2 - t),
+                0.5 * (3.0 * t3 - 5.0 * t2 + 2.0),
+                0.5 * (-3.0 * t3 + 4.0 * t2 + t),
+                0.5 * (t3 - t2),
+            ],
+        }
     }
 }

@@ -70,24 +70,30 @@ pub fn bake_tile(c: &Coarse, n: u32, t: u32, key: TileKey) -> (Vec<Vec<u8>>, Tal
     // face's own projection just past its edge.
     let mut hh = vec![0.0f64; w * w];
     let mut dirs = vec![[0.0; 3]; w * w];
-    for j in 0..w {
-        for i in 0..w {
+    let (mut points, mut detail) = (vec![[0.0; 3]; w], vec![0.0; w]);
+    let r = g.radius;
+    for ((hrow, drow), j) in hh
+        .chunks_exact_mut(w)
+        .zip(dirs.chunks_exact_mut(w))
+        .zip(0..)
+    {
+        for ((d, q), i) in drow.iter_mut().zip(&mut points).zip(0..) {
             let gi = key.tx as f64 * t as f64 + i as f64 - 1.0;
             let gj = key.ty as f64 * t as f64 + j as f64 - 1.0;
-            let d = cube::direction(
+            *d = cube::direction(
                 p,
                 key.face as usize,
                 cube::coord_of(gi, n),
                 cube::coord_of(gj, n),
             );
-            let base = g.sample(c.height, d);
+            *q = [d[0] * r, d[1] * r, d[2] * r];
+        }
+        c.detail
+            .fbm_row(&points, 2.0 * coarse_cell, 6, 0.55, &mut detail);
+        for ((h, d), detail) in hrow.iter_mut().zip(drow.iter()).zip(&detail) {
+            let base = g.sample(c.height, *d);
             let amp = if base > 0.0 { 6.0 + 0.05 * base } else { 3.0 };
-            let r = g.radius;
-            let detail = c
-                .detail
-                .fbm([d[0] * r, d[1] * r, d[2] * r], 2.0 * coarse_cell, 6, 0.55);
-            hh[j * w + i] = base + amp * detail;
-            dirs[j * w + i] = d;
+            *h = base + amp * detail;
         }
     }
     let tt = (t * t) as usize;
