@@ -304,6 +304,7 @@ fn a_recorded_route_replays_at_its_timing_with_json_and_a_plot() {
     // The demo's route crosses the world: regions load on the way, and the plot marks them.
     let loads = r["medians"]["route.loads"].as_f64().unwrap();
     assert!(loads > 0.0, "no loads on the demo's route");
+    first_visits_spare_faults_from_a_pool(&r);
     let plot = std::fs::read_to_string(&svg).unwrap();
     assert!(plot.starts_with("<svg") && plot.contains("route (") && plot.contains("frame cost"));
     // A dot per frame in which a load arrived, and one in the legend.
@@ -323,6 +324,27 @@ fn a_planet_replays_a_json_route_with_its_camera() {
     assert_eq!(r["routes"][0]["camera"], true);
     assert_eq!(r["routes"][0]["frames"], 121);
     assert!(text(&o).contains("levels follow its camera"));
+    first_visits_spare_faults_from_a_pool(&r);
+}
+
+/// First visits ran in child processes: both modes loaded, and maps from the faulted-in pool
+/// took fewer page faults than maps allocated fresh.
+fn first_visits_spare_faults_from_a_pool(r: &Value) {
+    let m = &r["medians"];
+    let of = |k: &str| {
+        m[format!("throughput.{k}").as_str()]
+            .as_f64()
+            .unwrap_or_else(|| panic!("no {k}"))
+    };
+    assert!(of("first_visit_ms") > 0.0 && of("first_visit_pooled_ms") > 0.0);
+    assert!(of("first_visit_ratio") > 0.0 && of("first_visit_pooled_ratio") > 0.0);
+    if cfg!(target_os = "linux") {
+        let (fresh, pooled) = (of("first_visit_faults"), of("first_visit_pooled_faults"));
+        assert!(
+            pooled < fresh,
+            "pooled {pooled} vs fresh {fresh} faults a load"
+        );
+    }
 }
 
 /// A bench that must be refused: exit 2, the message says `want`, and no JSON is written.

@@ -10,6 +10,9 @@
 //! - `fresh`: loads allocate their maps, as with no pool;
 //! - `pooled`: the maps come from a pool whose buffers were faulted in before the loads, as
 //!   idle loader threads keep them (`RegionSource::idle`).
+//!
+//! A planet is measured the same way over the bench's sample tiles: every field of each
+//! tile read and decoded once and kept, against a raw read of the same stored bytes.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -29,6 +32,12 @@ pub const MODES: [&str; 2] = ["fresh", "pooled"];
 
 /// The child: loads and prints `raw_s raw_cached_s load_s faults loads`.
 pub fn child(ground: &Path, mode: &str) -> Result<(), String> {
+    if !MODES.contains(&mode) {
+        return Err(format!("--first-visit-child {mode}: want fresh or pooled"));
+    }
+    if relief::planet::opened::is_planet_file(ground) {
+        return planet_child(ground, mode);
+    }
     let world = World::open(ground).map_err(|e| format!("{}: {e}", ground.display()))?;
     let locs: Vec<_> = world.region_locations().take(MAX_REGIONS).collect();
     let paths: Vec<_> = locs.iter().map(|&l| world.region_path(l)).collect();
@@ -40,8 +49,6 @@ pub fn child(ground: &Path, mode: &str) -> Result<(), String> {
             .layer_lens();
         pool.set_room(lens.iter().sum::<usize>() * locs.len());
         pool.prefault(&lens, locs.len());
-    } else if mode != "fresh" {
-        return Err(format!("--first-visit-child {mode}: want fresh or pooled"));
     }
     // Two raw reads of the same files, each in reads of a megabyte (as a load reads a
     // layer), page cache warm, into 64-byte aligned memory already faulted in (on this
@@ -71,14 +78,14 @@ pub fn child(ground: &Path, mode: &str) -> Result<(), String> {
         .map(|p| Buffer::zeroed(std::fs::metadata(p).map_or(0, |m| m.len() as usize)))
         .collect();
     let mut one = Buffer::zeroed(1 << 20);
-    let mut kept_round = || -> Result<f64, String> {
+    let kept_round = || -> Result<f64, String> {
         let t = Instant::now();
         for (p, buf) in paths.iter().zip(kept_raw.iter_mut()) {
             read_into(p, buf)?;
         }
         Ok(t.elapsed().as_secs_f64())
     };
-    let mut one_round = || -> Result<f64, String> {
+    let one_round = || -> Result<f64, String> {
         let t = Instant::now();
         for p in &paths {
             let mut f = std::fs::File::open(p).map_err(|e| format!("{}: {e}", p.display()))?;
@@ -91,8 +98,22 @@ pub fn child(ground: &Path, mode: &str) -> Result<(), String> {
         }
         Ok(t.elapsed().as_secs_f64())
     };
-    // Medians of five, after a round that warms the page cache (the first reads of a fresh
-    // process run well below the rest).
+    timed(kept_round, one_round, || {
+        locs.iter()
+            .map(|&l| world.read_region_into(l, Some(&pool)))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| e.to_string())
+    })
+}
+
+/// The child's line, `raw_s raw_cached_s load_s faults loads`: the two raw reads, medians of
+/// five after a round that warms the page cache (the first reads of a fresh process run well
+/// below the rest), then `load` once (every piece loaded and kept), its page faults counted.
+fn timed<T>(
+    mut kept_round: impl FnMut() -> Result<f64, String>,
+    mut one_round: impl FnMut() -> Result<f64, String>,
+    load: impl FnOnce() -> Result<Vec<T>, String>,
+) -> Result<(), String> {
     let (mut kept_s, mut one_s) = (Vec::new(), Vec::new());
     kept_round()?;
     one_round()?;
@@ -106,14 +127,7 @@ pub fn child(ground: &Path, mode: &str) -> Result<(), String> {
     );
     let faults = minor_faults();
     let t = Instant::now();
-    let mut kept = Vec::with_capacity(locs.len());
-    for &l in &locs {
-        kept.push(
-            world
-                .read_region_into(l, Some(&pool))
-                .map_err(|e| e.to_string())?,
-        );
-    }
+    let kept = load()?;
     let load_s = t.elapsed().as_secs_f64();
     let faults = match (faults, minor_faults()) {
         (Some(a), Some(b)) => b.saturating_sub(a) as f64,
@@ -121,6 +135,54 @@ pub fn child(ground: &Path, mode: &str) -> Result<(), String> {
     };
     println!("{raw_s} {cached_s} {load_s} {faults} {}", kept.len());
     Ok(())
+}
+
+/// [`child`] for a planet: the bench's sample tiles, each field's stored bytes read raw
+/// (pread, page cache warm) into a kept buffer, already faulted in, against each tile loaded
+/// once and kept.
+fn planet_child(ground: &Path, mode: &str) -> Result<(), String> {
+    use std::os::unix::fs::FileExt;
+    let planet =
+        relief::planet::Planet::open(ground).map_err(|e| format!("{}: {e}", ground.display()))?;
+    let (keys, _) = super::planet::sample_tiles(&planet);
+    let spans: Vec<(u64, usize)> = keys
+        .iter()
+        .flat_map(|&k| {
+            let blob = planet.blob();
+            (0..blob.fields().len()).filter_map(move |f| blob.entry(f, k))
+        })
+        .map(|e| (e.offset, e.length as usize))
+        .collect();
+    let pool = Arc::new(BufferPool::new(0));
+    if mode == "pooled" {
+        let lens = planet.tile_lens();
+        pool.set_room(lens.iter().sum::<usize>() * keys.len());
+        pool.prefault(&lens, keys.len());
+    }
+    let file = std::fs::File::open(ground).map_err(|e| format!("{}: {e}", ground.display()))?;
+    let mut kept_raw: Vec<Buffer> = spans.iter().map(|&(_, len)| Buffer::zeroed(len)).collect();
+    let mut one = Buffer::zeroed(spans.iter().map(|s| s.1).max().unwrap_or(0));
+    let io = |e: std::io::Error| format!("{}: {e}", ground.display());
+    let kept_round = || -> Result<f64, String> {
+        let t = Instant::now();
+        for (&(offset, _), buf) in spans.iter().zip(kept_raw.iter_mut()) {
+            file.read_exact_at(buf, offset).map_err(io)?;
+        }
+        Ok(t.elapsed().as_secs_f64())
+    };
+    let one_round = || -> Result<f64, String> {
+        let t = Instant::now();
+        for &(offset, len) in &spans {
+            file.read_exact_at(&mut one[..len], offset).map_err(io)?;
+        }
+        Ok(t.elapsed().as_secs_f64())
+    };
+    timed(kept_round, one_round, || {
+        keys.iter()
+            .map(|&k| planet.read_tile_in(k, Some(&pool)))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| e.to_string())
+    })
 }
 
 /// The parent: runs each mode in a child and adds its figures.
@@ -174,4 +236,19 @@ pub fn figures(ground: &Path, fig: &mut Figures) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The first-visit lines of the report, per `piece` (region or tile).
+pub fn print(m: &Figures, piece: &str) {
+    for (name, key) in [
+        ("maps allocated", "first_visit"),
+        ("maps from a faulted-in pool", "first_visit_pooled"),
+    ] {
+        println!(
+            "  first visits, fresh process, {name}: {:.2} ms a {piece}, {:.0} page faults each: ratio {:.2}",
+            m.of(&format!("throughput.{key}_ms")),
+            m.of(&format!("throughput.{key}_faults")),
+            m.of(&format!("throughput.{key}_ratio")),
+        );
+    }
 }

@@ -405,17 +405,7 @@ impl FlatBench {
                 ),
             }
         }
-        for (name, key) in [
-            ("maps allocated", "first_visit"),
-            ("maps from a faulted-in pool", "first_visit_pooled"),
-        ] {
-            println!(
-                "  first visits, fresh process, {name}: {:.2} ms a region, {:.0} page faults each: ratio {:.2}",
-                m.of(&format!("throughput.{key}_ms")),
-                m.of(&format!("throughput.{key}_faults")),
-                m.of(&format!("throughput.{key}_ratio")),
-            );
-        }
+        super::first_visit::print(m, "region");
         super::profiles::print(m);
         let h = m.of("queries.height_us");
         let r = m.of("queries.river_us");

@@ -115,33 +115,6 @@ impl PlanetBench {
         }
     }
 
-    /// Tiles of the first 4 × 4 of each face, and the stored bytes of all their fields.
-    fn sample_tiles(&self) -> (Vec<TileKey>, u64) {
-        let h = self.planet.blob().header();
-        let side = h.face_resolution / h.tile_size;
-        let keys: Vec<TileKey> = (0..6u8)
-            .flat_map(|face| {
-                (0..4u16).flat_map(move |ty| (0..4u16).map(move |tx| TileKey { face, tx, ty }))
-            })
-            .filter(|k| (k.tx as u32) < side && (k.ty as u32) < side)
-            .collect();
-        let fields = self.planet.blob().fields().len();
-        let stored = keys
-            .iter()
-            .map(|&k| {
-                (0..fields)
-                    .map(|f| {
-                        self.planet
-                            .blob()
-                            .entry(f, k)
-                            .map_or(0, |e| e.length as u64)
-                    })
-                    .sum::<u64>()
-            })
-            .sum();
-        (keys, stored)
-    }
-
     /// Reads every field of `k` raw, as stored.
     fn read_raw(&self, file: &std::fs::File, k: TileKey) -> std::io::Result<()> {
         for f in 0..self.planet.blob().fields().len() {
@@ -178,7 +151,7 @@ impl PlanetBench {
             Planet::open(path)?;
             fig.set("open.cold_ms", millis(t.elapsed()));
         }
-        let (keys, stored) = self.sample_tiles();
+        let (keys, stored) = sample_tiles(&self.planet);
         let file = std::fs::File::open(path)?;
         for &k in &keys {
             self.read_raw(&file, k)?; // warm the page cache
@@ -266,6 +239,7 @@ impl PlanetBench {
             "throughput.tile_ms",
             stored as f64 / load / keys.len() as f64 * 1e3,
         );
+        super::first_visit::figures(path, &mut fig)?;
         self.queries(&mut fig)?;
         Ok((fig, frames))
     }
@@ -394,6 +368,7 @@ impl PlanetBench {
             m.of("throughput.warm_decoded_mbps"),
             m.of("throughput.tile_ms"),
         );
+        super::first_visit::print(m, "tile");
         println!(
             "queries (1 thread): batch height {:.1} M/s; height {:.3} µs; normal {:.3} µs; river within 200 m {:.3} µs; lake {:.3} µs; the control {:.3} µs",
             m.of("queries.batch_height_mps"),
@@ -404,4 +379,27 @@ impl PlanetBench {
             m.of("queries.control_us"),
         );
     }
+}
+
+/// Tiles of the first 4 × 4 of each face, and the stored bytes of all their fields: what the
+/// throughput and first-visit sections load.
+pub fn sample_tiles(planet: &Planet) -> (Vec<TileKey>, u64) {
+    let h = planet.blob().header();
+    let side = h.face_resolution / h.tile_size;
+    let keys: Vec<TileKey> = (0..6u8)
+        .flat_map(|face| {
+            (0..4u16).flat_map(move |ty| (0..4u16).map(move |tx| TileKey { face, tx, ty }))
+        })
+        .filter(|k| (k.tx as u32) < side && (k.ty as u32) < side)
+        .collect();
+    let fields = planet.blob().fields().len();
+    let stored = keys
+        .iter()
+        .map(|&k| {
+            (0..fields)
+                .map(|f| planet.blob().entry(f, k).map_or(0, |e| e.length as u64))
+                .sum::<u64>()
+        })
+        .sum();
+    (keys, stored)
 }
