@@ -177,17 +177,9 @@ impl Surface {
         }
     }
 
-    /// Catmull-Rom bicubic of the coarse heights: smooth, and exact at grid nodes.
-    pub fn coarse_height(&self, x: f64, z: f64) -> f64 {
-        let g = &self.grid;
-        self.coarse_height_at(
-            &Taps::at(x, g.x0, g.dx, g.nx),
-            &Taps::at(z, g.z0, g.dx, g.nz),
-        )
-    }
-
-    /// [`Surface::coarse_height`] from the stencil's taps along each axis: a region's
-    /// columns share their x taps and its rows their z taps, so they are worked out once.
+    /// Catmull-Rom bicubic of the coarse heights (smooth, and exact at grid nodes) from the
+    /// stencil's taps along each axis: a region's columns share their x taps and its rows
+    /// their z taps, so they are worked out once.
     fn coarse_height_at(&self, x: &Taps, z: &Taps) -> f64 {
         let g = &self.grid;
         let mut sum = 0.0;

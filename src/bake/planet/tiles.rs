@@ -7,6 +7,7 @@ use crate::bake::biomes::{classify, BiomeId, Site};
 use crate::bake::noise::Noise3;
 use crate::planet::blob::TileKey;
 use crate::planet::cube::{self, Projection, Vec3};
+use crate::planet::format::{PRECIPITATION_SCALE, SEDIMENT_SCALE};
 
 use super::climate;
 use super::sphere::SphereGrid;
@@ -53,13 +54,9 @@ impl Tally {
     }
 }
 
-/// Sediment steps per metre: the baker's sediment stays under 45 m, and a millimetre is finer
-/// than anything it models. As u16 a sediment tile is stored 4.5× smaller than as f32 and
-/// decodes 2.4× faster.
-const SEDIMENT_STEPS: f64 = 1024.0;
-
 /// The five fields' raw little-endian samples (height f32, biome u8, lake u16, sediment u16
-/// in 1/1024 m, precipitation u16 in half millimetres), in the standard field order.
+/// in [`SEDIMENT_SCALE`] steps, precipitation u16 in [`PRECIPITATION_SCALE`] steps), in the
+/// standard field order.
 pub fn bake_tile(c: &Coarse, n: u32, t: u32, key: TileKey) -> (Vec<Vec<u8>>, Tally) {
     let g = c.grid;
     let p = Projection::EquiAngular;
@@ -140,9 +137,11 @@ pub fn bake_tile(c: &Coarse, n: u32, t: u32, key: TileKey) -> (Vec<Vec<u8>>, Tal
             biome.push(b as u8);
             lake.extend_from_slice(&(if in_lake { lake_id } else { 0 }).to_le_bytes());
             sediment.extend_from_slice(
-                &((sed * SEDIMENT_STEPS).round().min(65_535.0) as u16).to_le_bytes(),
+                &((sed / SEDIMENT_SCALE as f64).round().min(65_535.0) as u16).to_le_bytes(),
             );
-            precip.extend_from_slice(&((rain / 0.5).round().min(65_535.0) as u16).to_le_bytes());
+            precip.extend_from_slice(
+                &((rain / PRECIPITATION_SCALE as f64).round().min(65_535.0) as u16).to_le_bytes(),
+            );
             tally.samples += 1;
             tally.ocean += (h < 0.0 && !in_lake) as u64;
             tally.lake += in_lake as u64;
