@@ -234,6 +234,29 @@ typedef struct relief_chunk_view {
   double axis_z[3];
 } relief_chunk_view;
 
+// How relief fetches a world or planet by URL (`relief_world_open_url`,
+// `relief_planet_open_url`). Fill it with `relief_http_options_default`, then change what
+// you need. relief copies everything it points to during the open call.
+typedef struct relief_http_options {
+  // sizeof(relief_http_options), set by the caller (the default call sets it).
+  uint32_t struct_size;
+  // Milliseconds one request may take, connecting to last byte. 0: 10000.
+  uint32_t timeout_ms;
+  // Further tries of a request that failed transiently (no answer, reset, truncated body,
+  // 5xx, 429 honouring Retry-After). Failed loads are retried by the streamer on top.
+  uint32_t retries;
+  // The disk cache's directory (NUL-terminated UTF-8), shared safely by processes; NULL:
+  // the user's cache directory (`$XDG_CACHE_HOME` or `~/.cache`, then `relief/http`).
+  const char *cache_dir;
+  // The most the cache may hold, bytes; least recently used entries go first. 0: no disk
+  // cache (nothing is kept, and nothing loads with the network down).
+  uint64_t cache_budget_bytes;
+  // `header_count` NUL-terminated `"Name: value"` strings sent with every request, such as
+  // `"Authorization: Bearer …"`. May be NULL when `header_count` is 0.
+  const char *const *headers;
+  uintptr_t header_count;
+} relief_http_options;
+
 // Reads `length` bytes at `offset` of the caller's pack into `out`; returns 0 on success and
 // anything else on failure. relief only asks for bytes inside the reader's `length`.
 typedef int32_t (*relief_read_fn)(void *user, uint64_t offset, uint64_t length, uint8_t *out);
@@ -810,7 +833,16 @@ relief_status relief_collision_acquire(const struct relief_collision *collision,
 // `view` NULL or a view filled by `relief_collision_acquire` (or zeroed).
 void relief_collision_release(struct relief_chunk_view *view);
 
-// Opens the PLNT blob at `path` (NUL-terminated UTF-8): reads the header and tables only
+// Fills `*out` with the defaults: 10 s per request, 2 retries, the user's cache directory
+// with a 2 GiB budget, no extra headers; sets `struct_size`.
+// Errors: INVALID_ARGUMENT (NULL `out`). Threads: any.
+//
+// # Safety
+// `out` must be NULL or writable.
+relief_status relief_http_options_default(struct relief_http_options *out);
+
+// Opens the PLNT blob at `path` (NUL-terminated UTF-8; an `http://`/`https://` URL opens as
+// `relief_planet_open_url` with the default options): reads the header and tables only
 // (well under 10 ms for a 6 × 4096² planet); tiles are read with positioned reads later.
 //
 // On success writes a new handle to `*out_planet` (free with `relief_planet_destroy`); on
@@ -823,6 +855,20 @@ void relief_collision_release(struct relief_chunk_view *view);
 // # Safety
 // `path` NULL or NUL-terminated; `out_planet` NULL or writable.
 relief_status relief_planet_open(const char *path, struct relief_planet **out_planet);
+
+// Opens a PLNT blob on a server by `http://` or `https://` URL (NUL-terminated UTF-8):
+// header, field table and index in one or two requests; each tile later costs one ranged
+// GET per field, sent side by side, on loader threads, through the disk cache. `options`
+// NULL: the defaults. Otherwise as `relief_world_open_url` (errors, offline opening,
+// ownership). `relief_planet_open` also takes URLs, with the defaults. Threads: any; blocks
+// for the opening requests.
+//
+// # Safety
+// `url` NULL or NUL-terminated; `options` NULL or readable with valid pointers;
+// `out_planet` NULL or writable.
+relief_status relief_planet_open_url(const char *url,
+                                     const struct relief_http_options *options,
+                                     struct relief_planet **out_planet);
 
 // Opens a PLNT blob held in memory; relief copies the `length` bytes, so the caller may free
 // them on return. Otherwise as `relief_planet_open`. Errors: INVALID_ARGUMENT (NULL
@@ -1455,8 +1501,9 @@ relief_status relief_tile_acquire(const struct relief_streamer *streamer,
 // `view` NULL or a view filled by `relief_tile_acquire` (or zeroed).
 void relief_tile_release(struct relief_tile_view *view);
 
-// Opens the world at `path` (NUL-terminated UTF-8): a world directory, or a pack file from
-// `relief pack`. Reads the manifest, overview and tables and checks them; regions are read
+// Opens the world at `path` (NUL-terminated UTF-8): a world directory, a pack file from
+// `relief pack`, or a pack by `http://`/`https://` URL with the default HTTP options
+// (`relief_world_open_url`). Reads the manifest, overview and tables and checks them; regions are read
 // later, by streaming.
 //
 // On success writes a new handle to `*out_world`; the caller owns it and frees it with
@@ -1466,7 +1513,29 @@ void relief_tile_release(struct relief_tile_view *view);
 //
 // # Safety
 // `path` must be NULL or a NUL-terminated string; `out_world` NULL or writable.
-relief_status relief_world_open(const char *path, struct relief_world **out_world);
+relief_status relief_world_open(const char *path,
+                                struct relief_world **out_world);
+
+// Opens a world pack on a server by `http://` or `https://` URL (NUL-terminated UTF-8;
+// presigned S3/GCS URLs work as they are): the pack's head and index in the opening request,
+// the manifest, overview and tables in one request each; regions are fetched later, one
+// ranged GET each, on loader threads, through the disk cache. With the server unreachable, a
+// cache that has seen the URL opens it and serves what it holds. `options` NULL: the
+// defaults (`relief_http_options_default`). `relief_world_open` also takes URLs, with the
+// defaults.
+//
+// On success writes a new handle to `*out_world` (free with `relief_world_destroy`); on
+// failure it is untouched. Errors: INVALID_ARGUMENT (NULL `url`/`out_world`, not UTF-8, an
+// unknown `options->struct_size`, a malformed header), NOT_FOUND (404/410), IO (no answer,
+// access denied, a server that ignores Range, the file changed mid-open), CORRUPT,
+// UNSUPPORTED_VERSION. Threads: any; blocks for the opening requests.
+//
+// # Safety
+// `url` NULL or NUL-terminated; `options` NULL or readable with valid pointers (see
+// `relief_http_options`); `out_world` NULL or writable.
+relief_status relief_world_open_url(const char *url,
+                                    const struct relief_http_options *options,
+                                    struct relief_world **out_world);
 
 // Opens a pack (the bytes of a `relief pack` file) held in memory. relief copies the `length`
 // bytes at `bytes`, so the caller may free them when the call returns.

@@ -37,6 +37,12 @@ pub trait ReadAt: Send + Sync {
     fn length(&self) -> u64;
     /// Fills `out` with the bytes at `offset..offset + out.len()` (always within `len`).
     fn read_at(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()>;
+    /// True when every read costs a round trip (bytes by URL): readers then ask for a whole
+    /// file in one read, and for independent reads from threads side by side, rather than
+    /// piece by piece.
+    fn is_remote(&self) -> bool {
+        false
+    }
 }
 
 /// A file read with positioned reads (no shared cursor, so threads don't contend).

@@ -16,6 +16,7 @@ pub mod bake;
 pub mod error;
 pub mod ffi;
 pub mod flat;
+pub mod http;
 pub mod io;
 pub mod lod;
 pub mod planet;

@@ -183,6 +183,9 @@ fn the_csharp_layer_passes_its_nunit_tests_under_mono() {
             .args(sources("Tests")),
     );
 
+    // The pack over HTTP, for the URL tests.
+    let server = common::nginx::Nginx::start(&dir.join("nginx"));
+    server.publish("world.rlpack", &std::fs::read(&n.pack).unwrap(), 1_000_000);
     let out = run(Command::new("nunit-console")
         .arg(&tests)
         .args(["-nologo", "-labels"])
@@ -190,8 +193,10 @@ fn the_csharp_layer_passes_its_nunit_tests_under_mono() {
         .env("LD_LIBRARY_PATH", &n.lib_dir)
         .env("RELIEF_WORLD", &n.world)
         .env("RELIEF_PACK", &n.pack)
+        .env("RELIEF_URL", server.url("world.rlpack"))
         .env("RELIEF_PLANET", &n.planet)
         .env("RELIEF_LAYOUT", &layout_txt));
+    drop(server);
     let text = String::from_utf8_lossy(&out.stdout);
     println!("{text}{}", String::from_utf8_lossy(&out.stderr));
     let summary = text

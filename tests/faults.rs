@@ -8,7 +8,7 @@ mod common;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use relief::flat::{ReadAt, RegionSource, World};
@@ -73,27 +73,11 @@ impl ReadAt for Faulty {
 }
 
 fn pack_bytes() -> Vec<u8> {
-    static PACK: OnceLock<Vec<u8>> = OnceLock::new();
-    PACK.get_or_init(|| {
-        let out = common::scratch("faults").with_extension("rlpack");
-        World::open(common::world_dir())
-            .unwrap()
-            .write_pack(&out)
-            .unwrap();
-        std::fs::read(&out).unwrap()
-    })
-    .clone()
+    common::world_pack().to_vec()
 }
 
 fn planet_bytes() -> Vec<u8> {
-    static BLOB: OnceLock<Vec<u8>> = OnceLock::new();
-    BLOB.get_or_init(|| {
-        let out = common::scratch("faults").with_extension("plnt");
-        let cfg = common::small_planet("faults");
-        relief::bake::planet::bake_planet(&cfg, &out, &relief::bake::Silent).unwrap();
-        std::fs::read(&out).unwrap()
-    })
-    .clone()
+    common::planet_blob("faults").to_vec()
 }
 
 /// Retries forever (quickly), keeps everything once loaded: faults can't unload anything, so

@@ -10,6 +10,7 @@
 pub mod clipmap;
 pub mod collision;
 mod handles;
+pub mod http;
 pub mod planet;
 pub mod planet_terrain;
 pub mod region;

@@ -51,7 +51,8 @@ fn publish(out: *mut *mut relief_planet, planet: Planet) {
     unsafe { *out = h };
 }
 
-/// Opens the PLNT blob at `path` (NUL-terminated UTF-8): reads the header and tables only
+/// Opens the PLNT blob at `path` (NUL-terminated UTF-8; an `http://`/`https://` URL opens as
+/// `relief_planet_open_url` with the default options): reads the header and tables only
 /// (well under 10 ms for a 6 × 4096² planet); tiles are read with positioned reads later.
 ///
 /// On success writes a new handle to `*out_planet` (free with `relief_planet_destroy`); on
@@ -80,6 +81,37 @@ pub unsafe extern "C" fn relief_planet_open(
         // SAFETY: checked non-NULL; the caller promises NUL-terminated.
         let path = unsafe { super::utf8_path(what, path) }?;
         publish(out_planet, Planet::open(path)?);
+        Ok(())
+    })
+}
+
+/// Opens a PLNT blob on a server by `http://` or `https://` URL (NUL-terminated UTF-8):
+/// header, field table and index in one or two requests; each tile later costs one ranged
+/// GET per field, sent side by side, on loader threads, through the disk cache. `options`
+/// NULL: the defaults. Otherwise as `relief_world_open_url` (errors, offline opening,
+/// ownership). `relief_planet_open` also takes URLs, with the defaults. Threads: any; blocks
+/// for the opening requests.
+///
+/// # Safety
+/// `url` NULL or NUL-terminated; `options` NULL or readable with valid pointers;
+/// `out_planet` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn relief_planet_open_url(
+    url: *const c_char,
+    options: *const super::http::relief_http_options,
+    out_planet: *mut *mut relief_planet,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_planet_open_url";
+        require(
+            what,
+            &[("url", url.is_null()), ("out_planet", out_planet.is_null())],
+        )?;
+        // SAFETY: checked non-NULL; the caller promises NUL-terminated.
+        let url = unsafe { super::utf8_path(what, url) }?;
+        // SAFETY: forwarded contract.
+        let options = unsafe { super::http::options_from(what, options) }?;
+        publish(out_planet, Planet::open_url(url, &options)?);
         Ok(())
     })
 }

@@ -137,8 +137,9 @@ fn publish(out_world: *mut *mut relief_world, world: World) {
     unsafe { *out_world = h };
 }
 
-/// Opens the world at `path` (NUL-terminated UTF-8): a world directory, or a pack file from
-/// `relief pack`. Reads the manifest, overview and tables and checks them; regions are read
+/// Opens the world at `path` (NUL-terminated UTF-8): a world directory, a pack file from
+/// `relief pack`, or a pack by `http://`/`https://` URL with the default HTTP options
+/// (`relief_world_open_url`). Reads the manifest, overview and tables and checks them; regions are read
 /// later, by streaming.
 ///
 /// On success writes a new handle to `*out_world`; the caller owns it and frees it with
@@ -162,6 +163,44 @@ pub unsafe extern "C" fn relief_world_open(
         // SAFETY: checked non-NULL; the caller promises NUL-terminated.
         let path = unsafe { super::utf8_path(what, path) }?;
         publish(out_world, World::open(path)?);
+        Ok(())
+    })
+}
+
+/// Opens a world pack on a server by `http://` or `https://` URL (NUL-terminated UTF-8;
+/// presigned S3/GCS URLs work as they are): the pack's head and index in the opening request,
+/// the manifest, overview and tables in one request each; regions are fetched later, one
+/// ranged GET each, on loader threads, through the disk cache. With the server unreachable, a
+/// cache that has seen the URL opens it and serves what it holds. `options` NULL: the
+/// defaults (`relief_http_options_default`). `relief_world_open` also takes URLs, with the
+/// defaults.
+///
+/// On success writes a new handle to `*out_world` (free with `relief_world_destroy`); on
+/// failure it is untouched. Errors: INVALID_ARGUMENT (NULL `url`/`out_world`, not UTF-8, an
+/// unknown `options->struct_size`, a malformed header), NOT_FOUND (404/410), IO (no answer,
+/// access denied, a server that ignores Range, the file changed mid-open), CORRUPT,
+/// UNSUPPORTED_VERSION. Threads: any; blocks for the opening requests.
+///
+/// # Safety
+/// `url` NULL or NUL-terminated; `options` NULL or readable with valid pointers (see
+/// `relief_http_options`); `out_world` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn relief_world_open_url(
+    url: *const c_char,
+    options: *const super::http::relief_http_options,
+    out_world: *mut *mut relief_world,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_world_open_url";
+        require(
+            what,
+            &[("url", url.is_null()), ("out_world", out_world.is_null())],
+        )?;
+        // SAFETY: checked non-NULL; the caller promises NUL-terminated.
+        let url = unsafe { super::utf8_path(what, url) }?;
+        // SAFETY: forwarded contract.
+        let options = unsafe { super::http::options_from(what, options) }?;
+        publish(out_world, World::open_url(url, &options)?);
         Ok(())
     })
 }

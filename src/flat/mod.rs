@@ -62,11 +62,20 @@ pub struct World {
 }
 
 impl World {
-    /// Opens a world directory or pack file. Reads the manifest, overview and tables
-    /// (checking each against the manifest's checksums) and checks every listed region file
-    /// exists with the listed length. Region contents are checked when they are read.
+    /// Opens a world directory or pack file, or a pack by `http://` or `https://` URL (with
+    /// the default [`HttpOptions`](crate::http::HttpOptions); see [`World::open_url`]). Reads
+    /// the manifest, overview and tables (checking each against the manifest's checksums) and
+    /// checks every listed region file exists with the listed length. Region contents are
+    /// checked when they are read.
     pub fn open(path: impl AsRef<Path>) -> Result<World, FormatError> {
         World::from_store(Store::open(path.as_ref())?)
+    }
+
+    /// Opens a pack on a server: its head and index in the opening request, the manifest,
+    /// overview and tables in one request each, every region later in one ranged GET, all
+    /// through `options`' disk cache.
+    pub fn open_url(url: &str, options: &crate::http::HttpOptions) -> Result<World, FormatError> {
+        World::from_store(Store::open_url(url, options)?)
     }
 
     /// Opens a pack held in `bytes` (memory, or a caller's reader); `name` labels messages.

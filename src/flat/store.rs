@@ -197,14 +197,25 @@ pub enum Store {
 }
 
 impl Store {
-    /// A directory, or a pack file.
+    /// A directory, a pack file, or a pack by `http://` or `https://` URL (with
+    /// [`HttpOptions::default`](crate::http::HttpOptions)).
     pub fn open(path: &Path) -> Result<Store, FormatError> {
+        if let Some(url) = path.to_str().filter(|p| crate::http::is_url(p)) {
+            return Store::open_url(url, &crate::http::HttpOptions::default());
+        }
         let meta = std::fs::metadata(path).map_err(|e| FormatError::io(path, e))?;
         if meta.is_dir() {
             return Ok(Store::Dir(path.to_path_buf()));
         }
         let bytes = FileBytes::open(path).map_err(|e| FormatError::io(path, e))?;
         Ok(Store::Pack(Pack::open(path, Box::new(bytes))?))
+    }
+
+    /// A pack on a server, read by ranged GETs through `options`' cache.
+    pub fn open_url(url: &str, options: &crate::http::HttpOptions) -> Result<Store, FormatError> {
+        let bytes = crate::http::HttpBytes::open_for_reading(url, options)?;
+        let name = PathBuf::from(bytes.url());
+        Ok(Store::Pack(Pack::open(name, Box::new(bytes))?))
     }
 
     /// The directory or pack this store reads, for messages.
@@ -259,6 +270,21 @@ impl Store {
                 let f = crate::io::open_regular(&path).map_err(|e| FormatError::io(&path, e))?;
                 let len = f.metadata().map_err(|e| FormatError::io(&path, e))?.len();
                 Ok((Box::new(f), len))
+            }
+            Store::Pack(p) if p.bytes.is_remote() => {
+                // One request for the whole file, then read from memory.
+                let (offset, len) = p.entry(file)?;
+                if len > MAX_WHOLE_FILE {
+                    return Err(FormatError::Corrupt(format!(
+                        "{}: {len} bytes is past the {MAX_WHOLE_FILE}-byte limit for one read",
+                        self.path_of(file).display()
+                    )));
+                }
+                let mut bytes = vec![0u8; len as usize];
+                p.bytes
+                    .read_at(offset, &mut bytes)
+                    .map_err(|e| FormatError::io(&self.path_of(file), e))?;
+                Ok((Box::new(std::io::Cursor::new(bytes)), len))
             }
             Store::Pack(p) => {
                 let (offset, len) = p.entry(file)?;

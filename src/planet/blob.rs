@@ -148,6 +148,10 @@ impl Blob {
     pub fn name(&self) -> &Path {
         &self.name
     }
+    /// True if the blob's bytes are on a server ([`ReadAt::is_remote`]).
+    pub fn is_remote(&self) -> bool {
+        self.bytes.is_remote()
+    }
     pub fn header(&self) -> &Header {
         &self.header
     }

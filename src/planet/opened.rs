@@ -82,9 +82,22 @@ pub fn is_planet_file(path: &Path) -> bool {
 }
 
 impl Planet {
-    /// Opens a blob by path (positioned reads; see [`Blob::open`]).
+    /// Opens a blob by path (positioned reads; see [`Blob::open`]), or by `http://` or
+    /// `https://` URL with the default [`HttpOptions`](crate::http::HttpOptions).
     pub fn open(path: impl AsRef<Path>) -> Result<Planet, FormatError> {
+        let path = path.as_ref();
+        if let Some(url) = path.to_str().filter(|p| crate::http::is_url(p)) {
+            return Planet::open_url(url, &crate::http::HttpOptions::default());
+        }
         Planet::from_blob(Blob::open(path)?)
+    }
+
+    /// Opens a blob on a server: header, field table and index in one or two requests, each
+    /// tile's fields later in one ranged GET each, side by side, through `options`' cache.
+    pub fn open_url(url: &str, options: &crate::http::HttpOptions) -> Result<Planet, FormatError> {
+        let bytes = crate::http::HttpBytes::open_for_reading(url, options)?;
+        let name = bytes.url().to_string();
+        Planet::from_blob(Blob::open_bytes(name, Box::new(bytes))?)
     }
 
     /// Opens a blob from memory or a caller's reader.
@@ -202,17 +215,46 @@ impl Planet {
             }
             stored(field)
         };
-        let height = scaled(self.slots.height)?;
-        let biome = Layer::from_buffer(typed(self.slots.biome, SampleType::U8, "biome")?, pool);
-        let lake = Layer::from_buffer(typed(self.slots.lake, SampleType::U16, "lake")?, pool);
+        let biome = || typed(self.slots.biome, SampleType::U8, "biome");
+        let lake = || typed(self.slots.lake, SampleType::U16, "lake");
+        let sediment = || self.slots.sediment.map(scaled).transpose();
+        let precipitation = || self.slots.precipitation.map(scaled).transpose();
+        fn join<T>(r: std::thread::Result<Result<T, FormatError>>) -> Result<T, FormatError> {
+            r.unwrap_or_else(|_| Err(FormatError::Corrupt("a tile read panicked".into())))
+        }
+        let (height, biome, lake, sediment, precipitation) = if b.is_remote() {
+            // Each field is a request of its own: all of them at once, one round trip.
+            std::thread::scope(|s| {
+                let biome = s.spawn(biome);
+                let lake = s.spawn(lake);
+                let sediment = s.spawn(sediment);
+                let precipitation = s.spawn(precipitation);
+                let height = scaled(self.slots.height);
+                (
+                    height,
+                    join(biome.join()),
+                    join(lake.join()),
+                    join(sediment.join()),
+                    join(precipitation.join()),
+                )
+            })
+        } else {
+            (
+                scaled(self.slots.height),
+                biome(),
+                lake(),
+                sediment(),
+                precipitation(),
+            )
+        };
         Ok(PlanetTile {
             key,
             size: self.tile_size(),
-            height,
-            biome,
-            lake,
-            sediment: self.slots.sediment.map(scaled).transpose()?,
-            precipitation: self.slots.precipitation.map(scaled).transpose()?,
+            height: height?,
+            biome: Layer::from_buffer(biome?, pool),
+            lake: Layer::from_buffer(lake?, pool),
+            sediment: sediment?,
+            precipitation: precipitation?,
         })
     }
 

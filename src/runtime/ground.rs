@@ -21,13 +21,38 @@ pub enum Ground {
 
 impl Ground {
     /// Opens a world directory, a world pack (`.rlpack`) or a PLNT planet blob, telling them
-    /// apart by what is at `path` (a directory, or a file's magic), not by its name.
+    /// apart by what is at `path` (a directory, or a file's magic), not by its name. A pack or
+    /// blob by `http://` or `https://` URL opens with the default
+    /// [`HttpOptions`](crate::http::HttpOptions) ([`Ground::open_url`]).
     pub fn open(path: impl AsRef<Path>) -> Result<Ground, FormatError> {
         let path = path.as_ref();
+        if let Some(url) = path.to_str().filter(|p| crate::http::is_url(p)) {
+            return Ground::open_url(url, &crate::http::HttpOptions::default());
+        }
         if path.is_file() && crate::planet::opened::is_planet_file(path) {
             return Ok(Ground::Planet(Arc::new(Planet::open(path)?)));
         }
         Ok(Ground::Flat(Arc::new(World::open(path)?)))
+    }
+
+    /// Opens a world pack or a planet blob on a server, told apart by its magic (in the
+    /// opening request's bytes: no second request).
+    pub fn open_url(url: &str, options: &crate::http::HttpOptions) -> Result<Ground, FormatError> {
+        use crate::io::ReadAt;
+        let bytes = crate::http::HttpBytes::open_for_reading(url, options)?;
+        let shown = bytes.url().to_string();
+        let mut magic = [0u8; 4];
+        bytes
+            .read_at(0, &mut magic)
+            .map_err(|e| FormatError::io(Path::new(&shown), e))?;
+        if magic == crate::planet::format::MAGIC {
+            let blob = crate::planet::Blob::open_bytes(shown, Box::new(bytes))?;
+            return Ok(Ground::Planet(Arc::new(Planet::from_blob(blob)?)));
+        }
+        Ok(Ground::Flat(Arc::new(World::open_pack(
+            &shown,
+            Box::new(bytes),
+        )?)))
     }
 
     pub fn is_planet(&self) -> bool {

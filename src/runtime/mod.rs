@@ -188,6 +188,16 @@ impl Runtime {
         Runtime::new(Ground::open(path)?, config)
     }
 
+    /// Opens a world pack or planet blob on a server ([`Ground::open_url`]) and starts
+    /// streaming it; its loads fetch on the loader threads, through `http`'s disk cache.
+    pub fn open_url(
+        url: &str,
+        http: &crate::http::HttpOptions,
+        config: RuntimeConfig,
+    ) -> Result<Runtime, RuntimeError> {
+        Runtime::new(Ground::open_url(url, http)?, config)
+    }
+
     /// Advances one frame around `focus` (world metres on a flat world, y ignored; the planet
     /// frame on a planet). Call from one thread, the one polling events. A focus that is not
     /// finite, or a planet's centre, changes nothing and is an error.

@@ -41,6 +41,30 @@ pub fn world_dir() -> &'static Path {
     })
 }
 
+/// The shared test world as a pack's bytes, packed on first use.
+pub fn world_pack() -> &'static [u8] {
+    static PACK: OnceLock<Vec<u8>> = OnceLock::new();
+    PACK.get_or_init(|| {
+        let out = scratch(&format!("pack-{}", env!("CARGO_CRATE_NAME"))).with_extension("rlpack");
+        relief::flat::World::open(world_dir())
+            .unwrap()
+            .write_pack(&out)
+            .unwrap();
+        std::fs::read(&out).unwrap()
+    })
+}
+
+/// A small planet's blob ([`small_planet`] of `seed`), baked on first use (one seed per
+/// test binary).
+pub fn planet_blob(seed: &str) -> &'static [u8] {
+    static BLOB: OnceLock<Vec<u8>> = OnceLock::new();
+    BLOB.get_or_init(|| {
+        let out = scratch(&format!("planet-{}", env!("CARGO_CRATE_NAME"))).with_extension("plnt");
+        relief::bake::planet::bake_planet(&small_planet(seed), &out, &Silent).unwrap();
+        std::fs::read(&out).unwrap()
+    })
+}
+
 /// Copies a baked world so a test can damage it.
 pub fn copy_world(name: &str) -> PathBuf {
     let src = world_dir();
@@ -68,3 +92,4 @@ pub fn walk(dir: &Path) -> Vec<PathBuf> {
 }
 
 pub mod native;
+pub mod nginx;

@@ -46,6 +46,20 @@ namespace Relief.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
+    public struct relief_http_options
+    {
+        public uint struct_size;
+        public uint timeout_ms;
+        public uint retries;
+        /// <summary>A NUL-terminated UTF-8 path, or IntPtr.Zero for the user's cache directory.</summary>
+        public IntPtr cache_dir;
+        public ulong cache_budget_bytes;
+        /// <summary>An array of header_count NUL-terminated UTF-8 "Name: value" strings.</summary>
+        public IntPtr headers;
+        public UIntPtr header_count;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
     public struct relief_stream_config
     {
         public uint struct_size;
@@ -349,6 +363,8 @@ namespace Relief.Native
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_world_open(byte[] path, out WorldHandle out_world);
         [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_world_open_memory(byte* bytes, UIntPtr length, out WorldHandle out_world);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_world_open_reader(ref relief_reader reader, out WorldHandle out_world);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_world_open_url(byte[] url, ref relief_http_options options, out WorldHandle out_world);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_http_options_default(out relief_http_options options);
         [DllImport(Library, CallingConvention = C)] public static extern void relief_world_destroy(IntPtr world);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_world_get_info(WorldHandle world, ref relief_world_info info);
         [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_world_get_biome_name(WorldHandle world, uint id, byte* name, UIntPtr capacity, out UIntPtr out_length);
@@ -398,6 +414,7 @@ namespace Relief.Native
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_open(byte[] path, out PlanetHandle out_planet);
         [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_open_memory(byte* bytes, UIntPtr length, out PlanetHandle out_planet);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_open_reader(ref relief_reader reader, out PlanetHandle out_planet);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_open_url(byte[] url, ref relief_http_options options, out PlanetHandle out_planet);
         [DllImport(Library, CallingConvention = C)] public static extern void relief_planet_destroy(IntPtr planet);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_get_info(PlanetHandle planet, ref relief_planet_info info);
         [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_get_biome_name(PlanetHandle planet, uint id, byte* name, UIntPtr capacity, out UIntPtr out_length);

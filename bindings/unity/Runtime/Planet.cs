@@ -21,6 +21,19 @@ namespace Relief
             Info = info;
         }
 
+        /// <summary>Opens a planet blob on a server by http:// or https:// URL: each tile's
+        /// fields are fetched side by side as it streams, through the disk cache, which also
+        /// opens the planet offline. Blocks for the opening requests. <paramref name="options"/>
+        /// null: the defaults.</summary>
+        public static Planet OpenUrl(string url, HttpOptions options = null)
+        {
+            Abi.Require();
+            PlanetHandle h;
+            using (var pinned = new HttpOptions.Pinned(options))
+                ReliefException.Check(NativeMethods.relief_planet_open_url(ReliefException.CString(url), ref pinned.Options, out h));
+            return new Planet(h);
+        }
+
         /// <summary>Opens a blob by path (read in place with positioned reads).</summary>
         public static Planet Open(string path)
         {

@@ -42,6 +42,19 @@ namespace Relief
             return new World(h);
         }
 
+        /// <summary>Opens a world pack on a server by http:// or https:// URL (presigned S3 or
+        /// GCS URLs as they are): regions are fetched as they stream, one ranged GET each, on
+        /// relief's threads, through the disk cache, which also opens the world offline.
+        /// Blocks for the opening requests. <paramref name="options"/> null: the defaults.</summary>
+        public static World OpenUrl(string url, HttpOptions options = null)
+        {
+            Abi.Require();
+            WorldHandle h;
+            using (var pinned = new HttpOptions.Pinned(options))
+                ReliefException.Check(NativeMethods.relief_world_open_url(ReliefException.CString(url), ref pinned.Options, out h));
+            return new World(h);
+        }
+
         /// <summary>Opens a pack held in memory; relief copies the bytes.</summary>
         public static unsafe World OpenMemory(ReadOnlySpan<byte> pack)
         {

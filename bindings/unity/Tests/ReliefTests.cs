@@ -2,6 +2,7 @@
 // under Debian's Mono in CI and in Unity's Test Runner). Inputs come from the environment:
 //   RELIEF_WORLD   a baked world directory
 //   RELIEF_PACK    the same world packed (relief pack)
+//   RELIEF_URL     the same pack served over HTTP (nginx on a loopback port)
 //   RELIEF_LAYOUT  what a C program compiled from relief.h printed: struct sizes, field
 //                  offsets, constants and the version (written by tests/csharp.rs)
 using System;
@@ -164,6 +165,55 @@ namespace Relief.Tests
                     }
                 }
             }
+        }
+
+        [Test]
+        public void AWorldOpensByUrlThroughItsCacheAndStreams()
+        {
+            string url = Environment.GetEnvironmentVariable("RELIEF_URL");
+            Assert.IsNotNull(url, "RELIEF_URL is set by tests/csharp.rs");
+            string cache = Path.Combine(Path.GetTempPath(), "relief-cs-cache-" + Guid.NewGuid().ToString("N"));
+            var options = new HttpOptions();
+            Assert.AreEqual(10000u, options.TimeoutMs);
+            Assert.Greater(options.CacheBudgetBytes, 0ul);
+            options.CacheDirectory = cache;
+            options.Headers.Add("X-Relief-Test: csharp");
+            try
+            {
+                using (World local = World.Open(PackPath))
+                using (World remote = World.OpenUrl(url, options))
+                {
+                    Assert.AreEqual(local.Info.region_count, remote.Info.region_count);
+                    Assert.AreEqual(local.BiomeName(0), remote.BiomeName(0));
+                    double x, z;
+                    Centre(remote, out x, out z);
+                    using (var s = new Streamer(remote))
+                    using (var t = new Terrain(s))
+                    using (var reference = new Streamer(local))
+                    using (var rt = new Terrain(reference))
+                    {
+                        Assert.IsTrue(s.Settle(x, 0, z, 60000));
+                        Assert.IsTrue(reference.Settle(x, 0, z, 60000));
+                        uint origin, origin2;
+                        Assert.AreEqual(rt.Height(x + 3, z - 7, out origin2), t.Height(x + 3, z - 7, out origin));
+                        Assert.AreEqual(NativeMethods.RELIEF_ORIGIN_REGION, origin);
+                    }
+                }
+                Assert.Greater(Directory.GetFiles(cache, "*.rce").Length, 1, "fetched bytes were cached");
+            }
+            finally
+            {
+                if (Directory.Exists(cache))
+                    Directory.Delete(cache, true);
+            }
+
+            var e = Assert.Throws<ReliefException>(delegate { World.OpenUrl(url + ".missing", options); });
+            Assert.AreEqual(NativeMethods.RELIEF_STATUS_NOT_FOUND, e.Status);
+            StringAssert.Contains(".missing", e.Message);
+            options.Headers.Add("no colon here");
+            e = Assert.Throws<ReliefException>(delegate { World.OpenUrl(url, options); });
+            Assert.AreEqual(NativeMethods.RELIEF_STATUS_INVALID_ARGUMENT, e.Status);
+            StringAssert.Contains("headers[1]", e.Message);
         }
 
         [Test]

@@ -1,0 +1,349 @@
+//! The disk cache of fetched bytes: one file per entry, named by a hash of its key (URL
+//! without query, validator, range), holding the key itself and a CRC-32 of the bytes.
+//!
+//! Why it is safe to share and to crash in: an entry is written to a temporary file and
+//! renamed into place, so a reader sees a whole entry or none; every read checks the key and
+//! the CRC, and an entry that fails is deleted and fetched again. Two processes on one
+//! directory each keep their own tally of its size and evict by the files' modification times
+//! (touched on every hit), so neither needs a lock the other could leave held; an entry one
+//! deletes while the other reads it is, to the reader, a miss or a read that completed.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::SystemTime;
+
+use parking_lot::Mutex;
+
+const MAGIC: [u8; 4] = *b"RLCE";
+const VERSION: u32 = 1;
+/// Magic, version, key length, payload length, payload CRC.
+const HEAD: usize = 4 + 4 + 4 + 8 + 4;
+const SUFFIX: &str = "rce";
+/// After an eviction the cache holds at most this share of its budget, so that eviction
+/// (a directory scan) runs once per tenth of the budget written, not once per entry.
+const EVICT_TO: f64 = 0.9;
+
+pub struct DiskCache {
+    dir: PathBuf,
+    budget: u64,
+    /// This process's estimate of the directory's size: exact after a scan, then grown by
+    /// what it writes.
+    used: AtomicU64,
+    evicting: Mutex<()>,
+    hits: AtomicU64,
+    dropped: AtomicU64,
+}
+
+impl DiskCache {
+    /// Opens (creating) a cache directory holding at most `budget` bytes.
+    pub fn open(dir: &Path, budget: u64) -> std::io::Result<DiskCache> {
+        std::fs::create_dir_all(dir)?;
+        let cache = DiskCache {
+            dir: dir.to_path_buf(),
+            budget,
+            used: AtomicU64::new(0),
+            evicting: Mutex::new(()),
+            hits: AtomicU64::new(0),
+            dropped: AtomicU64::new(0),
+        };
+        let (used, _) = cache.scan();
+        cache.used.store(used, Ordering::Relaxed);
+        Ok(cache)
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Entries read back and found whole.
+    pub fn hits(&self) -> u64 {
+        self.hits.load(Ordering::Relaxed)
+    }
+
+    /// Entries found damaged (wrong key, length or CRC) and deleted.
+    pub fn dropped(&self) -> u64 {
+        self.dropped.load(Ordering::Relaxed)
+    }
+
+    fn path(&self, key: &str) -> PathBuf {
+        let a = crate::bake::seed::fnv1a(key);
+        let b = crc32fast::hash(key.as_bytes());
+        self.dir.join(format!("{a:016x}{b:08x}.{SUFFIX}"))
+    }
+
+    /// Fills `out` from the entry for `key` if there is one of exactly that length, whole.
+    pub fn get_into(&self, key: &str, out: &mut [u8]) -> bool {
+        let path = self.path(key);
+        match std::fs::File::open(&path) {
+            Ok(mut file) => self.check(&path, &mut file, key, out),
+            Err(_) => false,
+        }
+    }
+
+    /// As [`get_into`](Self::get_into), for an entry of unknown length (at most `max`).
+    pub fn get(&self, key: &str, max: u64) -> Option<Vec<u8>> {
+        use std::io::Seek;
+        let path = self.path(key);
+        let mut file = std::fs::File::open(&path).ok()?;
+        let mut head = [0u8; HEAD];
+        file.read_exact(&mut head).ok()?;
+        let len = u64::from_le_bytes(head[12..20].try_into().unwrap());
+        if len > max {
+            return None;
+        }
+        file.rewind().ok()?;
+        let mut out = vec![0u8; len as usize];
+        self.check(&path, &mut file, key, &mut out).then_some(out)
+    }
+
+    fn check(&self, path: &Path, file: &mut std::fs::File, key: &str, out: &mut [u8]) -> bool {
+        match read_entry(file, key, out) {
+            Ok(Entry::Whole) => {
+                self.hits.fetch_add(1, Ordering::Relaxed);
+                // The LRU clock: a hit makes the entry the newest. Best effort.
+                let _ = file.set_modified(SystemTime::now());
+                true
+            }
+            Ok(Entry::Other) => false,
+            Ok(Entry::Damaged) | Err(_) => {
+                self.dropped.fetch_add(1, Ordering::Relaxed);
+                let _ = std::fs::remove_file(path);
+                false
+            }
+        }
+    }
+
+    /// Stores `bytes` as the entry for `key`, replacing any. Best effort: a cache that can't
+    /// be written (full disk, read-only) costs refetches, never a failed load.
+    pub fn put(&self, key: &str, bytes: &[u8]) {
+        let size = (HEAD + key.len() + bytes.len()) as u64;
+        if size > self.budget {
+            return;
+        }
+        let path = self.path(key);
+        if write_entry(&self.dir, &path, key, bytes).is_ok() {
+            let used = self.used.fetch_add(size, Ordering::Relaxed) + size;
+            if used > self.budget {
+                self.evict();
+            }
+        }
+    }
+
+    /// Deletes the least recently used entries until the directory holds at most
+    /// [`EVICT_TO`] of the budget. Also deletes temporary files a crashed writer left.
+    pub fn evict(&self) {
+        let Some(_guard) = self.evicting.try_lock() else {
+            return; // another thread of this process is at it
+        };
+        let (mut used, mut entries) = self.scan();
+        entries.sort_by_key(|e| e.1);
+        let target = (self.budget as f64 * EVICT_TO) as u64;
+        for (path, _, size) in entries {
+            if used <= target {
+                break;
+            }
+            match std::fs::remove_file(&path) {
+                Ok(()) => used -= size,
+                // Another process evicted it first.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => used -= size,
+                Err(_) => {}
+            }
+        }
+        self.used.store(used, Ordering::Relaxed);
+    }
+
+    /// The entries' total size, and each with its modification time and size. Temporary
+    /// files older than a minute (a writer that crashed between write and rename) go.
+    fn scan(&self) -> (u64, Vec<(PathBuf, SystemTime, u64)>) {
+        let mut used = 0;
+        let mut entries = Vec::new();
+        let Ok(dir) = std::fs::read_dir(&self.dir) else {
+            return (0, entries);
+        };
+        let now = SystemTime::now();
+        for e in dir.flatten() {
+            let path = e.path();
+            let Ok(meta) = e.metadata() else { continue };
+            let modified = meta.modified().unwrap_or(now);
+            match path.extension().and_then(|x| x.to_str()) {
+                Some(SUFFIX) => {
+                    used += meta.len();
+                    entries.push((path, modified, meta.len()));
+                }
+                Some("tmp") => {
+                    let age = now.duration_since(modified).unwrap_or_default();
+                    if age.as_secs() > 60 {
+                        let _ = std::fs::remove_file(&path);
+                    }
+                }
+                _ => {}
+            }
+        }
+        (used, entries)
+    }
+}
+
+enum Entry {
+    Whole,
+    /// Whole, but of another key (a hash collision) or another length than asked.
+    Other,
+    /// Torn, flipped or not an entry at all.
+    Damaged,
+}
+
+/// Reads an entry into `out` if it is of `key` with `out.len()` bytes, checking its CRC.
+fn read_entry(file: &mut std::fs::File, key: &str, out: &mut [u8]) -> std::io::Result<Entry> {
+    let mut head = [0u8; HEAD];
+    file.read_exact(&mut head)?;
+    let word = |i: usize| u32::from_le_bytes(head[i..i + 4].try_into().unwrap());
+    let len = u64::from_le_bytes(head[12..20].try_into().unwrap());
+    if head[..4] != MAGIC || word(4) != VERSION {
+        return Ok(Entry::Damaged);
+    }
+    if word(8) as usize != key.len() || len != out.len() as u64 {
+        return Ok(Entry::Other);
+    }
+    let mut stored_key = vec![0u8; key.len()];
+    file.read_exact(&mut stored_key)?;
+    if stored_key != key.as_bytes() {
+        return Ok(Entry::Other);
+    }
+    file.read_exact(out)?;
+    // Nothing may follow, and the bytes must be the ones written.
+    if file.read(&mut [0u8; 1])? != 0 || crc32fast::hash(out) != word(20) {
+        return Ok(Entry::Damaged);
+    }
+    Ok(Entry::Whole)
+}
+
+fn write_entry(dir: &Path, path: &Path, key: &str, bytes: &[u8]) -> std::io::Result<()> {
+    static SERIAL: AtomicU64 = AtomicU64::new(0);
+    let tmp = dir.join(format!(
+        "{}.{}.{}.tmp",
+        path.file_stem().and_then(|s| s.to_str()).unwrap_or("entry"),
+        std::process::id(),
+        SERIAL.fetch_add(1, Ordering::Relaxed)
+    ));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        let mut head = Vec::with_capacity(HEAD + key.len());
+        head.extend_from_slice(&MAGIC);
+        head.extend_from_slice(&VERSION.to_le_bytes());
+        head.extend_from_slice(&(key.len() as u32).to_le_bytes());
+        head.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+        head.extend_from_slice(&crc32fast::hash(bytes).to_le_bytes());
+        head.extend_from_slice(key.as_bytes());
+        f.write_all(&head)?;
+        f.write_all(bytes)?;
+        // No fsync: an entry torn by a power cut fails its CRC and is fetched again.
+        drop(f);
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("relief-cache-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn entries_read_back_and_damage_is_a_miss_that_deletes() {
+        let dir = temp("damage");
+        let cache = DiskCache::open(&dir, 1 << 20).unwrap();
+        let bytes: Vec<u8> = (0..1000u32).map(|i| (i * 7) as u8).collect();
+        cache.put("k1", &bytes);
+        let mut out = vec![0u8; 1000];
+        assert!(cache.get_into("k1", &mut out));
+        assert_eq!(out, bytes);
+        assert_eq!(cache.get("k1", 4096).as_deref(), Some(&bytes[..]));
+        // The wrong length, or another key, is a miss.
+        assert!(!cache.get_into("k2", &mut out));
+        // One flipped payload byte: a miss, and the entry is gone.
+        let path = cache.path("k1");
+        let mut raw = std::fs::read(&path).unwrap();
+        let last = raw.len() - 1;
+        raw[last] ^= 1;
+        std::fs::write(&path, &raw).unwrap();
+        assert!(!cache.get_into("k1", &mut out));
+        assert!(!path.exists());
+        assert_eq!(cache.dropped(), 1);
+        // A truncated entry likewise.
+        cache.put("k1", &bytes);
+        let raw = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &raw[..raw.len() / 2]).unwrap();
+        assert!(!cache.get_into("k1", &mut out));
+        assert!(!path.exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn eviction_keeps_the_budget_and_the_newest() {
+        let dir = temp("evict");
+        let entry = 10_000usize;
+        let size = (HEAD + 2 + entry) as u64;
+        let cache = DiskCache::open(&dir, size * 10).unwrap();
+        let mut out = vec![0u8; entry];
+        for i in 0..10u8 {
+            cache.put(&format!("k{i}"), &vec![i; entry]);
+            // Used in order, a second apart (file times are coarser than a loop).
+            let f = std::fs::File::options()
+                .write(true)
+                .open(cache.path(&format!("k{i}")))
+                .unwrap();
+            f.set_modified(
+                std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000 + i as u64),
+            )
+            .unwrap();
+        }
+        // Make k0 the most recently used: it must survive what comes next.
+        assert!(cache.get_into("k0", &mut out));
+        for i in 10..15u8 {
+            cache.put(&format!("k{i}"), &vec![i; entry]);
+        }
+        let (used, entries) = cache.scan();
+        assert!(used <= size * 10, "{used} > budget");
+        assert!(entries.len() < 15);
+        assert!(
+            cache.get_into("k0", &mut out),
+            "the most recently used entry was evicted"
+        );
+        assert!(cache.get_into("k14", &mut out));
+        assert!(!cache.get_into("k1", &mut out), "the oldest entry survived");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn two_caches_on_one_directory_share_entries() {
+        let dir = temp("shared");
+        let a = DiskCache::open(&dir, 1 << 20).unwrap();
+        let b = DiskCache::open(&dir, 1 << 20).unwrap();
+        // Both write the same keys at once, with different lengths.
+        std::thread::scope(|s| {
+            for (n, c) in [&a, &b].into_iter().enumerate() {
+                s.spawn(move || {
+                    for i in 0..200u32 {
+                        c.put(&format!("k{}", i % 10), &vec![(i % 10) as u8; 3000 + n]);
+                        let _ = c.get(&format!("k{}", (i + 5) % 10), 1 << 20);
+                    }
+                });
+            }
+        });
+        // Whatever landed last for a key is whole and of that key.
+        for i in 0..10u8 {
+            let got = a.get(&format!("k{i}"), 1 << 20).unwrap();
+            assert!(got.iter().all(|&x| x == i));
+            assert!(got.len() == 3000 || got.len() == 3001);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,297 @@
+//! Worlds and planets by URL: [`HttpBytes`] is a [`ReadAt`] over an `http://` or `https://`
+//! URL, reading with ranged GETs on the caller's (a loader's) thread and keeping what it
+//! fetched in a verified, budgeted disk cache ([`cache`]) that stands in for the server when
+//! the network is gone.
+//!
+//! A read is one request: readers of remote bytes ([`ReadAt::is_remote`]) ask for a whole
+//! region file at once, and a tile's fields side by side, never piece by piece.
+//! The first [`HEAD_BYTES`] of the file come with the request that opens it and stay in
+//! memory, so a pack's head and index or a planet's header cost nothing more.
+
+pub mod cache;
+pub mod client;
+pub mod proxy;
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use parking_lot::Mutex;
+
+pub use cache::DiskCache;
+pub use client::{HttpError, Version};
+
+use crate::io::ReadAt;
+
+/// What the opening request asks for: a pack's head and index, or a planet's header, field
+/// table and a small planet's index, in the one round trip that learns the file's length.
+pub const HEAD_BYTES: u64 = 256 << 10;
+
+/// How relief talks to a server. [`HttpOptions::default`] is what `World::open(url)` uses.
+#[derive(Clone, Debug)]
+pub struct HttpOptions {
+    /// Where fetched bytes are kept between sessions; `None`: no disk cache (every session
+    /// fetches again, and nothing loads without the network).
+    pub cache_dir: Option<PathBuf>,
+    /// The most the cache directory may hold; least recently used entries go first.
+    pub cache_budget: u64,
+    /// The longest one request may take, connecting to last byte.
+    pub timeout: Duration,
+    /// Further tries of a request that failed transiently (no answer, reset, truncated, 5xx,
+    /// 429). The streamer retries a failed load again later on top of these.
+    pub retries: u32,
+    /// Sent with every request, such as `("Authorization", "Bearer …")`.
+    pub headers: Vec<(String, String)>,
+}
+
+impl Default for HttpOptions {
+    /// The user's cache directory (`$XDG_CACHE_HOME` or `~/.cache`, `relief/http`) with a
+    /// 2 GiB budget, 10 s per request, 2 retries, no extra headers.
+    fn default() -> HttpOptions {
+        let cache_dir = std::env::var_os("XDG_CACHE_HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+            .map(|base| base.join("relief").join("http"));
+        HttpOptions {
+            cache_dir,
+            cache_budget: 2 << 30,
+            timeout: Duration::from_secs(10),
+            retries: 2,
+            headers: Vec::new(),
+        }
+    }
+}
+
+/// True if `name` is an `http://` or `https://` URL (what `World::open` and the runtime send
+/// here instead of to the file system).
+pub fn is_url(name: &str) -> bool {
+    let lower = name.get(..8).unwrap_or(name).to_ascii_lowercase();
+    lower.starts_with("http://") || lower.starts_with("https://")
+}
+
+/// What was fetched and from where, since the bytes were opened.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HttpStats {
+    /// Requests sent (each try counts once; retries included).
+    pub requests: u64,
+    /// Bytes received in answer bodies.
+    pub fetched_bytes: u64,
+    /// Reads answered by the disk cache.
+    pub cache_hits: u64,
+    /// Reads answered from the bytes the opening request brought.
+    pub head_hits: u64,
+}
+
+/// Random-access bytes of one file on a server.
+pub struct HttpBytes {
+    client: client::Client,
+    version: Version,
+    /// The file's first bytes, from the request that opened it.
+    head: Vec<u8>,
+    cache: Option<DiskCache>,
+    /// Cache keys start with this: the URL without its query (presigned signatures change
+    /// with every signing; the validator says whether the bytes did) and the validator.
+    key_prefix: Option<String>,
+    /// Set when the server's file is found replaced: later fetches fail at once with it.
+    changed: Mutex<Option<HttpError>>,
+    requests: AtomicU64,
+    fetched: AtomicU64,
+    cache_hits: AtomicU64,
+    head_hits: AtomicU64,
+    /// Opened from the cache's record because the server could not be reached.
+    offline: bool,
+}
+
+impl std::fmt::Debug for HttpBytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpBytes")
+            .field("url", &self.client.shown())
+            .field("version", &self.version)
+            .finish()
+    }
+}
+
+impl HttpBytes {
+    /// Opens `url` with one ranged GET of its first [`HEAD_BYTES`]. With the server
+    /// unreachable, a cache that has seen this URL opens it as it was then, and reads what it
+    /// holds; a server that answers with an error is that error.
+    pub fn open(url: &str, options: &HttpOptions) -> Result<HttpBytes, HttpError> {
+        let client = client::Client::new(url, options);
+        let cache = options
+            .cache_dir
+            .as_deref()
+            .and_then(|dir| DiskCache::open(dir, options.cache_budget).ok());
+        let record_key = format!("record {}", client.shown());
+        let (probe, offline) = match client.probe(HEAD_BYTES) {
+            Ok(probe) => (probe, false),
+            Err(e) if e.is_unreachable() => {
+                match cache.as_ref().and_then(|c| read_record(c, &record_key)) {
+                    Some(probe) => (probe, true),
+                    None => return Err(e),
+                }
+            }
+            Err(e) => return Err(e),
+        };
+        let client::Probe { version, head } = probe;
+        // Without a validator a replaced file can't be told from the one cached: no cache.
+        let key_prefix = version
+            .validator
+            .as_ref()
+            .map(|v| format!("{} {v} {}", client.shown(), version.length));
+        let cache = cache.filter(|_| key_prefix.is_some());
+        if let (Some(c), false) = (&cache, offline) {
+            write_record(c, &record_key, &version, &head);
+        }
+        let requests = AtomicU64::new(u64::from(!offline));
+        let fetched = AtomicU64::new(if offline { 0 } else { head.len() as u64 });
+        Ok(HttpBytes {
+            client,
+            version,
+            head,
+            cache,
+            key_prefix,
+            changed: Mutex::new(None),
+            requests,
+            fetched,
+            cache_hits: AtomicU64::new(0),
+            head_hits: AtomicU64::new(0),
+            offline,
+        })
+    }
+
+    /// As [`HttpBytes::open`], failing as the formats do: a [`FormatError`] naming the URL
+    /// (a 404 is [`FormatError::Missing`]).
+    pub fn open_for_reading(
+        url: &str,
+        options: &HttpOptions,
+    ) -> Result<HttpBytes, crate::error::FormatError> {
+        HttpBytes::open(url, options).map_err(|e| {
+            crate::error::FormatError::io(std::path::Path::new(&client::shown(url)), e.into_io())
+        })
+    }
+
+    /// The URL, as messages show it (without its query).
+    pub fn url(&self) -> &str {
+        self.client.shown()
+    }
+
+    /// The file's validator (ETag or Last-Modified) and length, as opened.
+    pub fn version(&self) -> &Version {
+        &self.version
+    }
+
+    /// True if the server could not be reached at open and the cache's record stood in.
+    pub fn opened_offline(&self) -> bool {
+        self.offline
+    }
+
+    pub fn cache(&self) -> Option<&DiskCache> {
+        self.cache.as_ref()
+    }
+
+    pub fn stats(&self) -> HttpStats {
+        HttpStats {
+            requests: self.requests.load(Ordering::Relaxed),
+            fetched_bytes: self.fetched.load(Ordering::Relaxed),
+            cache_hits: self.cache_hits.load(Ordering::Relaxed),
+            head_hits: self.head_hits.load(Ordering::Relaxed),
+        }
+    }
+
+    fn key(&self, offset: u64, len: usize) -> Option<String> {
+        self.key_prefix
+            .as_ref()
+            .map(|p| format!("{p} {offset}+{len}"))
+    }
+
+    /// From memory or the cache, without a request: true if `out` was filled.
+    fn read_local(&self, offset: u64, out: &mut [u8]) -> bool {
+        let end = offset + out.len() as u64;
+        if end <= self.head.len() as u64 {
+            out.copy_from_slice(&self.head[offset as usize..end as usize]);
+            self.head_hits.fetch_add(1, Ordering::Relaxed);
+            return true;
+        }
+        if let (Some(cache), Some(key)) = (&self.cache, self.key(offset, out.len())) {
+            if cache.get_into(&key, out) {
+                self.cache_hits.fetch_add(1, Ordering::Relaxed);
+                return true;
+            }
+        }
+        false
+    }
+
+    fn read_remote(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()> {
+        if let Some(e) = self.changed.lock().clone() {
+            return Err(e.into_io());
+        }
+        self.requests.fetch_add(1, Ordering::Relaxed);
+        match self.client.fetch(&self.version, offset, out) {
+            Ok(()) => {
+                self.fetched.fetch_add(out.len() as u64, Ordering::Relaxed);
+                if let (Some(cache), Some(key)) = (&self.cache, self.key(offset, out.len())) {
+                    cache.put(&key, out);
+                }
+                Ok(())
+            }
+            Err(e) => {
+                if let HttpError::Changed { .. } = e {
+                    *self.changed.lock() = Some(e.clone());
+                }
+                Err(e.into_io())
+            }
+        }
+    }
+}
+
+impl ReadAt for HttpBytes {
+    fn length(&self) -> u64 {
+        self.version.length
+    }
+
+    fn read_at(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()> {
+        if offset
+            .checked_add(out.len() as u64)
+            .map_or(true, |e| e > self.version.length)
+        {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        if self.read_local(offset, out) {
+            return Ok(());
+        }
+        self.read_remote(offset, out)
+    }
+
+    fn is_remote(&self) -> bool {
+        true
+    }
+}
+
+/// The cache's note of a URL's version and first bytes, what opening it offline needs.
+fn write_record(cache: &DiskCache, key: &str, version: &Version, head: &[u8]) {
+    let validator = version.validator.as_deref().unwrap_or("");
+    let mut bytes = Vec::with_capacity(12 + validator.len() + head.len());
+    bytes.extend_from_slice(&version.length.to_le_bytes());
+    bytes.extend_from_slice(&(validator.len() as u32).to_le_bytes());
+    bytes.extend_from_slice(validator.as_bytes());
+    bytes.extend_from_slice(head);
+    cache.put(key, &bytes);
+}
+
+fn read_record(cache: &DiskCache, key: &str) -> Option<client::Probe> {
+    let bytes = cache.get(key, HEAD_BYTES + (64 << 10))?;
+    let length = u64::from_le_bytes(bytes.get(..8)?.try_into().ok()?);
+    let n = u32::from_le_bytes(bytes.get(8..12)?.try_into().ok()?) as usize;
+    let validator = std::str::from_utf8(bytes.get(12..12 + n)?)
+        .ok()?
+        .to_string();
+    let head = bytes.get(12 + n..)?.to_vec();
+    (head.len() as u64 <= length && !validator.is_empty()).then_some(client::Probe {
+        version: Version {
+            validator: Some(validator),
+            length,
+        },
+        head,
+    })
+}
