@@ -504,3 +504,48 @@ fn the_c_abi_opens_by_url_and_checks_its_options() {
     );
     let _ = std::fs::remove_dir_all(&cache);
 }
+
+#[test]
+fn relief_bench_url_measures_local_cold_warm_and_a_delayed_link() {
+    let server = server("bench");
+    let out = common::scratch("http-bench").with_extension("json");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_relief"))
+        .arg("bench")
+        .arg(server.url("world.rlpack"))
+        .args(["--seconds", "0.5", "--rtt-ms", "5", "--json"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(text.contains("downloaded whole"), "{text}");
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(doc["bytes"], pack_bytes().len() as u64);
+    let rows = doc["rows"].as_array().unwrap();
+    for speed in ["running", "flying"] {
+        let of = |source: &str| -> Vec<&serde_json::Value> {
+            rows.iter()
+                .filter(|r| {
+                    r["speed"] == speed && r["source"].as_str().unwrap().starts_with(source)
+                })
+                .collect()
+        };
+        let n = |r: &serde_json::Value, k: &str| r[k].as_f64().unwrap();
+        let (local, cold, warm) = (of("local file")[0], of("URL, cold")[0], of("URL, warm")[0]);
+        assert_eq!(n(local, "requests"), 0.0);
+        assert!(n(local, "loads") > 0.0);
+        // Cold: everything from the server, one request per region beyond the open's few.
+        assert!(n(cold, "fetched_bytes") > 0.0);
+        assert!(n(cold, "requests") <= n(cold, "loads") + 5.0, "{cold}");
+        // Warm: the open asks once whether the file is the same; the rest is the cache's.
+        assert_eq!(n(warm, "requests"), 1.0, "{warm}");
+        assert!(n(warm, "cache_hits") >= n(warm, "loads"), "{warm}");
+        let delayed = of("URL +5 ms");
+        assert!(!delayed.is_empty() && delayed.len() <= 4);
+        assert!(delayed.iter().all(|r| n(r, "failures") == 0.0));
+    }
+}

@@ -31,7 +31,8 @@ pub const HEAD_BYTES: u64 = 256 << 10;
 #[derive(Clone, Debug)]
 pub struct HttpOptions {
     /// Where fetched bytes are kept between sessions; `None`: no disk cache (every session
-    /// fetches again, and nothing loads without the network).
+    /// fetches again, and nothing loads without the network). Created if missing; one that
+    /// can't be created or written costs refetches, never a failed open or load.
     pub cache_dir: Option<PathBuf>,
     /// The most the cache directory may hold; least recently used entries go first.
     pub cache_budget: u64,
@@ -81,6 +82,31 @@ pub struct HttpStats {
     pub cache_hits: u64,
     /// Reads answered from the bytes the opening request brought.
     pub head_hits: u64,
+}
+
+/// The process's totals over every [`HttpBytes`] (what a game shows as "downloaded", what
+/// `relief bench URL` divides by loads).
+pub fn totals() -> HttpStats {
+    HttpStats {
+        requests: TOTALS[0].load(Ordering::Relaxed),
+        fetched_bytes: TOTALS[1].load(Ordering::Relaxed),
+        cache_hits: TOTALS[2].load(Ordering::Relaxed),
+        head_hits: TOTALS[3].load(Ordering::Relaxed),
+    }
+}
+
+/// Requests, fetched bytes, cache hits, head hits: [`totals`].
+static TOTALS: [AtomicU64; 4] = [
+    AtomicU64::new(0),
+    AtomicU64::new(0),
+    AtomicU64::new(0),
+    AtomicU64::new(0),
+];
+
+/// Adds to one of an opened file's counters and to the process's total of it.
+fn count(own: &AtomicU64, total: usize, n: u64) {
+    own.fetch_add(n, Ordering::Relaxed);
+    TOTALS[total].fetch_add(n, Ordering::Relaxed);
 }
 
 /// Random-access bytes of one file on a server.
@@ -143,8 +169,11 @@ impl HttpBytes {
         if let (Some(c), false) = (&cache, offline) {
             write_record(c, &record_key, &version, &head);
         }
-        let requests = AtomicU64::new(u64::from(!offline));
-        let fetched = AtomicU64::new(if offline { 0 } else { head.len() as u64 });
+        let (requests, fetched) = (AtomicU64::new(0), AtomicU64::new(0));
+        if !offline {
+            count(&requests, 0, 1);
+            count(&fetched, 1, head.len() as u64);
+        }
         Ok(HttpBytes {
             client,
             version,
@@ -210,12 +239,12 @@ impl HttpBytes {
         let end = offset + out.len() as u64;
         if end <= self.head.len() as u64 {
             out.copy_from_slice(&self.head[offset as usize..end as usize]);
-            self.head_hits.fetch_add(1, Ordering::Relaxed);
+            count(&self.head_hits, 3, 1);
             return true;
         }
         if let (Some(cache), Some(key)) = (&self.cache, self.key(offset, out.len())) {
             if cache.get_into(&key, out) {
-                self.cache_hits.fetch_add(1, Ordering::Relaxed);
+                count(&self.cache_hits, 2, 1);
                 return true;
             }
         }
@@ -226,10 +255,10 @@ impl HttpBytes {
         if let Some(e) = self.changed.lock().clone() {
             return Err(e.into_io());
         }
-        self.requests.fetch_add(1, Ordering::Relaxed);
+        count(&self.requests, 0, 1);
         match self.client.fetch(&self.version, offset, out) {
             Ok(()) => {
-                self.fetched.fetch_add(out.len() as u64, Ordering::Relaxed);
+                count(&self.fetched, 1, out.len() as u64);
                 if let (Some(cache), Some(key)) = (&self.cache, self.key(offset, out.len())) {
                     cache.put(&key, out);
                 }

@@ -99,6 +99,10 @@ impl FaultProxy {
             .store(delay.as_micros() as u64, Ordering::SeqCst);
     }
 
+    pub fn delay(&self) -> Duration {
+        Duration::from_micros(self.shared.delay_us.load(Ordering::Relaxed))
+    }
+
     /// Requests received so far.
     pub fn requests(&self) -> u64 {
         self.shared.requests.load(Ordering::Relaxed)

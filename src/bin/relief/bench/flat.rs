@@ -69,6 +69,14 @@ impl FlatBench {
         })
     }
 
+    /// What the routes run with: the streamer's settings, collision and levels by default.
+    pub fn runtime_config(&self) -> RuntimeConfig {
+        RuntimeConfig {
+            pieces: self.config.clone(),
+            ..RuntimeConfig::default()
+        }
+    }
+
     pub fn budget_bytes(&self) -> usize {
         self.config.budget_bytes
     }
@@ -93,7 +101,7 @@ impl FlatBench {
     }
 
     /// Where frame `f` of a walk stands: the focus and the camera.
-    fn at(&self, walk: &Walk, f: usize) -> ([f64; 3], [f64; 3]) {
+    pub fn at(&self, walk: &Walk, f: usize) -> ([f64; 3], [f64; 3]) {
         match walk {
             Walk::Builtin { speed, .. } => {
                 // Back and forth along the diagonal, so long runs stay inside the world.
@@ -176,13 +184,7 @@ impl FlatBench {
 
         let mut frames = Vec::new();
         for (id, walk) in walks {
-            let mut rt = Runtime::new(
-                self.world.clone(),
-                RuntimeConfig {
-                    pieces: self.config.clone(),
-                    ..RuntimeConfig::default()
-                },
-            )?;
+            let mut rt = Runtime::new(self.world.clone(), self.runtime_config())?;
             let d = drive(
                 &mut rt,
                 &Setup {

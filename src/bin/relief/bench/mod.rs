@@ -14,6 +14,7 @@ mod flat;
 mod planet;
 mod plot;
 mod profiles;
+mod remote;
 pub mod report;
 pub mod route_file;
 
@@ -56,7 +57,8 @@ impl From<Box<dyn std::error::Error>> for Outcome {
 /// `relief bench`'s arguments.
 #[derive(clap::Args)]
 pub struct Options {
-    /// World directory, pack or PLNT planet.
+    /// World directory, pack or PLNT planet, or an http:// or https:// URL of a pack or planet
+    /// (then: local file against cold and warm cache, see docs/bench.md).
     #[arg(value_name = "WORLD")]
     pub ground: PathBuf,
     /// Seconds per built-in route (real time, 60 frames/s).
@@ -81,6 +83,10 @@ pub struct Options {
     /// Judge this run against a baseline JSON; exit 1 if any figure is worse beyond noise.
     #[arg(long)]
     pub compare: Option<PathBuf>,
+    /// With a URL: also stream through a loopback proxy adding this many milliseconds to
+    /// every request (http:// only), widening the prefetch until no collision chunk is late.
+    #[arg(long, value_name = "MS")]
+    pub rtt_ms: Option<f64>,
     /// Internal: one first-visit measurement in this fresh process (first_visit.rs).
     #[arg(long, hide = true, value_name = "MODE")]
     pub first_visit_child: Option<String>,
@@ -123,6 +129,12 @@ pub fn run(o: &Options) -> Result<(), Outcome> {
     let bad = Outcome::BadInput;
     if let Some(mode) = &o.first_visit_child {
         return first_visit::child(&o.ground, mode).map_err(bad);
+    }
+    if let Some(url) = o.ground.to_str().filter(|g| relief::http::is_url(g)) {
+        return remote::run(url, o.seconds, o.budget_mb, o.rtt_ms, o.json.as_deref());
+    }
+    if o.rtt_ms.is_some() {
+        return Err(bad("--rtt-ms: only for a world or planet by URL".into()));
     }
     let (slow_update, slow_load) = slowdown().map_err(bad)?;
     if let Some(p) = &o.plot {

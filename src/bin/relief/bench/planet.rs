@@ -102,7 +102,7 @@ impl PlanetBench {
         }
     }
 
-    fn at(&self, walk: &Walk, f: usize) -> ([f64; 3], [f64; 3]) {
+    pub fn at(&self, walk: &Walk, f: usize) -> ([f64; 3], [f64; 3]) {
         match walk {
             Walk::Builtin { speed, .. } => {
                 let metres = speed * f as f64 / FRAME_HZ;
@@ -116,6 +116,15 @@ impl PlanetBench {
     }
 
     /// Reads every field of `k` raw, as stored.
+    /// What the routes run with: the tile streamer's settings, collision and levels.
+    pub fn runtime_config(&self) -> RuntimeConfig {
+        RuntimeConfig {
+            pieces: self.config.clone(),
+            collision: Some(collision()),
+            lod: Some(ClipmapConfig::default()),
+        }
+    }
+
     fn read_raw(&self, file: &std::fs::File, k: TileKey) -> std::io::Result<()> {
         for f in 0..self.planet.blob().fields().len() {
             if let Some(e) = self.planet.blob().entry(f, k) {
@@ -171,14 +180,7 @@ impl PlanetBench {
 
         let mut frames = Vec::new();
         for (id, walk) in walks {
-            let mut rt = Runtime::new(
-                self.planet.clone(),
-                RuntimeConfig {
-                    pieces: self.config.clone(),
-                    collision: Some(collision()),
-                    lod: Some(ClipmapConfig::default()),
-                },
-            )?;
+            let mut rt = Runtime::new(self.planet.clone(), self.runtime_config())?;
             let d = drive(
                 &mut rt,
                 &Setup {
