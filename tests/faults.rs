@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use relief::flat::{ReadAt, RegionSource, World};
 use relief::planet::{Planet, TileSource};
-use relief::stream::{Event, Source, StreamConfig, Streamer};
+use relief::stream::{Event, Source, Streamer};
 
 const HEALTHY: u32 = 0;
 const ERRORS: u32 = 1;
@@ -78,19 +78,6 @@ fn pack_bytes() -> Vec<u8> {
 
 fn planet_bytes() -> Vec<u8> {
     common::planet_blob("faults").to_vec()
-}
-
-/// Retries forever (quickly), keeps everything once loaded: faults can't unload anything, so
-/// "nothing resident is lost" is exact.
-fn patient(load_radius: f64) -> StreamConfig {
-    StreamConfig {
-        load_radius,
-        drop_radius: 1e7,
-        budget_bytes: 1 << 30,
-        max_attempts: u32::MAX,
-        retry_delay: Duration::from_millis(2),
-        ..StreamConfig::default()
-    }
 }
 
 /// What a fault run saw.
@@ -177,7 +164,10 @@ fn a_faulty_pack_reader_loses_nothing_and_loads_nothing_wrong() {
             budget: budget.clone(),
         };
         let world = Arc::new(World::open_pack("<faulty>", Box::new(reader)).unwrap());
-        let mut s = Streamer::new(Arc::new(RegionSource::new(world)), patient(400.0));
+        let mut s = Streamer::new(
+            Arc::new(RegionSource::new(world)),
+            common::patient(400.0, 2),
+        );
         let seen = run_fault(
             &mut s,
             &mode,
@@ -227,7 +217,10 @@ fn a_faulty_planet_reader_loses_nothing_and_loads_nothing_wrong() {
         };
         let planet = Arc::new(Planet::open_bytes("<faulty>", Box::new(reader)).unwrap());
         let r = planet.radius();
-        let mut s = Streamer::new(Arc::new(TileSource::new(planet)), patient(r * 0.3));
+        let mut s = Streamer::new(
+            Arc::new(TileSource::new(planet)),
+            common::patient(r * 0.3, 2),
+        );
         let seen = run_fault(
             &mut s,
             &mode,

@@ -15,7 +15,7 @@ use relief::flat::{RegionLocation, RegionSource, World};
 use relief::http::proxy::{Fault, FaultProxy};
 use relief::http::HttpOptions;
 use relief::planet::{Planet, TileSource};
-use relief::stream::{Event, Source, StreamConfig, Streamer};
+use relief::stream::{Event, Source, Streamer};
 
 fn pack_bytes() -> &'static [u8] {
     common::world_pack()
@@ -40,18 +40,6 @@ fn options(cache: Option<&Path>) -> HttpOptions {
     }
 }
 
-/// Keeps everything once loaded and retries quickly forever: "nothing lost" is exact.
-fn patient(load_radius: f64) -> StreamConfig {
-    StreamConfig {
-        load_radius,
-        drop_radius: 1e7,
-        budget_bytes: 1 << 30,
-        max_attempts: u32::MAX,
-        retry_delay: Duration::from_millis(5),
-        ..StreamConfig::default()
-    }
-}
-
 const HOME: [f64; 3] = [-1500.0, 0.0, -1500.0];
 const THERE: [f64; 3] = [1200.0, 0.0, 300.0];
 
@@ -61,7 +49,10 @@ fn same_region(loc: &RegionLocation, region: &relief::flat::Region) -> bool {
 }
 
 fn regions(world: World) -> Streamer<RegionSource> {
-    Streamer::new(Arc::new(RegionSource::new(Arc::new(world))), patient(400.0))
+    Streamer::new(
+        Arc::new(RegionSource::new(Arc::new(world))),
+        common::patient(400.0, 5),
+    )
 }
 
 /// Every resident region is the one on disk; returns how many there are.
@@ -127,7 +118,7 @@ fn a_planet_streams_over_http_as_it_does_from_disk() {
     let r = planet.radius();
     let mut s = Streamer::new(
         Arc::new(TileSource::new(Arc::new(planet))),
-        patient(r * 0.3),
+        common::patient(r * 0.3, 5),
     );
     assert!(s.settle([0.0, r, 0.0], Duration::from_secs(60)));
     let resident = s.resident();

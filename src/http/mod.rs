@@ -4,12 +4,14 @@
 //! the network is gone.
 //!
 //! A read is one request: readers of remote bytes ([`ReadAt::is_remote`]) ask for a whole
-//! region file at once, and a tile's fields side by side, never piece by piece.
+//! region file at once, and a tile's fields side by side, never piece by piece; readers of
+//! a range already being fetched wait for that request instead of sending theirs.
 //! The first [`HEAD_BYTES`] of the file come with the request that opens it and stay in
 //! memory, so a pack's head and index or a planet's header cost nothing more.
 
 pub mod cache;
 pub mod client;
+mod flight;
 pub mod proxy;
 
 use std::path::PathBuf;
@@ -82,6 +84,8 @@ pub struct HttpStats {
     pub cache_hits: u64,
     /// Reads answered from the bytes the opening request brought.
     pub head_hits: u64,
+    /// Reads answered by another reader's request for the same range, in flight at the time.
+    pub shared_reads: u64,
 }
 
 /// The process's totals over every [`HttpBytes`] (what a game shows as "downloaded", what
@@ -92,11 +96,13 @@ pub fn totals() -> HttpStats {
         fetched_bytes: TOTALS[1].load(Ordering::Relaxed),
         cache_hits: TOTALS[2].load(Ordering::Relaxed),
         head_hits: TOTALS[3].load(Ordering::Relaxed),
+        shared_reads: TOTALS[4].load(Ordering::Relaxed),
     }
 }
 
-/// Requests, fetched bytes, cache hits, head hits: [`totals`].
-static TOTALS: [AtomicU64; 4] = [
+/// Requests, fetched bytes, cache hits, head hits, shared reads: [`totals`].
+static TOTALS: [AtomicU64; 5] = [
+    AtomicU64::new(0),
     AtomicU64::new(0),
     AtomicU64::new(0),
     AtomicU64::new(0),
@@ -125,6 +131,8 @@ pub struct HttpBytes {
     fetched: AtomicU64,
     cache_hits: AtomicU64,
     head_hits: AtomicU64,
+    shared_reads: AtomicU64,
+    flights: flight::Flights,
     /// Opened from the cache's record because the server could not be reached.
     offline: bool,
 }
@@ -185,6 +193,8 @@ impl HttpBytes {
             fetched,
             cache_hits: AtomicU64::new(0),
             head_hits: AtomicU64::new(0),
+            shared_reads: AtomicU64::new(0),
+            flights: flight::Flights::default(),
             offline,
         })
     }
@@ -225,6 +235,7 @@ impl HttpBytes {
             fetched_bytes: self.fetched.load(Ordering::Relaxed),
             cache_hits: self.cache_hits.load(Ordering::Relaxed),
             head_hits: self.head_hits.load(Ordering::Relaxed),
+            shared_reads: self.shared_reads.load(Ordering::Relaxed),
         }
     }
 
@@ -251,26 +262,32 @@ impl HttpBytes {
         false
     }
 
+    /// One request for the range, shared with readers of the same range meanwhile.
     fn read_remote(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()> {
         if let Some(e) = self.changed.lock().clone() {
             return Err(e.into_io());
         }
-        count(&self.requests, 0, 1);
-        match self.client.fetch(&self.version, offset, out) {
-            Ok(()) => {
-                count(&self.fetched, 1, out.len() as u64);
-                if let (Some(cache), Some(key)) = (&self.cache, self.key(offset, out.len())) {
-                    cache.put(&key, out);
+        let answered = self.flights.read(offset, out, |out| {
+            count(&self.requests, 0, 1);
+            let fetched = self.client.fetch(&self.version, offset, out);
+            match &fetched {
+                Ok(()) => {
+                    count(&self.fetched, 1, out.len() as u64);
+                    if let (Some(cache), Some(key)) = (&self.cache, self.key(offset, out.len())) {
+                        cache.put(&key, out);
+                    }
                 }
-                Ok(())
+                Err(e @ HttpError::Changed { .. }) => *self.changed.lock() = Some(e.clone()),
+                Err(_) => {}
             }
-            Err(e) => {
-                if let HttpError::Changed { .. } = e {
-                    *self.changed.lock() = Some(e.clone());
-                }
-                Err(e.into_io())
-            }
+            fetched
+        });
+        match answered {
+            Ok(flight::Answered::Shared) => count(&self.shared_reads, 4, 1),
+            Ok(flight::Answered::Fetched) => {}
+            Err(e) => return Err(e.into_io()),
         }
+        Ok(())
     }
 }
 

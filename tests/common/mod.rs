@@ -91,5 +91,19 @@ pub fn walk(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// A streamer for fault tests: retries a failed load every `retry_ms` forever and keeps
+/// everything once loaded (no drop radius or budget in the way), so faults can't unload
+/// anything and "nothing resident is lost" is exact.
+pub fn patient(load_radius: f64, retry_ms: u64) -> relief::stream::StreamConfig {
+    relief::stream::StreamConfig {
+        load_radius,
+        drop_radius: 1e7,
+        budget_bytes: 1 << 30,
+        max_attempts: u32::MAX,
+        retry_delay: std::time::Duration::from_millis(retry_ms),
+        ..relief::stream::StreamConfig::default()
+    }
+}
+
 pub mod native;
 pub mod nginx;

@@ -63,6 +63,8 @@ struct Row {
     requests: u64,
     fetched: u64,
     cache_hits: u64,
+    /// Reads that waited for another reader's request of the same bytes.
+    shared_reads: u64,
 }
 
 /// Where a drive's ground comes from.
@@ -252,6 +254,7 @@ fn drive_once(
         requests: after.requests - before.requests,
         fetched: after.fetched_bytes - before.fetched_bytes,
         cache_hits: after.cache_hits - before.cache_hits,
+        shared_reads: after.shared_reads - before.shared_reads,
     })
 }
 
@@ -306,7 +309,7 @@ fn write_json(
                 "ready_p50_ms": r.ready_p50_ms, "ready_p99_ms": r.ready_p99_ms,
                 "route_loads": r.route_loads, "loads": r.loads, "failures": r.failures, "late_frames": r.late_frames,
                 "frames": r.frames, "requests": r.requests, "fetched_bytes": r.fetched,
-                "cache_hits": r.cache_hits,
+                "cache_hits": r.cache_hits, "shared_reads": r.shared_reads,
             })
         })
         .collect();

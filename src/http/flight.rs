@@ -1,0 +1,173 @@
+//! One request for a range however many readers want it at once. A region's loader and a
+//! collision build that needs the same region before it is resident read the same bytes at
+//! the same moment; locally that is two cheap reads, over a network it would be the region
+//! fetched twice. The first reader of a range fetches it; readers arriving while it is in
+//! flight wait for that answer and copy it.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use parking_lot::{Condvar, Mutex};
+
+use super::HttpError;
+
+/// The ranges being fetched now.
+#[derive(Default)]
+pub struct Flights {
+    now: Mutex<HashMap<(u64, usize), Arc<Flight>>>,
+}
+
+#[derive(Default)]
+struct Flight {
+    /// Readers waiting; the leader keeps a copy of the bytes only if there are any.
+    waiting: Mutex<usize>,
+    answer: Mutex<Option<Result<Arc<[u8]>, HttpError>>>,
+    done: Condvar,
+}
+
+/// How a read was answered.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Answered {
+    /// This reader fetched the range.
+    Fetched,
+    /// Another reader was fetching it; this one waited and copied its bytes.
+    Shared,
+}
+
+impl Flights {
+    /// Fills `out` with the bytes at `offset`: by `fetch` if no one is fetching the same
+    /// range, else from the fetch in flight. Every waiter gets the leader's error if it fails.
+    pub fn read(
+        &self,
+        offset: u64,
+        out: &mut [u8],
+        fetch: impl FnOnce(&mut [u8]) -> Result<(), HttpError>,
+    ) -> Result<Answered, HttpError> {
+        let key = (offset, out.len());
+        let (flight, leader) = {
+            let mut now = self.now.lock();
+            match now.get(&key) {
+                Some(f) => {
+                    *f.waiting.lock() += 1;
+                    (f.clone(), false)
+                }
+                None => {
+                    let f = Arc::new(Flight::default());
+                    now.insert(key, f.clone());
+                    (f, true)
+                }
+            }
+        };
+        if !leader {
+            let mut answer = flight.answer.lock();
+            while answer.is_none() {
+                flight.done.wait(&mut answer);
+            }
+            return match answer.as_ref().unwrap() {
+                Ok(bytes) => {
+                    out.copy_from_slice(bytes);
+                    Ok(Answered::Shared)
+                }
+                Err(e) => Err(e.clone()),
+            };
+        }
+        let result = fetch(out);
+        // No reader joins once the range is out of the map, so `waiting` is final here.
+        self.now.lock().remove(&key);
+        let shared = match &result {
+            Ok(()) if *flight.waiting.lock() > 0 => Ok(Arc::from(&*out)),
+            Ok(()) => Ok(Arc::from(&[][..])),
+            Err(e) => Err(e.clone()),
+        };
+        *flight.answer.lock() = Some(shared);
+        flight.done.notify_all();
+        result.map(|()| Answered::Fetched)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    fn refused(detail: &str) -> HttpError {
+        HttpError::Transport {
+            url: "http://h/f".into(),
+            detail: detail.into(),
+        }
+    }
+
+    /// Blocks until `n` readers wait on the range at `key` (the leader's fetch calls it, so
+    /// the test's second reader has joined before the answer comes).
+    fn until_waiting(flights: &Flights, key: (u64, usize), n: usize) {
+        loop {
+            let w = flights.now.lock().get(&key).map(|f| *f.waiting.lock());
+            if w == Some(n) {
+                return;
+            }
+            std::thread::yield_now();
+        }
+    }
+
+    #[test]
+    fn readers_of_one_range_in_flight_share_its_one_fetch() {
+        let flights = Flights::default();
+        let fetches = AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            let leader = s.spawn(|| {
+                let mut out = [0u8; 4];
+                let answered = flights.read(8, &mut out, |o| {
+                    fetches.fetch_add(1, Ordering::SeqCst);
+                    until_waiting(&flights, (8, 4), 2);
+                    o.copy_from_slice(&[1, 2, 3, 4]);
+                    Ok(())
+                });
+                (answered.unwrap(), out)
+            });
+            let waiter = || {
+                while flights.now.lock().is_empty() {
+                    std::thread::yield_now();
+                }
+                let mut out = [0u8; 4];
+                let answered = flights.read(8, &mut out, |_| {
+                    fetches.fetch_add(1, Ordering::SeqCst);
+                    Err(refused("a second fetch"))
+                });
+                (answered.unwrap(), out)
+            };
+            let (a, b) = (s.spawn(waiter), s.spawn(waiter));
+            for w in [a, b] {
+                assert_eq!(w.join().unwrap(), (Answered::Shared, [1, 2, 3, 4]));
+            }
+            assert_eq!(leader.join().unwrap(), (Answered::Fetched, [1, 2, 3, 4]));
+        });
+        assert_eq!(fetches.load(Ordering::SeqCst), 1);
+        // Once answered, the range is fetched afresh (the cache, not this, keeps bytes).
+        let mut out = [0u8; 4];
+        let again = flights.read(8, &mut out, |o| {
+            o.fill(9);
+            Ok(())
+        });
+        assert_eq!((again.unwrap(), out), (Answered::Fetched, [9; 4]));
+        assert!(flights.now.lock().is_empty());
+    }
+
+    #[test]
+    fn a_failed_fetch_fails_its_waiters_with_the_same_error() {
+        let flights = Flights::default();
+        std::thread::scope(|s| {
+            let leader = s.spawn(|| {
+                flights.read(0, &mut [0u8; 2], |_| {
+                    until_waiting(&flights, (0, 2), 1);
+                    Err(refused("nope"))
+                })
+            });
+            while flights.now.lock().is_empty() {
+                std::thread::yield_now();
+            }
+            let waiter = flights.read(0, &mut [0u8; 2], |_| Ok(()));
+            assert_eq!(waiter, Err(refused("nope")));
+            assert_eq!(leader.join().unwrap(), waiter);
+        });
+    }
+}
