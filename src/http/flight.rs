@@ -5,6 +5,7 @@
 //! flight wait for that answer and copy it.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use parking_lot::{Condvar, Mutex};
@@ -19,8 +20,9 @@ pub struct Flights {
 
 #[derive(Default)]
 struct Flight {
-    /// Readers waiting; the leader keeps a copy of the bytes only if there are any.
-    waiting: Mutex<usize>,
+    /// Readers waiting (counted under `Flights::now`); the leader keeps a copy of the bytes
+    /// only if there are any.
+    waiting: AtomicUsize,
     answer: Mutex<Option<Result<Arc<[u8]>, HttpError>>>,
     done: Condvar,
 }
@@ -34,6 +36,38 @@ pub enum Answered {
     Shared,
 }
 
+/// The leader's promise to answer: dropped unanswered (its fetch panicked), it answers with
+/// an error, so no waiter, and no later reader of the range, waits forever.
+struct Leading<'a> {
+    flights: &'a Flights,
+    key: (u64, usize),
+    flight: Arc<Flight>,
+}
+
+impl Leading<'_> {
+    /// Takes the range out of the map, then answers with what `answer` makes of the final
+    /// number of waiters (no reader joins once the range is out of the map).
+    fn answer(&self, answer: impl FnOnce(usize) -> Result<Arc<[u8]>, HttpError>) {
+        self.flights.now.lock().remove(&self.key);
+        let waiting = self.flight.waiting.load(Ordering::Relaxed);
+        *self.flight.answer.lock() = Some(answer(waiting));
+        self.flight.done.notify_all();
+    }
+}
+
+impl Drop for Leading<'_> {
+    fn drop(&mut self) {
+        if self.flight.answer.lock().is_none() {
+            self.answer(|_| {
+                Err(HttpError::BadResponse {
+                    url: String::new(),
+                    detail: "the request for these bytes panicked".into(),
+                })
+            });
+        }
+    }
+}
+
 impl Flights {
     /// Fills `out` with the bytes at `offset`: by `fetch` if no one is fetching the same
     /// range, else from the fetch in flight. Every waiter gets the leader's error if it fails.
@@ -44,43 +78,47 @@ impl Flights {
         fetch: impl FnOnce(&mut [u8]) -> Result<(), HttpError>,
     ) -> Result<Answered, HttpError> {
         let key = (offset, out.len());
-        let (flight, leader) = {
+        let joined = {
             let mut now = self.now.lock();
             match now.get(&key) {
                 Some(f) => {
-                    *f.waiting.lock() += 1;
-                    (f.clone(), false)
+                    f.waiting.fetch_add(1, Ordering::Relaxed);
+                    Err(f.clone())
                 }
                 None => {
                     let f = Arc::new(Flight::default());
                     now.insert(key, f.clone());
-                    (f, true)
+                    Ok(f)
                 }
             }
         };
-        if !leader {
-            let mut answer = flight.answer.lock();
-            while answer.is_none() {
-                flight.done.wait(&mut answer);
-            }
-            return match answer.as_ref().unwrap() {
-                Ok(bytes) => {
-                    out.copy_from_slice(bytes);
-                    Ok(Answered::Shared)
+        let flight = match joined {
+            Ok(flight) => flight,
+            Err(flight) => {
+                let mut answer = flight.answer.lock();
+                while answer.is_none() {
+                    flight.done.wait(&mut answer);
                 }
-                Err(e) => Err(e.clone()),
-            };
-        }
+                return match answer.as_ref().unwrap() {
+                    Ok(bytes) => {
+                        out.copy_from_slice(bytes);
+                        Ok(Answered::Shared)
+                    }
+                    Err(e) => Err(e.clone()),
+                };
+            }
+        };
+        let leading = Leading {
+            flights: self,
+            key,
+            flight,
+        };
         let result = fetch(out);
-        // No reader joins once the range is out of the map, so `waiting` is final here.
-        self.now.lock().remove(&key);
-        let shared = match &result {
-            Ok(()) if *flight.waiting.lock() > 0 => Ok(Arc::from(&*out)),
+        leading.answer(|waiting| match &result {
+            Ok(()) if waiting > 0 => Ok(Arc::from(&*out)),
             Ok(()) => Ok(Arc::from(&[][..])),
             Err(e) => Err(e.clone()),
-        };
-        *flight.answer.lock() = Some(shared);
-        flight.done.notify_all();
+        });
         result.map(|()| Answered::Fetched)
     }
 }
@@ -88,7 +126,6 @@ impl Flights {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicUsize, Ordering};
 
     fn refused(detail: &str) -> HttpError {
         HttpError::Transport {
@@ -101,7 +138,11 @@ mod tests {
     /// the test's second reader has joined before the answer comes).
     fn until_waiting(flights: &Flights, key: (u64, usize), n: usize) {
         loop {
-            let w = flights.now.lock().get(&key).map(|f| *f.waiting.lock());
+            let w = flights
+                .now
+                .lock()
+                .get(&key)
+                .map(|f| f.waiting.load(Ordering::Relaxed));
             if w == Some(n) {
                 return;
             }
@@ -169,5 +210,21 @@ mod tests {
             assert_eq!(waiter, Err(refused("nope")));
             assert_eq!(leader.join().unwrap(), waiter);
         });
+    }
+
+    #[test]
+    fn a_fetch_that_panics_leaves_the_range_free_to_fetch_again() {
+        let flights = Flights::default();
+        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            flights.read(0, &mut [0u8; 2], |_| panic!("a broken client"))
+        }));
+        assert!(panicked.is_err());
+        assert!(flights.now.lock().is_empty());
+        let mut out = [0u8; 2];
+        let again = flights.read(0, &mut out, |o| {
+            o.fill(7);
+            Ok(())
+        });
+        assert_eq!((again.unwrap(), out), (Answered::Fetched, [7; 2]));
     }
 }
