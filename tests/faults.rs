@@ -209,7 +209,8 @@ fn a_faulty_planet_reader_loses_nothing_and_loads_nothing_wrong() {
     let reference = Planet::open_bytes("<reference>", Box::new(bytes.clone())).unwrap();
     for fault in [ERRORS, SHORT, GARBAGE, DIES] {
         let mode = Arc::new(AtomicU32::new(HEALTHY));
-        let budget = Arc::new(AtomicU64::new(6));
+        // A tile is one read (its fields lie together): the reader dies two tiles in.
+        let budget = Arc::new(AtomicU64::new(2));
         let reader = Faulty {
             bytes: bytes.clone(),
             mode: mode.clone(),

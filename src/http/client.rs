@@ -124,7 +124,7 @@ impl Client {
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_global(Some(options.timeout))
-            // Loader threads and a tile's fields fetched side by side each hold one.
+            // Loader threads, and an old blob's tile fields fetched side by side, each hold one.
             .max_idle_connections_per_host(32)
             .build()
             .into();

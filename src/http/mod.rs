@@ -4,7 +4,7 @@
 //! the network is gone.
 //!
 //! A read is one request: readers of remote bytes ([`ReadAt::is_remote`]) ask for a whole
-//! region file at once, and a tile's fields side by side, never piece by piece; readers of
+//! region file at once and a planet tile's fields together, never piece by piece; readers of
 //! a range already being fetched wait for that request instead of sending theirs.
 //! The first [`HEAD_BYTES`] of the file come with the request that opens it and stay in
 //! memory, so a pack's head and index or a planet's header cost nothing more.

@@ -54,6 +54,29 @@ impl Samples {
     }
 }
 
+/// Bytes of fields not asked for that a [`TileSpan`] may read past: a field of a newer
+/// version between two known ones costs a few KiB, a second round trip costs a whole one.
+const SPAN_SLACK: u64 = 64 << 10;
+
+/// Several fields of one tile that lie close together in the blob, read with one read (over
+/// HTTP, one ranged request): bytes `offset .. offset + length`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TileSpan {
+    pub offset: u64,
+    pub length: usize,
+    key: TileKey,
+    entries: Vec<(usize, TileEntry)>,
+}
+
+impl TileSpan {
+    /// Where `field`'s stored bytes lie within the span's, if the span holds it.
+    fn part(&self, field: usize) -> Option<(TileEntry, std::ops::Range<usize>)> {
+        let &(_, e) = self.entries.iter().find(|(f, _)| *f == field)?;
+        let start = (e.offset - self.offset) as usize;
+        Some((e, start..start + e.length as usize))
+    }
+}
+
 /// An opened planet blob.
 pub struct Blob {
     name: PathBuf,
@@ -204,6 +227,16 @@ impl Blob {
         self.bytes
             .read_at(e.offset, stored)
             .map_err(|err| FormatError::io(&self.name, err))?;
+        self.check_stored(field, key, e, stored)
+    }
+
+    fn check_stored(
+        &self,
+        field: usize,
+        key: TileKey,
+        e: TileEntry,
+        stored: &[u8],
+    ) -> Result<(), FormatError> {
         let computed = crc32fast::hash(stored);
         if computed != e.crc32 {
             return Err(FormatError::Checksum {
@@ -248,15 +281,7 @@ impl Blob {
         key: TileKey,
         out: &mut [u8],
     ) -> Result<(), FormatError> {
-        let f = &self.fields[field];
-        let want = (self.header.tile_size as usize).pow(2) * f.ty.size();
-        if out.len() != want {
-            return Err(FormatError::Corrupt(format!(
-                "a {} tile is {want} bytes, not {}",
-                f.name,
-                out.len()
-            )));
-        }
+        let f = self.expect_tile_len(field, out.len())?;
         let e = self.stored_entry(field, key)?;
         with_scratch(e.length as usize, |stored| {
             self.read_stored_into(field, key, e, stored)?;
@@ -264,7 +289,67 @@ impl Blob {
         })
     }
 
-    /// A section's bytes, checked against its CRC; `None` if the blob has no such section.
+    /// The span of tile `key`'s `fields`, when they lie close enough together that one read
+    /// of them all beats one read each: as relief writes blobs, a tile's fields back to back.
+    /// `None` when they lie apart (a blob written field-major) or a field has no such tile.
+    pub fn span(&self, key: TileKey, fields: &[usize]) -> Option<TileSpan> {
+        let entries = fields
+            .iter()
+            .map(|&f| self.entry(f, key).map(|e| (f, e)))
+            .collect::<Option<Vec<_>>>()?;
+        let start = entries.iter().map(|(_, e)| e.offset).min()?;
+        // Inside the file (the index is checked at open): no overflow.
+        let end = entries
+            .iter()
+            .map(|(_, e)| e.offset + e.length as u64)
+            .max()?;
+        let wanted: u64 = entries.iter().map(|(_, e)| e.length as u64).sum();
+        (end - start <= wanted + SPAN_SLACK).then(|| TileSpan {
+            offset: start,
+            length: (end - start) as usize,
+            key,
+            entries,
+        })
+    }
+
+    /// Reads a span's bytes into `out` (its length); each field is checked when decoded.
+    pub fn read_span(&self, span: &TileSpan, out: &mut [u8]) -> Result<(), FormatError> {
+        debug_assert_eq!(out.len(), span.length);
+        self.bytes
+            .read_at(span.offset, out)
+            .map_err(|err| FormatError::io(&self.name, err))
+    }
+
+    /// As [`decode_tile_into`](Self::decode_tile_into), from a span's bytes already read
+    /// ([`read_span`](Self::read_span)) rather than from the blob.
+    pub fn decode_span_into(
+        &self,
+        span: &TileSpan,
+        bytes: &[u8],
+        field: usize,
+        out: &mut [u8],
+    ) -> Result<(), FormatError> {
+        let (e, range) = span.part(field).ok_or_else(|| {
+            FormatError::Corrupt(format!("field {field} is not in the span read"))
+        })?;
+        let f = self.expect_tile_len(field, out.len())?;
+        let stored = &bytes[range];
+        self.check_stored(field, span.key, e, stored)?;
+        codec::decode(f.codec, f.ty.size(), stored, out)
+    }
+
+    fn expect_tile_len(&self, field: usize, len: usize) -> Result<&FieldInfo, FormatError> {
+        let f = &self.fields[field];
+        let want = (self.header.tile_size as usize).pow(2) * f.ty.size();
+        if len != want {
+            return Err(FormatError::Corrupt(format!(
+                "a {} tile is {want} bytes, not {len}",
+                f.name
+            )));
+        }
+        Ok(f)
+    }
+
     /// A section's bytes, checked (at most [`MAX_SECTION_BYTES`], inside the file).
     pub fn section(&self, tag: [u8; 4]) -> Result<Option<Vec<u8>>, FormatError> {
         let Some(s) = self.sections.iter().find(|s| s.tag == tag) else {

@@ -10,7 +10,8 @@
 use std::sync::Arc;
 
 use crate::error::FormatError;
-use crate::stream::{PieceMap, Resident, Source};
+use crate::flat::layer::Layer;
+use crate::stream::{Resident, Source};
 
 use super::blob::TileKey;
 use super::cube::{self, Vec3};
@@ -62,9 +63,29 @@ pub struct PlanetChunk {
 /// entries, 12 MB), so a tiny chunk on a big face must not reserve gigabytes.
 pub const MAX_CHUNKS_PER_SIDE: u32 = 256;
 
+/// Tiles read for chunks while not resident, kept for the next chunks: a tile is 4–16
+/// chunks a side, and a chunk reads up to four tiles.
+const RECENT_TILES: usize = 4;
+
+/// One tile's heights as a chunk reads them.
+enum TileHeights {
+    Resident(Arc<PlanetTile>),
+    Read(Arc<Layer<f32>>),
+}
+
+impl TileHeights {
+    fn at(&self, k: usize) -> f32 {
+        match self {
+            TileHeights::Resident(t) => t.height[k],
+            TileHeights::Read(h) => h[k],
+        }
+    }
+}
+
 pub struct PlanetChunkSource {
     planet: Arc<Planet>,
     resident: Resident<TileKey, PlanetTile>,
+    recent: parking_lot::Mutex<std::collections::VecDeque<(TileKey, Arc<Layer<f32>>)>>,
     cells: u32,
     /// Per chunk (face-major, then z, then x): centre direction and angular radius.
     bounds: Vec<(Vec3, f64)>,
@@ -87,6 +108,7 @@ impl PlanetChunkSource {
         let mut source = PlanetChunkSource {
             planet,
             resident,
+            recent: Default::default(),
             cells,
             bounds: Vec::new(),
         };
@@ -259,6 +281,26 @@ impl PlanetChunkSource {
             corner,
         })
     }
+
+    /// Tile `tk`'s heights: resident, read lately, or read now (outside any lock: two chunks
+    /// wanting one tile at once share its read through the byte source).
+    fn heights_of(&self, tk: TileKey) -> Result<TileHeights, FormatError> {
+        if let Some(tile) = self.resident.read().get(&tk).cloned() {
+            return Ok(TileHeights::Resident(tile));
+        }
+        if let Some((_, h)) = self.recent.lock().iter().find(|(k, _)| *k == tk) {
+            return Ok(TileHeights::Read(h.clone()));
+        }
+        let h = Arc::new(self.planet.read_heights(tk)?);
+        let mut recent = self.recent.lock();
+        if !recent.iter().any(|(k, _)| *k == tk) {
+            if recent.len() == RECENT_TILES {
+                recent.pop_front();
+            }
+            recent.push_back((tk, h.clone()));
+        }
+        Ok(TileHeights::Read(h))
+    }
 }
 
 impl Source for PlanetChunkSource {
@@ -323,13 +365,14 @@ impl Source for PlanetChunkSource {
     }
 
     /// Heights from resident tiles; a tile not resident yet is read from the blob (slower,
-    /// but the chunk is never late for want of it).
+    /// but the chunk is never late for want of it) and kept among the last few so read, for
+    /// the chunks beside this one that want it too.
     fn load(&self, key: PlanetChunkKey) -> Result<PlanetChunk, FormatError> {
         let (n, t) = (
             self.planet.face_resolution(),
             self.planet.tile_size() as i64,
         );
-        let mut local: PieceMap<TileKey, PlanetTile> = Default::default();
+        let mut local: rustc_hash::FxHashMap<TileKey, TileHeights> = Default::default();
         let mut failure = None;
         let chunk = self.build(key, |d| {
             bilinear(self.planet.projection(), n, d, |f, i, j| {
@@ -339,19 +382,15 @@ impl Source for PlanetChunkSource {
                     ty: (j / t) as u16,
                 };
                 if let std::collections::hash_map::Entry::Vacant(slot) = local.entry(tk) {
-                    let tile = match self.resident.read().get(&tk).cloned() {
-                        Some(tile) => tile,
-                        None => match self.planet.read_tile(tk) {
-                            Ok(tile) => Arc::new(tile),
-                            Err(e) => {
-                                failure = Some(e);
-                                return None;
-                            }
-                        },
+                    match self.heights_of(tk) {
+                        Ok(h) => slot.insert(h),
+                        Err(e) => {
+                            failure = Some(e);
+                            return None;
+                        }
                     };
-                    slot.insert(tile);
                 }
-                Some(local[&tk].height[((j % t) * t + i % t) as usize])
+                Some(local[&tk].at(((j % t) * t + i % t) as usize))
             })
         });
         match (chunk, failure) {

@@ -7,9 +7,9 @@ use std::sync::{Arc, OnceLock};
 use crate::error::FormatError;
 use crate::flat::layer::{plain, Layer};
 use crate::io::ReadAt;
-use crate::pool::{Buffer, BufferPool};
+use crate::pool::{with_scratch, Buffer, BufferPool};
 
-use super::blob::{Blob, TileKey};
+use super::blob::{Blob, TileKey, TileSpan};
 use super::cube::{self, Projection, Vec3};
 use super::format::{self, SampleType, BIOME, HEIGHT, LAKE, PRECIPITATION, SEDIMENT};
 use super::tables::{decode_lakes, decode_reaches, PlanetCensus, PlanetLake, PlanetReach};
@@ -93,7 +93,7 @@ impl Planet {
     }
 
     /// Opens a blob on a server: header, field table and index in one or two requests, each
-    /// tile's fields later in one ranged GET each, side by side, through `options`' cache.
+    /// tile later in one ranged GET (its fields lie together), through `options`' cache.
     pub fn open_url(url: &str, options: &crate::http::HttpOptions) -> Result<Planet, FormatError> {
         let bytes = crate::http::HttpBytes::open_for_reading(url, options)?;
         let name = bytes.url().to_string();
@@ -156,65 +156,127 @@ impl Planet {
     }
 
     /// As [`read_tile`](Self::read_tile), with the fields' buffers taken from `pool` (and
-    /// given back to it when the tile is dropped): what the streamer's loads use.
+    /// given back to it when the tile is dropped): what the streamer's loads use. A tile's
+    /// fields lying together ([`Blob::span`]) are read with one read, over HTTP one request.
     pub fn read_tile_in(
         &self,
         key: TileKey,
         pool: Option<&Arc<BufferPool>>,
     ) -> Result<PlanetTile, FormatError> {
-        let b = &self.blob;
+        match self.blob.span(key, &self.fields()) {
+            Some(span) => with_scratch(span.length, |bytes| {
+                self.blob.read_span(&span, bytes)?;
+                self.decode_tile(key, pool, Some((&span, bytes)))
+            }),
+            None => self.decode_tile(key, pool, None),
+        }
+    }
+
+    /// A tile's heights alone, metres: what a collision chunk needs of a tile not resident.
+    /// It reads the same bytes as [`read_tile`](Self::read_tile) where a tile's fields lie
+    /// together, so over HTTP it shares that request (or its cache entry) rather than making
+    /// one more; else the height field only.
+    pub fn read_heights(&self, key: TileKey) -> Result<Layer<f32>, FormatError> {
+        match self.blob.span(key, &self.fields()) {
+            Some(span) => with_scratch(span.length, |bytes| {
+                self.blob.read_span(&span, bytes)?;
+                self.scaled(key, None, Some((&span, bytes)), self.slots.height)
+            }),
+            None => self.scaled(key, None, None, self.slots.height),
+        }
+    }
+
+    /// The blob fields a tile is read from, in blob order.
+    fn fields(&self) -> Vec<usize> {
+        let s = &self.slots;
+        let mut f = vec![s.height, s.biome, s.lake];
+        f.extend(s.sediment);
+        f.extend(s.precipitation);
+        f.sort_unstable();
+        f
+    }
+
+    fn take(&self, len: usize, pool: Option<&Arc<BufferPool>>) -> Buffer {
+        pool.map_or_else(|| Buffer::zeroed(len), |p| p.take(len))
+    }
+
+    /// A field as it is stored, decoded into a buffer of its own: from the span's bytes
+    /// when they were read together, else read from the blob.
+    fn stored(
+        &self,
+        key: TileKey,
+        pool: Option<&Arc<BufferPool>>,
+        span: Option<(&TileSpan, &[u8])>,
+        field: usize,
+    ) -> Result<Buffer, FormatError> {
         let n = (self.tile_size() as usize).pow(2);
-        let take = |len: usize| pool.map_or_else(|| Buffer::zeroed(len), |p| p.take(len));
-        // A field as it is stored, straight into its buffer.
-        let stored = |field: usize| -> Result<Buffer, FormatError> {
-            let mut out = take(n * b.fields()[field].ty.size());
-            b.decode_tile_into(field, key, &mut out)?;
-            Ok(out)
-        };
-        // A field in metres (or its unit): f32 after the field's scale and offset.
-        let scaled = |field: usize| -> Result<Layer<f32>, FormatError> {
-            let f = &b.fields()[field];
-            let (scale, offset) = (f.scale, f.offset);
-            let unit = |x: f32| x * scale + offset;
-            let out = if f.ty == SampleType::F32 {
-                let mut out = stored(field)?;
-                if scale != 1.0 || offset != 0.0 {
-                    let v: &mut [f32] = plain::cast_mut(&mut out);
-                    v.iter_mut().for_each(|x| *x = unit(*x));
-                }
-                out
-            } else {
-                // Stored as integers: decoded into a buffer of their own (the pool's, and
-                // back to it), then widened and scaled in one pass.
-                let raw = stored(field)?;
-                let mut out = take(n * 4);
-                let dst: &mut [f32] = plain::cast_mut(&mut out);
-                match f.ty {
-                    SampleType::U16 => {
-                        for (d, s) in dst.iter_mut().zip(raw.chunks_exact(2)) {
-                            *d = unit(u16::from_le_bytes([s[0], s[1]]) as f32);
-                        }
+        let mut out = self.take(n * self.blob.fields()[field].ty.size(), pool);
+        match span {
+            Some((span, bytes)) => self.blob.decode_span_into(span, bytes, field, &mut out)?,
+            None => self.blob.decode_tile_into(field, key, &mut out)?,
+        }
+        Ok(out)
+    }
+
+    /// A field in metres (or its unit): f32 after the field's scale and offset.
+    fn scaled(
+        &self,
+        key: TileKey,
+        pool: Option<&Arc<BufferPool>>,
+        span: Option<(&TileSpan, &[u8])>,
+        field: usize,
+    ) -> Result<Layer<f32>, FormatError> {
+        let f = &self.blob.fields()[field];
+        let (scale, offset) = (f.scale, f.offset);
+        let unit = |x: f32| x * scale + offset;
+        let out = if f.ty == SampleType::F32 {
+            let mut out = self.stored(key, pool, span, field)?;
+            if scale != 1.0 || offset != 0.0 {
+                let v: &mut [f32] = plain::cast_mut(&mut out);
+                v.iter_mut().for_each(|x| *x = unit(*x));
+            }
+            out
+        } else {
+            // Stored as integers: decoded into a buffer of their own (the pool's, and back to
+            // it), then widened and scaled in one pass.
+            let raw = self.stored(key, pool, span, field)?;
+            let mut out = self.take(raw.len() / f.ty.size() * 4, pool);
+            let dst: &mut [f32] = plain::cast_mut(&mut out);
+            match f.ty {
+                SampleType::U16 => {
+                    for (d, s) in dst.iter_mut().zip(raw.chunks_exact(2)) {
+                        *d = unit(u16::from_le_bytes([s[0], s[1]]) as f32);
                     }
-                    _ => dst
-                        .iter_mut()
-                        .zip(raw.iter())
-                        .for_each(|(d, &s)| *d = unit(s as f32)),
                 }
-                if let Some(p) = pool {
-                    p.give(raw);
-                }
-                out
-            };
-            Ok(Layer::from_buffer(out, pool))
+                _ => dst
+                    .iter_mut()
+                    .zip(raw.iter())
+                    .for_each(|(d, &s)| *d = unit(s as f32)),
+            }
+            if let Some(p) = pool {
+                p.give(raw);
+            }
+            out
         };
+        Ok(Layer::from_buffer(out, pool))
+    }
+
+    /// Every known field of a tile, from `span`'s bytes or, without one, field by field.
+    fn decode_tile(
+        &self,
+        key: TileKey,
+        pool: Option<&Arc<BufferPool>>,
+        span: Option<(&TileSpan, &[u8])>,
+    ) -> Result<PlanetTile, FormatError> {
         let typed = |field: usize, ty: SampleType, what: &str| -> Result<Buffer, FormatError> {
-            if b.fields()[field].ty != ty {
+            if self.blob.fields()[field].ty != ty {
                 return Err(FormatError::Corrupt(format!(
                     "PLNT {what} field is not {ty:?}"
                 )));
             }
-            stored(field)
+            self.stored(key, pool, span, field)
         };
+        let scaled = |field: usize| self.scaled(key, pool, span, field);
         let biome = || typed(self.slots.biome, SampleType::U8, "biome");
         let lake = || typed(self.slots.lake, SampleType::U16, "lake");
         let sediment = || self.slots.sediment.map(scaled).transpose();
@@ -222,31 +284,32 @@ impl Planet {
         fn join<T>(r: std::thread::Result<Result<T, FormatError>>) -> Result<T, FormatError> {
             r.unwrap_or_else(|_| Err(FormatError::Corrupt("a tile read panicked".into())))
         }
-        let (height, biome, lake, sediment, precipitation) = if b.is_remote() {
-            // Each field is a request of its own: all of them at once, one round trip.
-            std::thread::scope(|s| {
-                let biome = s.spawn(biome);
-                let lake = s.spawn(lake);
-                let sediment = s.spawn(sediment);
-                let precipitation = s.spawn(precipitation);
-                let height = scaled(self.slots.height);
+        let (height, biome, lake, sediment, precipitation) =
+            if span.is_none() && self.blob.is_remote() {
+                // Fields apart on a server, each a request of its own: all at once, one round trip.
+                std::thread::scope(|s| {
+                    let biome = s.spawn(biome);
+                    let lake = s.spawn(lake);
+                    let sediment = s.spawn(sediment);
+                    let precipitation = s.spawn(precipitation);
+                    let height = scaled(self.slots.height);
+                    (
+                        height,
+                        join(biome.join()),
+                        join(lake.join()),
+                        join(sediment.join()),
+                        join(precipitation.join()),
+                    )
+                })
+            } else {
                 (
-                    height,
-                    join(biome.join()),
-                    join(lake.join()),
-                    join(sediment.join()),
-                    join(precipitation.join()),
+                    scaled(self.slots.height),
+                    biome(),
+                    lake(),
+                    sediment(),
+                    precipitation(),
                 )
-            })
-        } else {
-            (
-                scaled(self.slots.height),
-                biome(),
-                lake(),
-                sediment(),
-                precipitation(),
-            )
-        };
+            };
         Ok(PlanetTile {
             key,
             size: self.tile_size(),

@@ -1,6 +1,7 @@
-//! Writing a PLNT blob without holding it: each field's encoded tiles spill to their own
-//! temporary file as they come (in any order, from any thread's encoder), and `finish` lays
-//! them out field-major after the tables, so the v6 fields' tiles come first.
+//! Writing a PLNT blob without holding it: encoded tiles spill to a temporary file as they
+//! come, every field of a tile back to back in field order, and `finish` lays the spill out
+//! after the tables. A tile's fields side by side are what lets a reader over HTTP fetch a
+//! whole tile with one ranged request instead of one per field.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -50,29 +51,25 @@ struct Spill {
 pub struct BlobWriter {
     out: PathBuf,
     spec: BlobSpec,
-    spills: Vec<Spill>,
-    /// Per field, per tile: offset within the field's spill, length, CRC.
+    spill: Spill,
+    /// Per field, per tile: offset within the spill, length, CRC.
     entries: Vec<Vec<Option<TileEntry>>>,
 }
 
 impl BlobWriter {
     pub fn create(out: &Path, spec: BlobSpec) -> Result<BlobWriter, FormatError> {
         let tps = (spec.face_resolution / spec.tile_size) as usize;
-        let mut spills = Vec::new();
-        for k in 0..spec.fields.len() {
-            let path = out.with_extension(format!("field{k}.tmp"));
-            let file = File::create(&path).map_err(|e| FormatError::io(&path, e))?;
-            spills.push(Spill {
-                path,
-                file: BufWriter::new(file),
-                length: 0,
-            });
-        }
+        let path = out.with_extension("tiles.tmp");
+        let file = File::create(&path).map_err(|e| FormatError::io(&path, e))?;
         Ok(BlobWriter {
             out: out.to_path_buf(),
             entries: vec![vec![None; 6 * tps * tps]; spec.fields.len()],
             spec,
-            spills,
+            spill: Spill {
+                path,
+                file: BufWriter::new(file),
+                length: 0,
+            },
         })
     }
 
@@ -88,10 +85,14 @@ impl BlobWriter {
 
     /// Adds one tile's encoded bytes for every field (in field order).
     pub fn add_tile(&mut self, key: TileKey, stored: &[Vec<u8>]) -> Result<(), FormatError> {
-        assert_eq!(stored.len(), self.spills.len(), "one stored tile per field");
+        assert_eq!(
+            stored.len(),
+            self.entries.len(),
+            "one stored tile per field"
+        );
         let slot = self.slot(key);
         for (k, bytes) in stored.iter().enumerate() {
-            let s = &mut self.spills[k];
+            let s = &mut self.spill;
             s.file
                 .write_all(bytes)
                 .map_err(|e| FormatError::io(&s.path, e))?;
@@ -116,21 +117,19 @@ impl BlobWriter {
         let data_offset = sections_offset + (sections.len() * SECTION_BYTES + 4) as u64;
 
         let mut index = Vec::with_capacity(fields * tiles);
-        let mut field_start = data_offset;
-        for (k, spill) in self.spills.iter().enumerate() {
-            for (t, e) in self.entries[k].iter().enumerate() {
+        for (k, entries) in self.entries.iter().enumerate() {
+            for (t, e) in entries.iter().enumerate() {
                 let e = e.ok_or_else(|| {
                     FormatError::Corrupt(format!("tile {t} of field {k} was never written"))
                 })?;
                 index.push(TileEntry {
-                    offset: field_start + e.offset,
+                    offset: data_offset + e.offset,
                     ..e
                 });
             }
-            field_start += spill.length;
         }
         let mut table = Vec::with_capacity(sections.len());
-        let mut at = field_start;
+        let mut at = data_offset + self.spill.length;
         for (tag, bytes) in sections {
             table.push(Section {
                 tag: *tag,
@@ -166,16 +165,15 @@ impl BlobWriter {
         w.write_all(&encode_fields(&self.spec.fields)).map_err(io)?;
         w.write_all(&encode_index(&index)).map_err(io)?;
         w.write_all(&encode_sections(&table)).map_err(io)?;
-        for mut spill in self.spills {
-            spill
-                .file
-                .flush()
-                .map_err(|e| FormatError::io(&spill.path, e))?;
-            drop(spill.file);
-            let mut r = File::open(&spill.path).map_err(|e| FormatError::io(&spill.path, e))?;
-            std::io::copy(&mut r, &mut w).map_err(io)?;
-            let _ = std::fs::remove_file(&spill.path);
-        }
+        let mut spill = self.spill;
+        spill
+            .file
+            .flush()
+            .map_err(|e| FormatError::io(&spill.path, e))?;
+        drop(spill.file);
+        let mut r = File::open(&spill.path).map_err(|e| FormatError::io(&spill.path, e))?;
+        std::io::copy(&mut r, &mut w).map_err(io)?;
+        let _ = std::fs::remove_file(&spill.path);
         for (_, bytes) in sections {
             w.write_all(bytes).map_err(io)?;
         }
