@@ -128,7 +128,7 @@ mod tests {
 
 /// Viewing plain-old-data slices as bytes. The formats are little-endian and so is every
 /// platform relief targets; a big-endian build refuses to compile rather than misread files.
-pub(crate) mod plain {
+pub mod plain {
     #[cfg(target_endian = "big")]
     compile_error!("relief's file formats are read by reinterpreting little-endian bytes");
 
