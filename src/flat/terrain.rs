@@ -60,6 +60,40 @@ pub struct LakeAt {
     pub inside: bool,
 }
 
+/// What a person reads about it: `river reach 28, 4.2 m wide, 0.0 m away, in the water`
+/// (`creek` for a creek), as the demo prints and the engine overlays show.
+impl std::fmt::Display for RiverAt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = match self.kind {
+            ReachKind::River => "river",
+            ReachKind::Creek => "creek",
+        };
+        write!(
+            f,
+            "{kind} reach {}, {:.1} m wide, {:.1} m away{}",
+            self.reach,
+            self.width_m,
+            self.distance_m,
+            if self.has_water { ", in the water" } else { "" }
+        )
+    }
+}
+
+/// `in lake 3 (level 12.50 m)` inside it, `lake 3 at level 12.50 m, 40.0 m away` outside.
+impl std::fmt::Display for LakeAt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.inside {
+            write!(f, "in lake {} (level {:.2} m)", self.lake, self.level_m)
+        } else {
+            write!(
+                f,
+                "lake {} at level {:.2} m, {:.1} m away",
+                self.lake, self.level_m, self.distance_m
+            )
+        }
+    }
+}
+
 /// A query handle over one world and a resident map. Cheap to clone; Send + Sync.
 #[derive(Clone)]
 pub struct Terrain {
@@ -339,5 +373,38 @@ impl Terrain {
             distance_m: d2.sqrt() as f32,
             inside: false,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_read_as_a_person_would_say_them() {
+        let mut r = RiverAt {
+            reach: 28,
+            kind: ReachKind::River,
+            width_m: 4.2,
+            distance_m: 0.04,
+            bed_m: 3.0,
+            has_water: true,
+            nearest: [0.0, 0.0],
+        };
+        assert_eq!(
+            r.to_string(),
+            "river reach 28, 4.2 m wide, 0.0 m away, in the water"
+        );
+        (r.kind, r.has_water, r.distance_m) = (ReachKind::Creek, false, 13.46);
+        assert_eq!(r.to_string(), "creek reach 28, 4.2 m wide, 13.5 m away");
+        let mut l = LakeAt {
+            lake: 3,
+            level_m: 12.5,
+            distance_m: 40.0,
+            inside: false,
+        };
+        assert_eq!(l.to_string(), "lake 3 at level 12.50 m, 40.0 m away");
+        l.inside = true;
+        assert_eq!(l.to_string(), "in lake 3 (level 12.50 m)");
     }
 }

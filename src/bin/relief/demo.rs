@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use relief::bake::{self, BakeConfig, BAKE_VERSION};
 use relief::flat::terrain::{Origin, Terrain};
-use relief::flat::{ReachKind, World};
+use relief::flat::World;
 use relief::stream::Event;
 use relief::{Runtime, RuntimeConfig, RuntimeEvent};
 
@@ -256,31 +256,11 @@ pub fn describe(t: &Terrain, p: [f64; 2], ready: usize) -> String {
         line += &format!(", {name}");
     }
     match t.river(p[0], p[1], 250.0) {
-        Some(r) => {
-            let kind = if r.kind == ReachKind::River {
-                "river"
-            } else {
-                "creek"
-            };
-            line += &format!(
-                "; {kind} reach {}, {:.1} m wide, {:.1} m away{}",
-                r.reach,
-                r.width_m,
-                r.distance_m,
-                if r.has_water { ", in the water" } else { "" }
-            );
-        }
+        Some(r) => line += &format!("; {r}"),
         None => line += "; no river within 250 m",
     }
-    match t.lake(p[0], p[1], 5000.0) {
-        Some(l) if l.inside => line += &format!("; in lake {} (level {:.2} m)", l.lake, l.level_m),
-        Some(l) => {
-            line += &format!(
-                "; lake {} at level {:.2} m, {:.1} m away",
-                l.lake, l.level_m, l.distance_m
-            )
-        }
-        None => {}
+    if let Some(l) = t.lake(p[0], p[1], 5000.0) {
+        line += &format!("; {l}");
     }
     line + &format!("; {ready} regions ready")
 }
