@@ -1,0 +1,135 @@
+//! The `.gdextension` file against what the build produces: its entry symbol is the one the
+//! library exports, its API level is 4.4, and every platform's library path names the file
+//! cargo makes for that platform, inside `res://addons/relief/bin/`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// `[section]` → key → value (quotes removed), as Godot's ConfigFile reads the file.
+fn parse(text: &str) -> BTreeMap<String, BTreeMap<String, String>> {
+    let mut out: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    let mut section = String::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with(';') {
+            continue;
+        }
+        if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            section = name.to_string();
+            continue;
+        }
+        let (key, value) = line.split_once('=').expect("key = value");
+        out.entry(section.clone())
+            .or_default()
+            .insert(key.trim().into(), value.trim().trim_matches('"').into());
+    }
+    out
+}
+
+fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn gdextension() -> BTreeMap<String, BTreeMap<String, String>> {
+    let path = manifest_dir().join("addons/relief/relief.gdextension");
+    parse(&std::fs::read_to_string(&path).unwrap())
+}
+
+/// The shared library `cargo build -p relief-godot` makes here, asked of cargo itself.
+fn built_library() -> PathBuf {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args([
+            "build",
+            "-p",
+            "relief-godot",
+            "--profile",
+            "test",
+            "--message-format=json",
+        ])
+        .current_dir(manifest_dir())
+        .output()
+        .expect("run cargo build");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "relief_godot")
+        .flat_map(|m| m["filenames"].as_array().cloned().unwrap_or_default())
+        .filter_map(|f| f.as_str().map(PathBuf::from))
+        .find(|f| f.extension().is_some_and(|e| e == "so"))
+        .expect("a cdylib among the artifacts")
+}
+
+#[test]
+fn the_configuration_is_api_level_4_4_with_gdexts_entry_symbol() {
+    let g = gdextension();
+    let c = &g["configuration"];
+    assert_eq!(c["entry_symbol"], "gdext_rust_init");
+    assert_eq!(c["compatibility_minimum"], "4.4");
+}
+
+#[test]
+fn every_platform_names_the_file_cargo_makes_for_it() {
+    let g = gdextension();
+    let libs = &g["libraries"];
+    for platform in ["linux", "windows", "macos", "android"] {
+        assert!(
+            libs.keys().any(|k| k.starts_with(platform)),
+            "no {platform} library"
+        );
+    }
+    for (key, path) in libs {
+        let platform = key.split('.').next().unwrap();
+        let want = match platform {
+            "linux" | "android" => "librelief_godot.so",
+            "windows" => "relief_godot.dll",
+            "macos" => "librelief_godot.dylib",
+            _ => panic!("{key}: unexpected platform"),
+        };
+        assert!(
+            path.starts_with("res://addons/relief/bin/"),
+            "{key}: {path}"
+        );
+        assert!(
+            path.ends_with(&format!("/{want}")),
+            "{key}: {path}, want {want}"
+        );
+        // Debug and release load the same file (one build per platform is shipped).
+        let twin = key
+            .replace(".debug", ".release")
+            .replace(".release", ".debug");
+        assert_eq!(libs.get(&twin), Some(path), "{key} and {twin} differ");
+    }
+    assert!(
+        libs.contains_key("linux.release.x86_64") && libs.contains_key("android.release.arm64")
+    );
+}
+
+#[test]
+fn the_built_library_is_the_one_named_and_exports_the_entry_symbol() {
+    let lib = built_library();
+    let g = gdextension();
+    let named = &g["libraries"]["linux.release.x86_64"];
+    assert_eq!(
+        lib.file_name().unwrap().to_str().unwrap(),
+        named.rsplit('/').next().unwrap()
+    );
+    let nm = Command::new("nm")
+        .args(["-D", "--defined-only"])
+        .arg(&lib)
+        .output()
+        .expect("nm (binutils)");
+    let symbols = String::from_utf8_lossy(&nm.stdout);
+    let entry = &g["configuration"]["entry_symbol"];
+    assert!(
+        symbols.lines().any(|l| l.ends_with(&format!(" T {entry}"))),
+        "{} does not export {entry}",
+        lib.display()
+    );
+}
