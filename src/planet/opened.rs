@@ -163,13 +163,7 @@ impl Planet {
         key: TileKey,
         pool: Option<&Arc<BufferPool>>,
     ) -> Result<PlanetTile, FormatError> {
-        match self.blob.span(key, &self.fields()) {
-            Some(span) => with_scratch(span.length, |bytes| {
-                self.blob.read_span(&span, bytes)?;
-                self.decode_tile(key, pool, Some((&span, bytes)))
-            }),
-            None => self.decode_tile(key, pool, None),
-        }
+        self.with_span(key, |span| self.decode_tile(key, pool, span))
     }
 
     /// A tile's heights alone, metres: what a collision chunk needs of a tile not resident.
@@ -177,12 +171,22 @@ impl Planet {
     /// together, so over HTTP it shares that request (or its cache entry) rather than making
     /// one more; else the height field only.
     pub fn read_heights(&self, key: TileKey) -> Result<Layer<f32>, FormatError> {
+        self.with_span(key, |span| self.scaled(key, None, span, self.slots.height))
+    }
+
+    /// Runs `f` on tile `key`'s span read into this thread's scratch buffer, or on `None`
+    /// when its fields lie apart (then each is read on its own).
+    fn with_span<R>(
+        &self,
+        key: TileKey,
+        f: impl FnOnce(Option<(&TileSpan, &[u8])>) -> Result<R, FormatError>,
+    ) -> Result<R, FormatError> {
         match self.blob.span(key, &self.fields()) {
             Some(span) => with_scratch(span.length, |bytes| {
                 self.blob.read_span(&span, bytes)?;
-                self.scaled(key, None, Some((&span, bytes)), self.slots.height)
+                f(Some((&span, bytes)))
             }),
-            None => self.scaled(key, None, None, self.slots.height),
+            None => f(None),
         }
     }
 
