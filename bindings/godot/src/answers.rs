@@ -4,6 +4,7 @@
 
 use relief::flat::tables::{Biome, ReachKind};
 use relief::flat::terrain::{Ground, LakeAt, RiverAt};
+use relief::planet::terrain::{PlanetLakeAt, PlanetRiverAt};
 
 /// One Dictionary value.
 #[derive(Clone, Debug, PartialEq)]
@@ -19,6 +20,35 @@ pub type Fields = Vec<(&'static str, Value)>;
 /// `{reach, kind ("river"/"creek"), width, distance, bed_height, in_water, nearest_x,
 /// nearest_z, text}`.
 pub fn river(r: &RiverAt) -> Fields {
+    let mut f = river_fields(r);
+    f.insert(6, ("nearest_x", Value::Float(r.nearest[0])));
+    f.insert(7, ("nearest_z", Value::Float(r.nearest[1])));
+    f
+}
+
+/// A planet's river answer: the flat one's fields, the nearest point as `nearest_x`,
+/// `nearest_y`, `nearest_z` (planet frame, on the sea-level sphere), and the same `text`.
+pub fn planet_river(r: &PlanetRiverAt) -> Fields {
+    let flat = RiverAt {
+        reach: r.reach,
+        kind: r.kind,
+        width_m: r.width_m,
+        distance_m: r.distance_m,
+        bed_m: r.bed_m,
+        has_water: r.has_water,
+        nearest: [r.nearest[0], r.nearest[2]],
+    };
+    let mut f = river_fields(&flat);
+    for (k, (name, at)) in [("nearest_x", 0), ("nearest_y", 1), ("nearest_z", 2)]
+        .into_iter()
+        .enumerate()
+    {
+        f.insert(6 + k, (name, Value::Float(r.nearest[at])));
+    }
+    f
+}
+
+fn river_fields(r: &RiverAt) -> Fields {
     let kind = match r.kind {
         ReachKind::River => "river",
         ReachKind::Creek => "creek",
@@ -30,9 +60,32 @@ pub fn river(r: &RiverAt) -> Fields {
         ("distance", Value::Float(r.distance_m as f64)),
         ("bed_height", Value::Float(r.bed_m as f64)),
         ("in_water", Value::Bool(r.has_water)),
-        ("nearest_x", Value::Float(r.nearest[0])),
-        ("nearest_z", Value::Float(r.nearest[1])),
         ("text", Value::Text(r.to_string())),
+    ]
+}
+
+/// A planet's lake answer: the flat one's fields and text.
+pub fn planet_lake(l: &PlanetLakeAt) -> Fields {
+    lake(&LakeAt {
+        lake: l.lake,
+        level_m: l.level_m,
+        distance_m: l.distance_m,
+        inside: l.inside,
+    })
+}
+
+/// A planet's ground: `{biome (name, "" if none), biome_id (-1 if none), text}`.
+pub fn planet_ground(biome: Option<(u8, &str)>) -> Fields {
+    let (id, name) = biome.map_or((-1, ""), |(id, name)| (id as i64, name));
+    let text = if name.is_empty() {
+        "no biome".to_string()
+    } else {
+        name.to_string()
+    };
+    vec![
+        ("biome", Value::Text(name.into())),
+        ("biome_id", Value::Int(id)),
+        ("text", Value::Text(text)),
     ]
 }
 
@@ -114,6 +167,54 @@ mod tests {
             get(&f, "text"),
             &Value::Text("river reach 382, 12.0 m wide, 13.5 m away".into())
         );
+    }
+
+    #[test]
+    fn a_planet_river_answer_has_the_flat_fields_its_3d_nearest_point_and_the_same_text() {
+        let r = PlanetRiverAt {
+            reach: 28,
+            kind: ReachKind::Creek,
+            width_m: 4.2,
+            distance_m: 0.0,
+            bed_m: -1.5,
+            has_water: true,
+            nearest: [1.0, 2.0, 3.0],
+        };
+        let f = planet_river(&r);
+        let keys: Vec<&str> = f.iter().map(|(k, _)| *k).collect();
+        assert_eq!(
+            keys,
+            [
+                "reach",
+                "kind",
+                "width",
+                "distance",
+                "bed_height",
+                "in_water",
+                "nearest_x",
+                "nearest_y",
+                "nearest_z",
+                "text"
+            ]
+        );
+        assert_eq!(get(&f, "nearest_y"), &Value::Float(2.0));
+        assert_eq!(
+            get(&f, "text"),
+            &Value::Text("creek reach 28, 4.2 m wide, 0.0 m away, in the water".into())
+        );
+        let l = planet_lake(&PlanetLakeAt {
+            lake: 3,
+            level_m: 12.5,
+            distance_m: 40.0,
+            inside: false,
+        });
+        assert_eq!(
+            get(&l, "text"),
+            &Value::Text("lake 3 at level 12.50 m, 40.0 m away".into())
+        );
+        let g = planet_ground(Some((4, "taiga")));
+        assert_eq!(get(&g, "biome_id"), &Value::Int(4));
+        assert_eq!(get(&planet_ground(None), "biome_id"), &Value::Int(-1));
     }
 
     #[test]

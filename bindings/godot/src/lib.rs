@@ -5,7 +5,11 @@
 //! since no Godot binary runs in CI; the engine-facing classes stay thin.
 
 pub mod answers;
+pub mod drive;
+pub mod far;
 pub mod maps;
+mod node;
+mod planet;
 pub mod prepare;
 pub mod shape;
 mod terrain;

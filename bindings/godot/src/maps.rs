@@ -5,6 +5,7 @@
 //! the main thread only wraps them in Images; tested without Godot.
 
 use relief::flat::layer::plain;
+use relief::planet::PlanetTile;
 use relief::Region;
 
 /// Godot's `Image.FORMAT_RF`: one 32-bit float per pixel, native byte order.
@@ -100,6 +101,17 @@ pub fn region_maps(region: &Region) -> RegionMaps {
             mipmaps: true,
             bytes: rgba8_with_mips(size, c),
         }),
+    }
+}
+
+/// A planet tile's heights (metres above the radius) as one `FORMAT_RF` Image's bytes, row
+/// `ty`-major as the tile stores them. Run it on a worker.
+pub fn tile_height(tile: &PlanetTile) -> ImageBytes {
+    ImageBytes {
+        size: tile.size,
+        format: FORMAT_RF,
+        mipmaps: false,
+        bytes: plain::bytes(&tile.height).to_vec(),
     }
 }
 

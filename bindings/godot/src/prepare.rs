@@ -15,15 +15,17 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender};
+use relief::planet::PlanetTile;
 use relief::runtime::chunks::Heightfield;
 use relief::Region;
 
-use crate::maps::{region_maps, RegionMaps};
+use crate::maps::{region_maps, tile_height, ImageBytes, RegionMaps};
 use crate::shape::{shape_data, ShapeData};
 
 /// What a worker is asked to prepare.
 pub enum Work {
     Region(Arc<Region>),
+    Tile(Arc<PlanetTile>),
     Chunk(Heightfield),
 }
 
@@ -31,6 +33,8 @@ pub enum Work {
 #[derive(Debug)]
 pub enum Prepared {
     Region(RegionMaps),
+    /// A planet tile's heights, `FORMAT_RF`.
+    Tile(ImageBytes),
     Chunk(ShapeData),
 }
 
@@ -38,6 +42,7 @@ impl Work {
     fn prepare(self) -> Prepared {
         match self {
             Work::Region(r) => Prepared::Region(region_maps(&r)),
+            Work::Tile(t) => Prepared::Tile(tile_height(&t)),
             Work::Chunk(c) => Prepared::Chunk(shape_data(&c)),
         }
     }

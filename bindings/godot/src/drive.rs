@@ -1,0 +1,177 @@
+//! What a streaming node runs each frame, with no engine types: one runtime update, the
+//! events turned into work for the preparer's threads and calls on an [`Engine`], a bounded
+//! time spent handing prepared pieces over, and the far-ground levels that changed.
+//!
+//! `ReliefTerrain` and `ReliefPlanet` implement [`Engine`] with Godot calls (signals, Images,
+//! PhysicsServer3D bodies, texture layers); the tests and the main-thread bench implement it
+//! with plain Rust, so the code they exercise is the code the nodes run.
+
+use std::time::{Duration, Instant};
+
+use relief::runtime::{BadFocus, ChunkId, PieceKey};
+use relief::stream::Event;
+use relief::{Runtime, RuntimeEvent};
+
+use crate::far::FarGround;
+use crate::maps::{ImageBytes, RegionMaps};
+use crate::prepare::{Prepared, Preparer, Work};
+use crate::shape::ShapeData;
+
+/// What the preparer works on: a region or tile, or a collision chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Key {
+    Piece(PieceKey),
+    Chunk(ChunkId),
+}
+
+/// What a frame asks of the engine side. Every call happens on the thread running
+/// [`Driver::frame`] (the main thread), in the order things happened.
+pub trait Engine {
+    /// A flat world's region is ready as Image bytes.
+    fn region_ready(&mut self, key: PieceKey, maps: RegionMaps);
+    /// A planet's tile is ready: its heights as one `FORMAT_RF` Image's bytes.
+    fn tile_ready(&mut self, key: PieceKey, height: ImageBytes);
+    /// A region or tile left the drop radius.
+    fn piece_unloaded(&mut self, key: PieceKey);
+    /// A region or tile failed to load; it will be retried, and nothing else is dropped.
+    fn piece_failed(&mut self, key: PieceKey, message: &str);
+    /// A collision chunk's shape is ready: create (or replace) its body.
+    fn chunk_ready(&mut self, id: ChunkId, shape: ShapeData);
+    /// A collision chunk left: free its body.
+    fn chunk_dropped(&mut self, id: ChunkId);
+    /// Far-ground level `level` changed: re-upload its layer (`FORMAT_RF`, `size²`).
+    fn level_changed(&mut self, level: usize, bytes: &[u8]);
+    /// Where the levels lie changed: set the shader's parameters from `far`.
+    fn levels_moved(&mut self, far: &FarGround);
+}
+
+/// What one frame did, for stats and the bench.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameCounts {
+    /// Runtime events handled.
+    pub events: usize,
+    /// Prepared pieces and chunks handed to the engine.
+    pub handed: usize,
+    /// Far-ground levels re-uploaded.
+    pub levels: u32,
+}
+
+/// A runtime, its preparer and its far-ground buffers: everything a node keeps between frames
+/// besides engine objects.
+pub struct Driver {
+    runtime: Runtime,
+    preparer: Preparer<Key>,
+    far: Option<FarGround>,
+}
+
+impl Driver {
+    /// Drives `runtime`, preparing bytes on `prepare_threads` threads (at least one).
+    pub fn new(runtime: Runtime, prepare_threads: usize) -> Driver {
+        let far = runtime.lod().map(|l| FarGround::new(l.clipmap()));
+        Driver {
+            runtime,
+            preparer: Preparer::new(prepare_threads),
+            far,
+        }
+    }
+
+    pub fn runtime(&self) -> &Runtime {
+        &self.runtime
+    }
+
+    /// The far-ground levels' bytes and placements (None when the runtime keeps no levels).
+    pub fn far(&self) -> Option<&FarGround> {
+        self.far.as_ref()
+    }
+
+    /// Pieces and chunks sent to the preparer and not yet handed over.
+    pub fn preparing(&self) -> usize {
+        self.preparer.pending()
+    }
+
+    /// One frame around `focus` (this node's space: world metres, or the planet's frame): one
+    /// runtime update, every event it made, then prepared work handed to `engine` until
+    /// `budget` has passed on `clock` (one piece at least), then the changed levels. A bad
+    /// focus changes nothing and is returned.
+    pub fn frame(
+        &mut self,
+        focus: [f64; 3],
+        budget: Duration,
+        clock: impl FnMut() -> Instant,
+        engine: &mut impl Engine,
+    ) -> Result<FrameCounts, BadFocus> {
+        let rt = &mut self.runtime;
+        rt.update(focus)?;
+        let mut counts = FrameCounts::default();
+        while let Some(event) = rt.poll_event() {
+            counts.events += 1;
+            match event {
+                RuntimeEvent::Piece(Event::Loaded { key, .. }) => {
+                    if let Some(work) = piece_work(rt, key) {
+                        self.preparer.send(Key::Piece(key), work);
+                    }
+                }
+                RuntimeEvent::Piece(Event::Unloaded { key }) => {
+                    self.preparer.forget(Key::Piece(key));
+                    engine.piece_unloaded(key);
+                }
+                RuntimeEvent::Piece(Event::Failed { key, error, .. }) => {
+                    self.preparer.forget(Key::Piece(key));
+                    engine.piece_failed(key, &error.to_string());
+                }
+                RuntimeEvent::Chunk(Event::Loaded { key, .. }) => {
+                    if let Some(h) = rt.chunk_lookup().and_then(|l| l.get(key)) {
+                        self.preparer.send(Key::Chunk(key), Work::Chunk(h));
+                    }
+                }
+                RuntimeEvent::Chunk(Event::Unloaded { key }) => {
+                    // A body must not outlive its ground, nor arrive after it left.
+                    self.preparer.forget(Key::Chunk(key));
+                    engine.chunk_dropped(key);
+                }
+                RuntimeEvent::Chunk(Event::Failed { key, .. }) => {
+                    self.preparer.forget(Key::Chunk(key))
+                }
+                // The rectangles stay in `rt.dirty()` until the next update.
+                RuntimeEvent::LevelsDirty { .. } => {}
+            }
+        }
+        counts.handed = self
+            .preparer
+            .drain(budget, clock, |key, prepared| match (key, prepared) {
+                (Key::Piece(k), Prepared::Region(maps)) => engine.region_ready(k, maps),
+                (Key::Piece(k), Prepared::Tile(height)) => engine.tile_ready(k, height),
+                (Key::Chunk(id), Prepared::Chunk(shape)) => engine.chunk_ready(id, shape),
+                _ => {}
+            });
+        if let (Some(far), Some(lod)) = (&mut self.far, rt.lod()) {
+            let set = far.update(lod.clipmap(), lod.plane(), rt.dirty());
+            for k in 0..far.levels() {
+                if set & (1 << k) != 0 {
+                    engine.level_changed(k, far.layer(k));
+                    counts.levels += 1;
+                }
+            }
+            if far.take_moved() {
+                engine.levels_moved(far);
+            }
+        }
+        Ok(counts)
+    }
+}
+
+/// The resident region or tile a `Loaded` event names, as work for the preparer.
+fn piece_work(rt: &Runtime, key: PieceKey) -> Option<Work> {
+    match key {
+        PieceKey::Region(loc) => {
+            let regions = rt.pieces().regions()?.resident();
+            let region = regions.read().get(&loc).cloned();
+            region.map(Work::Region)
+        }
+        PieceKey::Tile(t) => {
+            let tiles = rt.pieces().tiles()?.resident();
+            let tile = tiles.read().get(&t).cloned();
+            tile.map(Work::Tile)
+        }
+    }
+}

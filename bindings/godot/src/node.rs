@@ -1,0 +1,465 @@
+//! The engine-side pieces `ReliefTerrain` and `ReliefPlanet` share: static bodies through
+//! PhysicsServer3D, far-ground levels as one texture array and its shader parameters, Images
+//! from prepared bytes, errors reported once, and the runtime's configuration from the nodes'
+//! properties. Everything here is an engine call; the decisions are in [`drive`](crate::drive).
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use godot::classes::image::Format;
+use godot::classes::physics_server_3d::{BodyMode, BodyState};
+use godot::classes::{Image, Node, Node3D, PhysicsServer3D, ShaderMaterial, Texture2DArray};
+use godot::prelude::*;
+use relief::lod::ClipmapConfig;
+use relief::runtime::{ChunkId, CollisionConfig, PieceKey, Queries, RuntimeConfig};
+use relief::stream::StreamConfig;
+use relief::Runtime;
+
+use crate::answers::{Fields, Value};
+use crate::drive::{Driver, Engine};
+use crate::far::FarGround;
+use crate::maps::{ImageBytes, RegionMaps, FORMAT_RGBA8};
+use crate::shape::ShapeData;
+use crate::world::ReliefWorld;
+
+/// What a streaming node keeps besides its exported properties.
+#[derive(Default)]
+pub struct Streaming {
+    driver: Option<Driver>,
+    /// The runtime's query handle, kept beside the driver so queries answer even from a
+    /// signal handler running while the driver is busy with a frame.
+    pub queries: Option<Queries>,
+    pub bodies: Bodies,
+    far: Option<FarTextures>,
+    pub errors: Reporter,
+    /// The planet's radius (0 on a flat world), for the far-ground shader.
+    radius: f64,
+}
+
+impl Streaming {
+    /// Opens `world` and starts its runtime; `planet` says which kind of ground the node
+    /// streams, and the other kind is an error. Failures are reported and leave it stopped.
+    pub fn start(&mut self, world: Option<Gd<ReliefWorld>>, settings: &Settings, planet: bool) {
+        let (node, other) = if planet {
+            (
+                "ReliefPlanet",
+                "the world is flat: stream it with ReliefTerrain",
+            )
+        } else {
+            (
+                "ReliefTerrain",
+                "the world is a planet: stream it with ReliefPlanet",
+            )
+        };
+        let Some(mut world) = world else {
+            self.errors.report(format!("{node} has no world"));
+            return;
+        };
+        let ground = world.bind_mut().ground();
+        let runtime = ground.and_then(|g| {
+            if g.is_planet() != planet {
+                return Err(other.to_string());
+            }
+            Runtime::new(g, settings.runtime_config()).map_err(|e| e.to_string())
+        });
+        match runtime {
+            Ok(rt) => {
+                self.queries = Some(rt.queries().clone());
+                self.radius = rt.queries().planet().map_or(0.0, |t| t.planet().radius());
+                let driver = Driver::new(rt, 1);
+                self.far = driver.far().and_then(FarTextures::new);
+                self.driver = Some(driver);
+                self.errors.clear();
+            }
+            Err(e) => self.errors.report(e),
+        }
+    }
+
+    /// Frees every body and drops the runtime (its threads end).
+    pub fn stop(&mut self) {
+        self.bodies.clear();
+        self.driver = None;
+        self.queries = None;
+        self.far = None;
+    }
+
+    /// See `ReliefTerrain.stats()`; empty before the node starts or during its frame.
+    pub fn stats(&self) -> VarDictionary {
+        self.driver.as_ref().map_or_else(VarDictionary::new, |d| {
+            stats(d.runtime(), self.bodies.len())
+        })
+    }
+
+    pub fn far_ground_texture(&self) -> Option<Gd<Texture2DArray>> {
+        self.far.as_ref().map(FarTextures::texture)
+    }
+}
+
+/// The properties a frame reads from its node.
+pub struct FrameProps {
+    pub focus: NodePath,
+    pub frame_budget_ms: f64,
+    pub collision_layer: u32,
+    pub collision_mask: u32,
+    pub far_ground_material: Option<Gd<ShaderMaterial>>,
+}
+
+/// A node that streams: its state, its properties, and the signals it emits for pieces.
+pub trait StreamingNode {
+    fn streaming(&mut self) -> &mut Streaming;
+    /// The node itself, as the Node3D bodies and focus are placed against.
+    fn owner(&self) -> Gd<Node3D>;
+    fn props(&self) -> FrameProps;
+    fn region_ready(&mut self, _key: PieceKey, _maps: RegionMaps) {}
+    fn tile_ready(&mut self, _key: PieceKey, _height: ImageBytes) {}
+    fn piece_unloaded(&mut self, key: PieceKey);
+    fn piece_failed(&mut self, key: PieceKey, message: &str);
+}
+
+/// One `_process`: the driver's frame at the focus, reporting a missing focus or a bad one.
+pub fn frame<N: StreamingNode>(node: &mut N) {
+    let Some(mut driver) = node.streaming().driver.take() else {
+        return;
+    };
+    let owner = node.owner();
+    let props = node.props();
+    match focus_node(&owner, &props.focus) {
+        Some(focus) => {
+            let focus = local_position(&owner, &focus);
+            let budget = Duration::from_secs_f64(props.frame_budget_ms.clamp(0.0, 1000.0) / 1e3);
+            let mut glue = Glue { node, owner, props };
+            if let Err(e) = driver.frame(focus, budget, Instant::now, &mut glue) {
+                node.streaming().errors.report(e.to_string());
+            }
+        }
+        None => node
+            .streaming()
+            .errors
+            .report(format!("focus {} is not a Node3D in the tree", props.focus)),
+    }
+    node.streaming().driver = Some(driver);
+}
+
+/// The driver's [`Engine`] over a node: pieces go to the node's signals, chunks to bodies,
+/// levels to the far-ground texture and material.
+struct Glue<'a, N> {
+    node: &'a mut N,
+    owner: Gd<Node3D>,
+    props: FrameProps,
+}
+
+impl<N: StreamingNode> Engine for Glue<'_, N> {
+    fn region_ready(&mut self, key: PieceKey, maps: RegionMaps) {
+        self.node.region_ready(key, maps);
+    }
+
+    fn tile_ready(&mut self, key: PieceKey, height: ImageBytes) {
+        self.node.tile_ready(key, height);
+    }
+
+    fn piece_unloaded(&mut self, key: PieceKey) {
+        self.node.piece_unloaded(key);
+    }
+
+    fn piece_failed(&mut self, key: PieceKey, message: &str) {
+        self.node.piece_failed(key, message);
+    }
+
+    fn chunk_ready(&mut self, id: ChunkId, shape: ShapeData) {
+        let (layer, mask) = (self.props.collision_layer, self.props.collision_mask);
+        let owner = &self.owner;
+        self.node
+            .streaming()
+            .bodies
+            .add(owner, id, shape, layer, mask);
+    }
+
+    fn chunk_dropped(&mut self, id: ChunkId) {
+        self.node.streaming().bodies.remove(id);
+    }
+
+    fn level_changed(&mut self, level: usize, bytes: &[u8]) {
+        if let Some(far) = &mut self.node.streaming().far {
+            far.upload(level, bytes);
+        }
+    }
+
+    fn levels_moved(&mut self, far: &FarGround) {
+        let s = self.node.streaming();
+        if let (Some(textures), Some(material)) = (&s.far, &mut self.props.far_ground_material) {
+            textures.apply(material, far, s.radius);
+        }
+    }
+}
+
+/// The streaming properties both nodes export, read once when the node starts.
+pub struct Settings {
+    pub load_radius: f64,
+    pub drop_radius: f64,
+    pub budget_mb: i64,
+    pub worker_threads: i64,
+    pub collision: bool,
+    pub far_ground: bool,
+}
+
+impl Settings {
+    /// The runtime's configuration: out-of-range values clamped to what relief accepts.
+    pub fn runtime_config(&self) -> RuntimeConfig {
+        let load = self.load_radius.max(0.0);
+        let pieces = StreamConfig {
+            load_radius: load,
+            drop_radius: self.drop_radius.max(load),
+            workers: self.worker_threads.clamp(0, 64) as usize,
+            budget_bytes: (self.budget_mb.clamp(1, 1 << 20) as usize) << 20,
+            ..StreamConfig::default()
+        };
+        RuntimeConfig {
+            pieces,
+            collision: self.collision.then(CollisionConfig::default),
+            lod: self.far_ground.then(ClipmapConfig::default),
+        }
+    }
+}
+
+/// Reports an error with `push_error` once, not every frame it persists.
+#[derive(Default)]
+pub struct Reporter {
+    last: String,
+}
+
+impl Reporter {
+    pub fn report(&mut self, message: String) {
+        if message != self.last {
+            godot_error!("relief: {message}");
+            self.last = message;
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.last.clear();
+    }
+}
+
+/// One chunk's physics objects.
+struct Body {
+    body: Rid,
+    shape: Rid,
+}
+
+/// Static heightmap bodies, one per collision chunk, no node each.
+#[derive(Default)]
+pub struct Bodies {
+    map: HashMap<ChunkId, Body>,
+}
+
+impl Bodies {
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// Creates (or replaces) chunk `id`'s body in `owner`'s physics space, placed by the
+    /// shape's transform under `owner`'s.
+    pub fn add(
+        &mut self,
+        owner: &Gd<Node3D>,
+        id: ChunkId,
+        shape: ShapeData,
+        layer: u32,
+        mask: u32,
+    ) {
+        let Some(space) = owner.get_world_3d().map(|w| w.get_space()) else {
+            return;
+        };
+        let mut ps = PhysicsServer3D::singleton();
+        if let Some(old) = self.map.remove(&id) {
+            free(&mut ps, old);
+        }
+        let rid = ps.heightmap_shape_create();
+        let heights = PackedFloat32Array::from(shape.heights);
+        let data = vdict! {
+            "width" => shape.width as i64,
+            "depth" => shape.depth as i64,
+            "heights" => &heights,
+            "min_height" => shape.min_height,
+            "max_height" => shape.max_height,
+        };
+        ps.shape_set_data(rid, &data.to_variant());
+        let body = ps.body_create();
+        ps.body_set_mode(body, BodyMode::STATIC);
+        ps.body_add_shape(body, rid);
+        ps.body_set_collision_layer(body, layer);
+        ps.body_set_collision_mask(body, mask);
+        let b = &shape.basis;
+        let local = Transform3D::new(
+            Basis::from_cols(vector(b[0]), vector(b[1]), vector(b[2])),
+            vector(shape.origin),
+        );
+        let placed = owner.get_global_transform() * local;
+        ps.body_set_state(body, BodyState::TRANSFORM, &placed.to_variant());
+        ps.body_attach_object_instance_id(body, owner.instance_id().to_i64() as u64);
+        ps.body_set_space(body, space);
+        self.map.insert(id, Body { body, shape: rid });
+    }
+
+    pub fn remove(&mut self, id: ChunkId) {
+        if let Some(b) = self.map.remove(&id) {
+            free(&mut PhysicsServer3D::singleton(), b);
+        }
+    }
+
+    pub fn clear(&mut self) {
+        let mut ps = PhysicsServer3D::singleton();
+        for (_, b) in self.map.drain() {
+            free(&mut ps, b);
+        }
+    }
+}
+
+fn free(ps: &mut Gd<PhysicsServer3D>, b: Body) {
+    ps.free_rid(b.body);
+    ps.free_rid(b.shape);
+}
+
+/// The far-ground levels as the layers of one `FORMAT_RF` texture array.
+pub struct FarTextures {
+    texture: Gd<Texture2DArray>,
+    size: i32,
+}
+
+impl FarTextures {
+    /// A texture array of `far`'s levels, every layer as it is now.
+    pub fn new(far: &FarGround) -> Option<FarTextures> {
+        let size = far.placements().first()?.size as i32;
+        let mut images = Array::new();
+        for k in 0..far.levels() {
+            images.push(&rf_image(size, far.layer(k))?);
+        }
+        let mut texture = Texture2DArray::new_gd();
+        texture.create_from_images(&images);
+        Some(FarTextures { texture, size })
+    }
+
+    pub fn texture(&self) -> Gd<Texture2DArray> {
+        self.texture.clone()
+    }
+
+    /// Re-uploads layer `level`: one Image of `size² · 4` bytes.
+    pub fn upload(&mut self, level: usize, bytes: &[u8]) {
+        if let Some(image) = rf_image(self.size, bytes) {
+            self.texture.update_layer(&image, level as i32);
+        }
+    }
+
+    /// Sets the far-ground shader's parameters on `material` (see the sample's
+    /// `far_ground.gdshader`): the texture, each level's window origin and spacing, the level
+    /// side, and the plane the levels lie on (with `planet_radius` 0 on a flat world).
+    pub fn apply(&self, material: &mut Gd<ShaderMaterial>, far: &FarGround, planet_radius: f64) {
+        let p = far.placements();
+        let origins: PackedVector2Array = p
+            .iter()
+            .map(|l| Vector2::new(l.origin[0] as f32, l.origin[1] as f32))
+            .collect();
+        let spacings: PackedFloat32Array = p.iter().map(|l| l.spacing as f32).collect();
+        let plane = far.plane();
+        let params: [(&str, Variant); 9] = [
+            ("levels", self.texture.to_variant()),
+            ("level_count", (p.len() as i64).to_variant()),
+            ("level_size", (self.size as f32).to_variant()),
+            ("level_origin", origins.to_variant()),
+            ("level_spacing", spacings.to_variant()),
+            ("plane_axis_x", vector(plane.axis_x).to_variant()),
+            ("plane_up", vector(plane.up).to_variant()),
+            ("plane_axis_z", vector(plane.axis_z).to_variant()),
+            ("planet_radius", (planet_radius as f32).to_variant()),
+        ];
+        for (name, value) in params {
+            material.set_shader_parameter(name, &value);
+        }
+    }
+}
+
+fn rf_image(size: i32, bytes: &[u8]) -> Option<Gd<Image>> {
+    Image::create_from_data(size, size, false, Format::RF, &PackedByteArray::from(bytes))
+}
+
+/// Prepared bytes as an Image: the one copy into engine memory.
+pub fn image(b: ImageBytes) -> Option<Gd<Image>> {
+    let format = if b.format == FORMAT_RGBA8 {
+        Format::RGBA8
+    } else {
+        Format::RF
+    };
+    let size = b.size as i32;
+    Image::create_from_data(
+        size,
+        size,
+        b.mipmaps,
+        format,
+        &PackedByteArray::from(b.bytes),
+    )
+}
+
+/// The node the focus names, or the viewport's active camera when the path is empty; None
+/// if it is not a Node3D in the tree (freed, renamed, never set).
+pub fn focus_node(owner: &Gd<Node3D>, focus: &NodePath) -> Option<Gd<Node3D>> {
+    if focus.is_empty() {
+        owner
+            .get_viewport()
+            .and_then(|v| v.get_camera_3d())
+            .map(|c| c.upcast())
+    } else {
+        owner
+            .clone()
+            .upcast::<Node>()
+            .get_node_or_null(focus)
+            .and_then(|n| n.try_cast::<Node3D>().ok())
+    }
+}
+
+/// `node`'s position in `owner`'s space, as relief takes positions.
+pub fn local_position(owner: &Gd<Node3D>, node: &Gd<Node3D>) -> [f64; 3] {
+    let p = owner.get_global_transform().affine_inverse() * node.get_global_position();
+    [p.x as f64, p.y as f64, p.z as f64]
+}
+
+pub fn vector(c: [f64; 3]) -> Vector3 {
+    Vector3::new(c[0] as f32, c[1] as f32, c[2] as f32)
+}
+
+pub fn vec3(p: Vector3) -> [f64; 3] {
+    [p.x as f64, p.y as f64, p.z as f64]
+}
+
+pub fn dictionary(fields: Fields) -> VarDictionary {
+    let mut d = VarDictionary::new();
+    for (key, value) in fields {
+        match value {
+            Value::Int(v) => d.set(key, v),
+            Value::Float(v) => d.set(key, v),
+            Value::Bool(v) => d.set(key, v),
+            Value::Text(v) => d.set(key, &GString::from(&v)),
+        }
+    }
+    d
+}
+
+/// The runtime's figures every node's `stats()` returns.
+pub fn stats(rt: &relief::Runtime, bodies: usize) -> VarDictionary {
+    let s = rt.stats();
+    let mut d = vdict! {
+        "ready" => s.pieces.ready as i64,
+        "cached" => s.pieces.cached as i64,
+        "in_flight" => s.pieces.in_flight as i64,
+        "loads" => s.pieces.loads as i64,
+        "failures" => s.pieces.failures as i64,
+        "ready_mb" => s.pieces.ready_bytes as f64 / (1 << 20) as f64,
+        "bodies" => bodies as i64,
+        "update_p50_ms" => s.update_p50.as_secs_f64() * 1e3,
+        "update_p99_ms" => s.update_p99.as_secs_f64() * 1e3,
+        "lod_cells_last" => s.lod_cells_last as i64,
+    };
+    if let Some(c) = s.chunks {
+        d.set("chunks_ready", c.ready as i64);
+    }
+    d
+}

@@ -1,0 +1,257 @@
+//! `ReliefPlanet`: the streaming node for a PLNT planet, centred on the node's origin. The
+//! same [`Driver`] as `ReliefTerrain`: tiles around the focus (emitted as `FORMAT_RF` height
+//! Images), collision chunks as static bodies placed with their tangent frames, LOD rings as
+//! the far-ground texture array on the rings' tangent plane, and queries by position (in the
+//! node's space, which is the planet's frame) or by latitude and longitude.
+
+use godot::classes::{INode3D, Image, Node3D, ShaderMaterial, Texture2DArray};
+use godot::prelude::*;
+use relief::planet::PlanetTerrain;
+use relief::runtime::PieceKey;
+
+use crate::answers;
+use crate::maps::ImageBytes;
+use crate::node::{self, FrameProps, Settings, Streaming, StreamingNode};
+use crate::world::ReliefWorld;
+
+#[derive(GodotClass)]
+#[class(init, base = Node3D)]
+pub struct ReliefPlanet {
+    /// The planet to stream (a `.plnt` blob).
+    #[export]
+    world: Option<Gd<ReliefWorld>>,
+    /// The node whose position the ground streams around; the active camera when empty.
+    #[export]
+    focus: NodePath,
+    /// Tiles load within this distance of the focus, metres along the surface.
+    #[export]
+    #[init(val = 512.0)]
+    load_radius: f64,
+    /// Loaded tiles stay until farther than this, metres (at least `load_radius`).
+    #[export]
+    #[init(val = 704.0)]
+    drop_radius: f64,
+    /// Memory for tiles, MB.
+    #[export]
+    #[init(val = 256)]
+    budget_mb: i64,
+    /// Loader threads (0: one fewer than the cores).
+    #[export]
+    worker_threads: i64,
+    /// Most main-thread time per frame spent turning prepared pieces into engine objects.
+    #[export]
+    #[init(val = 1.0)]
+    frame_budget_ms: f64,
+    /// Build static collision bodies, each in its chunk's tangent frame, near the focus.
+    #[export]
+    #[init(val = true)]
+    collision: bool,
+    #[export(flags_3d_physics)]
+    #[init(val = 1)]
+    collision_layer: u32,
+    #[export(flags_3d_physics)]
+    #[init(val = 1)]
+    collision_mask: u32,
+    /// Keep LOD rings (6 levels of 128² cells from 16 m on a tangent plane near the focus).
+    #[export]
+    #[init(val = true)]
+    far_ground: bool,
+    /// A material using the far-ground shader; set whenever the rings move or re-anchor.
+    #[export]
+    far_ground_material: Option<Gd<ShaderMaterial>>,
+
+    streaming: Streaming,
+    base: Base<Node3D>,
+}
+
+#[godot_api]
+impl ReliefPlanet {
+    /// A tile is ready: cube `face` (0–5), tile (x, y) on it, and its heights (`FORMAT_RF`,
+    /// metres above the radius).
+    #[signal]
+    fn tile_loaded(face: i64, tile: Vector2i, height: Gd<Image>);
+
+    /// A tile left the drop radius.
+    #[signal]
+    fn tile_unloaded(face: i64, tile: Vector2i);
+
+    /// A tile failed to load (it is retried); what is already loaded stays.
+    #[signal]
+    fn tile_failed(face: i64, tile: Vector2i, message: GString);
+
+    /// Ground height above the radius under `position` (node space = planet frame), metres;
+    /// NaN before the node starts, for a non-finite position or the centre.
+    #[func]
+    fn height(&self, position: Vector3) -> f32 {
+        self.terrain()
+            .map_or(f32::NAN, |t| t.height(node::vec3(position)).height)
+    }
+
+    /// Heights above the radius under many positions at once.
+    #[func]
+    fn heights(&self, positions: PackedVector3Array) -> PackedFloat32Array {
+        let Some(t) = self.terrain() else {
+            return PackedFloat32Array::new();
+        };
+        let pos: Vec<[f64; 3]> = positions
+            .as_slice()
+            .iter()
+            .map(|&p| node::vec3(p))
+            .collect();
+        let mut out = vec![0.0f32; pos.len()];
+        t.heights(&pos, &mut out);
+        PackedFloat32Array::from(out)
+    }
+
+    /// The ground's unit normal under `position` (planet frame); zero before the node starts.
+    #[func]
+    fn normal(&self, position: Vector3) -> Vector3 {
+        self.terrain().map_or(Vector3::ZERO, |t| {
+            let (n, _) = t.normal(node::vec3(position));
+            Vector3::new(n[0], n[1], n[2])
+        })
+    }
+
+    /// The point on the ground under latitude/longitude (degrees), planet frame.
+    #[func]
+    fn position_at(&self, latitude: f64, longitude: f64) -> Vector3 {
+        self.terrain().map_or(Vector3::ZERO, |t| {
+            let sea = t.position_at(latitude, longitude);
+            let h = t.height(sea).height as f64;
+            let r = sea.iter().map(|c| c * c).sum::<f64>().sqrt();
+            node::vector(sea.map(|c| c * (r + h) / r))
+        })
+    }
+
+    /// Latitude and longitude of `position`, degrees (x = latitude, y = longitude).
+    #[func]
+    fn lat_lon(&self, position: Vector3) -> Vector2 {
+        self.terrain().map_or(Vector2::ZERO, |t| {
+            let (la, lo) = t.lat_lon(node::vec3(position));
+            Vector2::new(la as f32, lo as f32)
+        })
+    }
+
+    /// Ground height above the radius at latitude/longitude, degrees.
+    #[func]
+    fn height_at_lat_lon(&self, latitude: f64, longitude: f64) -> f32 {
+        self.terrain().map_or(f32::NAN, |t| {
+            t.height(t.position_at(latitude, longitude)).height
+        })
+    }
+
+    /// The biome under `position`: `{biome, biome_id, text}`.
+    #[func]
+    fn ground(&self, position: Vector3) -> VarDictionary {
+        self.terrain().map_or_else(VarDictionary::new, |t| {
+            node::dictionary(answers::planet_ground(t.biome(node::vec3(position))))
+        })
+    }
+
+    /// The nearest river reach within `radius` metres: `{reach, kind, width, distance,
+    /// bed_height, in_water, nearest_x, nearest_y, nearest_z, text}`; empty if none.
+    #[func]
+    fn river(&self, position: Vector3, radius: f64) -> VarDictionary {
+        self.terrain()
+            .and_then(|t| t.river(node::vec3(position), radius))
+            .map_or_else(VarDictionary::new, |r| {
+                node::dictionary(answers::planet_river(&r))
+            })
+    }
+
+    /// The nearest lake within `radius` metres: `{lake, level, distance, inside, text}`.
+    #[func]
+    fn lake(&self, position: Vector3, radius: f64) -> VarDictionary {
+        self.terrain()
+            .and_then(|t| t.lake(node::vec3(position), radius))
+            .map_or_else(VarDictionary::new, |l| {
+                node::dictionary(answers::planet_lake(&l))
+            })
+    }
+
+    /// Streaming figures, as `ReliefTerrain.stats()`.
+    #[func]
+    fn stats(&self) -> VarDictionary {
+        self.streaming.stats()
+    }
+
+    /// The LOD rings as one `FORMAT_RF` texture array (see `ReliefTerrain`).
+    #[func]
+    fn far_ground_texture(&self) -> Option<Gd<Texture2DArray>> {
+        self.streaming.far_ground_texture()
+    }
+}
+
+impl ReliefPlanet {
+    fn terrain(&self) -> Option<&PlanetTerrain> {
+        self.streaming.queries.as_ref()?.planet()
+    }
+}
+
+#[godot_api]
+impl INode3D for ReliefPlanet {
+    fn ready(&mut self) {
+        let settings = Settings {
+            load_radius: self.load_radius,
+            drop_radius: self.drop_radius,
+            budget_mb: self.budget_mb,
+            worker_threads: self.worker_threads,
+            collision: self.collision,
+            far_ground: self.far_ground,
+        };
+        self.streaming.start(self.world.clone(), &settings, true);
+    }
+
+    fn process(&mut self, _delta: f64) {
+        node::frame(self);
+    }
+
+    fn exit_tree(&mut self) {
+        self.streaming.stop();
+    }
+}
+
+impl StreamingNode for ReliefPlanet {
+    fn streaming(&mut self) -> &mut Streaming {
+        &mut self.streaming
+    }
+
+    fn owner(&self) -> Gd<Node3D> {
+        self.to_gd().upcast()
+    }
+
+    fn props(&self) -> FrameProps {
+        FrameProps {
+            focus: self.focus.clone(),
+            frame_budget_ms: self.frame_budget_ms,
+            collision_layer: self.collision_layer,
+            collision_mask: self.collision_mask,
+            far_ground_material: self.far_ground_material.clone(),
+        }
+    }
+
+    fn tile_ready(&mut self, key: PieceKey, height: ImageBytes) {
+        let (face, x, y) = key.face_x_z();
+        if let Some(image) = node::image(height) {
+            self.signals()
+                .tile_loaded()
+                .emit(face as i64, Vector2i::new(x, y), &image);
+        }
+    }
+
+    fn piece_unloaded(&mut self, key: PieceKey) {
+        let (face, x, y) = key.face_x_z();
+        self.signals()
+            .tile_unloaded()
+            .emit(face as i64, Vector2i::new(x, y));
+    }
+
+    fn piece_failed(&mut self, key: PieceKey, message: &str) {
+        let (face, x, y) = key.face_x_z();
+        self.signals().tile_failed().emit(
+            face as i64,
+            Vector2i::new(x, y),
+            &GString::from(message),
+        );
+    }
+}

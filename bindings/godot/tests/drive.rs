@@ -1,0 +1,235 @@
+//! The nodes' per-frame code end to end, on a small baked world and a small baked planet,
+//! with an engine side that records what Godot would be asked to do: what it ends up holding
+//! (regions, tiles, bodies, far-ground layers) is exactly what the runtime has resident.
+
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use relief::bake::{self, BakeConfig, Silent};
+use relief::lod::ClipmapConfig;
+use relief::runtime::{ChunkId, CollisionConfig, PieceKey};
+use relief::{Runtime, RuntimeConfig};
+use relief_godot::drive::{Driver, Engine};
+use relief_godot::far::FarGround;
+use relief_godot::maps::{ImageBytes, RegionMaps};
+use relief_godot::shape::ShapeData;
+
+/// What the engine holds after each call, as the Godot side would.
+#[derive(Default)]
+struct Recorder {
+    regions: HashMap<PieceKey, RegionMaps>,
+    tiles: HashMap<PieceKey, ImageBytes>,
+    bodies: HashMap<ChunkId, ShapeData>,
+    layers: HashMap<usize, Vec<u8>>,
+    moves: usize,
+    failures: Vec<String>,
+}
+
+impl Engine for Recorder {
+    fn region_ready(&mut self, key: PieceKey, maps: RegionMaps) {
+        self.regions.insert(key, maps);
+    }
+    fn tile_ready(&mut self, key: PieceKey, height: ImageBytes) {
+        self.tiles.insert(key, height);
+    }
+    fn piece_unloaded(&mut self, key: PieceKey) {
+        // Unloaded may come before the prepared bytes ever arrived: nothing to remove then.
+        self.regions.remove(&key);
+        self.tiles.remove(&key);
+    }
+    fn piece_failed(&mut self, _: PieceKey, message: &str) {
+        self.failures.push(message.into());
+    }
+    fn chunk_ready(&mut self, id: ChunkId, shape: ShapeData) {
+        self.bodies.insert(id, shape);
+    }
+    fn chunk_dropped(&mut self, id: ChunkId) {
+        self.bodies.remove(&id);
+    }
+    fn level_changed(&mut self, level: usize, bytes: &[u8]) {
+        self.layers.insert(level, bytes.to_vec());
+    }
+    fn levels_moved(&mut self, _: &FarGround) {
+        self.moves += 1;
+    }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn levels() -> ClipmapConfig {
+    ClipmapConfig {
+        levels: 4,
+        size: 32,
+        base_spacing: 16.0,
+    }
+}
+
+/// Frames at `focus` until the runtime is idle and every prepared piece was handed over.
+fn settle(driver: &mut Driver, engine: &mut Recorder, focus: [f64; 3]) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        driver
+            .frame(focus, Duration::from_secs(1), Instant::now, engine)
+            .unwrap();
+        if driver.runtime().is_idle() && driver.preparing() == 0 {
+            return;
+        }
+        assert!(Instant::now() < deadline, "never settled at {focus:?}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// The engine holds one entry per resident piece and built chunk, and its far-ground layers
+/// are the levels' storage byte for byte (though only changed levels were ever sent).
+fn assert_engine_matches(driver: &Driver, engine: &Recorder) {
+    let rt = driver.runtime();
+    let stats = rt.stats();
+    assert_eq!(
+        engine.regions.len() + engine.tiles.len(),
+        stats.pieces.ready,
+        "one entry per resident piece"
+    );
+    assert_eq!(engine.bodies.len(), stats.chunks.unwrap().ready);
+    let lookup = rt.chunk_lookup().unwrap();
+    for (&id, shape) in &engine.bodies {
+        let built = lookup.get(id).expect("a body only for a built chunk");
+        assert_eq!(shape.width, built.samples());
+    }
+    let clip = rt.lod().unwrap().clipmap();
+    for k in 0..clip.config().levels as usize {
+        let want: Vec<u8> = clip
+            .level(k)
+            .storage()
+            .iter()
+            .flat_map(|h| h.to_ne_bytes())
+            .collect();
+        assert_eq!(engine.layers.get(&k), Some(&want), "level {k}");
+    }
+    assert!(engine.failures.is_empty(), "{:?}", engine.failures);
+}
+
+#[test]
+fn a_flat_walk_leaves_the_engine_holding_what_is_resident() {
+    let dir = scratch("drive-world");
+    let mut cfg = BakeConfig::new("drive");
+    cfg.size = 1024.0;
+    cfg.region_size = 128;
+    cfg.spacing = 2.0;
+    cfg.erosion.top_height = BakeConfig::default_top(cfg.size);
+    bake::bake(&cfg, &dir, &Silent).unwrap();
+    let config = RuntimeConfig {
+        lod: Some(levels()),
+        ..RuntimeConfig::default()
+    };
+    let mut pieces = config.pieces.clone();
+    pieces.load_radius = 300.0;
+    pieces.drop_radius = 400.0;
+    let rt = Runtime::open(&dir, RuntimeConfig { pieces, ..config }).unwrap();
+    let mut driver = Driver::new(rt, 2);
+    let mut engine = Recorder::default();
+
+    let mut focus = [-400.0, 0.0, -300.0];
+    settle(&mut driver, &mut engine, focus);
+    assert!(!engine.regions.is_empty() && !engine.bodies.is_empty());
+    assert_engine_matches(&driver, &engine);
+    // Each region's height Image is the region's heights.
+    let resident = driver.runtime().pieces().regions().unwrap().resident();
+    for (key, maps) in &engine.regions {
+        let PieceKey::Region(loc) = key else {
+            panic!("a tile on a flat world")
+        };
+        let region = resident.read().get(loc).cloned().unwrap();
+        let first = f32::from_ne_bytes(maps.height.bytes[..4].try_into().unwrap());
+        assert_eq!(first, region.height[0]);
+        assert_eq!(maps.height.bytes.len(), 128 * 128 * 4);
+    }
+
+    // Walk across: regions, bodies and levels follow; a frame standing still uploads nothing.
+    let moves = engine.moves;
+    for _ in 0..40 {
+        focus[0] += 20.0;
+        let counts = driver
+            .frame(focus, Duration::from_secs(1), Instant::now, &mut engine)
+            .unwrap();
+        assert!(counts.levels <= levels().levels);
+    }
+    settle(&mut driver, &mut engine, focus);
+    assert!(engine.moves > moves, "the levels moved with the focus");
+    assert_engine_matches(&driver, &engine);
+    let still = driver
+        .frame(focus, Duration::from_secs(1), Instant::now, &mut engine)
+        .unwrap();
+    assert_eq!(still.levels, 0, "nothing changed, nothing re-uploaded");
+
+    // A bad focus changes nothing and says why.
+    let err = driver
+        .frame(
+            [f64::NAN, 0.0, 0.0],
+            Duration::ZERO,
+            Instant::now,
+            &mut engine,
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("not finite"), "{err}");
+    assert_engine_matches(&driver, &engine);
+}
+
+#[test]
+fn a_planet_walk_hands_over_tiles_and_framed_bodies() {
+    let path = scratch("drive-planet").with_extension("plnt");
+    let mut c = relief::bake::planet::PlanetConfig::new("drive");
+    c.face_resolution = 128;
+    c.tile_size = 32;
+    c.erosion_resolution = 64;
+    relief::bake::planet::bake_planet(&c, &path, &Silent).unwrap();
+    // Chunks of 4 samples: this planet's 613 m spacing makes a default 64-sample chunk 39 km
+    // across, far too curved for one flat frame.
+    let spacing = relief::planet::Planet::open(&path).unwrap().spacing();
+    let collision = CollisionConfig {
+        chunk_size_m: 4.0 * spacing,
+        ..CollisionConfig::default()
+    };
+    let config = RuntimeConfig {
+        lod: Some(levels()),
+        collision: Some(collision),
+        ..RuntimeConfig::default()
+    };
+    let rt = Runtime::open(&path, config).unwrap();
+    let planet = rt.queries().planet().unwrap().clone();
+    let mut driver = Driver::new(rt, 1);
+    let mut engine = Recorder::default();
+    let focus = planet.position_at(20.0, 40.0);
+    settle(&mut driver, &mut engine, focus);
+    assert!(engine.regions.is_empty() && !engine.tiles.is_empty());
+    assert!(!engine.bodies.is_empty());
+    assert_engine_matches(&driver, &engine);
+    let tile_keys: HashSet<_> = engine.tiles.keys().collect();
+    assert!(tile_keys.iter().all(|k| matches!(k, PieceKey::Tile(_))));
+    for (key, image) in &engine.tiles {
+        let PieceKey::Tile(t) = key else {
+            unreachable!()
+        };
+        let tile = planet.resident().read().get(t).cloned().unwrap();
+        assert_eq!(image.size, tile.size);
+        let first = f32::from_ne_bytes(image.bytes[..4].try_into().unwrap());
+        assert_eq!(first, tile.height[0]);
+    }
+    // Every body sample lies on the planet's surface: its distance from the centre is the
+    // radius plus the ground's height under it.
+    let radius = planet.planet().radius();
+    let mut worst = 0.0f64;
+    for shape in engine.bodies.values() {
+        for k in 0..shape.heights.len() {
+            let p = shape.world_point(k);
+            let r = p.iter().map(|c| c * c).sum::<f64>().sqrt();
+            let h = planet.height(p).height as f64;
+            worst = worst.max((r - radius - h).abs());
+        }
+    }
+    assert!(worst < 0.05, "{worst} m off the surface");
+}
