@@ -171,6 +171,40 @@ impl World {
     pub fn reaches(&self) -> &[Reach] {
         &self.reaches
     }
+    /// The longest chain of reaches from a source to the sea, as one polyline (world x, z)
+    /// from the head to the mouth; None if no river reaches the sea. What the demo walks and
+    /// the Godot sample's walker follows.
+    pub fn longest_river(&self) -> Option<Vec<[f64; 2]>> {
+        let reaches = self.reaches();
+        // Reaches flow into lower ids, so the length to the sea is known for `to` before `from`.
+        let mut to_sea = vec![f64::NEG_INFINITY; reaches.len()];
+        for r in reaches {
+            let down = match r.to {
+                ReachEnd::Sea => 0.0,
+                ReachEnd::Reach(d) => to_sea[d as usize],
+                _ => f64::NEG_INFINITY,
+            };
+            to_sea[r.id as usize] = r.length_m as f64 + down;
+        }
+        let start = reaches
+            .iter()
+            .filter(|r| r.from == ReachEnd::Source)
+            .max_by(|a, b| to_sea[a.id as usize].total_cmp(&to_sea[b.id as usize]))?;
+        if !to_sea[start.id as usize].is_finite() {
+            return None;
+        }
+        let mut points = Vec::new();
+        let mut r = start;
+        loop {
+            points.extend(r.points.iter().map(|p| [p[0] as f64, p[1] as f64]));
+            match r.to {
+                ReachEnd::Reach(d) => r = &reaches[d as usize],
+                _ => break,
+            }
+        }
+        points.dedup();
+        Some(points)
+    }
     pub fn lakes(&self) -> &[Lake] {
         &self.lakes
     }

@@ -11,7 +11,7 @@ use godot::classes::physics_server_3d::{BodyMode, BodyState};
 use godot::classes::{Image, Node, Node3D, PhysicsServer3D, ShaderMaterial, Texture2DArray};
 use godot::prelude::*;
 use relief::lod::ClipmapConfig;
-use relief::runtime::{ChunkId, CollisionConfig, PieceKey, Queries, RuntimeConfig};
+use relief::runtime::{ChunkId, ChunkLookup, CollisionConfig, PieceKey, Queries, RuntimeConfig};
 use relief::stream::StreamConfig;
 use relief::Runtime;
 
@@ -29,6 +29,8 @@ pub struct Streaming {
     /// The runtime's query handle, kept beside the driver so queries answer even from a
     /// signal handler running while the driver is busy with a frame.
     pub queries: Option<Queries>,
+    /// Which chunk covers a position, for `collision_ready`.
+    lookup: Option<ChunkLookup>,
     pub bodies: Bodies,
     far: Option<FarTextures>,
     pub errors: Reporter,
@@ -65,6 +67,7 @@ impl Streaming {
         match runtime {
             Ok(rt) => {
                 self.queries = Some(rt.queries().clone());
+                self.lookup = rt.chunk_lookup().cloned();
                 self.radius = rt.queries().planet().map_or(0.0, |t| t.planet().radius());
                 let driver = Driver::new(rt, 1);
                 self.far = driver.far().and_then(FarTextures::new);
@@ -80,7 +83,14 @@ impl Streaming {
         self.bodies.clear();
         self.driver = None;
         self.queries = None;
+        self.lookup = None;
         self.far = None;
+    }
+
+    /// Whether the body of the chunk under `pos` (node space) exists.
+    pub fn collision_ready(&self, pos: [f64; 3]) -> bool {
+        let id = self.lookup.as_ref().and_then(|l| l.key_at(pos));
+        id.is_some_and(|id| self.bodies.contains(id))
     }
 
     /// See `ReliefTerrain.stats()`; empty before the node starts or during its frame.
@@ -255,6 +265,10 @@ pub struct Bodies {
 impl Bodies {
     pub fn len(&self) -> usize {
         self.map.len()
+    }
+
+    pub fn contains(&self, id: ChunkId) -> bool {
+        self.map.contains_key(&id)
     }
 
     /// Creates (or replaces) chunk `id`'s body in `owner`'s physics space, placed by the

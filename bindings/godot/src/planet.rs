@@ -169,6 +169,12 @@ impl ReliefPlanet {
             })
     }
 
+    /// Whether the collision body under `position` is in the physics space.
+    #[func]
+    fn collision_ready(&self, position: Vector3) -> bool {
+        self.streaming.collision_ready(node::vec3(position))
+    }
+
     /// Streaming figures, as `ReliefTerrain.stats()`.
     #[func]
     fn stats(&self) -> VarDictionary {

@@ -158,6 +158,30 @@ impl ReliefTerrain {
             .map_or_else(VarDictionary::new, |l| node::dictionary(answers::lake(&l)))
     }
 
+    /// The world's longest river from its head to the sea, as world (x, z) points; empty
+    /// when no river reaches the sea or the node has not started. The sample's walker
+    /// follows it.
+    #[func]
+    fn longest_river(&self) -> PackedVector2Array {
+        let path = self
+            .streaming
+            .queries
+            .as_ref()
+            .and_then(Queries::flat)
+            .and_then(|t| t.world().longest_river())
+            .unwrap_or_default();
+        path.iter()
+            .map(|p| Vector2::new(p[0] as f32, p[1] as f32))
+            .collect()
+    }
+
+    /// Whether the collision body under `position` is in the physics space: a character can
+    /// stand there. False before the node starts or with `collision` off.
+    #[func]
+    fn collision_ready(&self, position: Vector3) -> bool {
+        self.streaming.collision_ready(node::vec3(position))
+    }
+
     /// Streaming figures: regions ready, cached and in flight, loads, failures, bodies,
     /// update times. Empty while called from a signal handler during the node's frame.
     #[func]

@@ -11,7 +11,7 @@ use relief::stream::Event;
 use relief::{Runtime, RuntimeConfig, RuntimeEvent};
 
 use crate::bench::route_file::{to_csv, Sample};
-use crate::route::{longest_river, Route};
+use crate::route::Route;
 use crate::timing::{micros, millis, percentile};
 
 /// `$XDG_CACHE_HOME/relief/default`, else `~/.cache/relief/default`.
@@ -66,7 +66,9 @@ pub fn run(
     progress: &dyn bake::Progress,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let world = Arc::new(open_or_bake(dir, progress)?);
-    let river = longest_river(&world).ok_or("the world has no river that reaches the sea")?;
+    let river = world
+        .longest_river()
+        .ok_or("the world has no river that reaches the sea")?;
     let river = Route::new(river);
     // Then across the island: from the river mouth through the middle to the far coast.
     let m = world.manifest();

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Makes the sample runnable: builds the extension, bakes the default world if it is missing
+# and packs it, then copies the addon (with the library where relief.gdextension names it)
+# and the pack into this folder. Open the folder in Godot 4.4+ afterwards.
+#
+#   samples/godot/build.sh              release build for this machine
+#   PROFILE=dev samples/godot/build.sh  a debug build
+#   LIB=... PACK=...                    use an already built library or pack
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+profile=${PROFILE:-release}
+out=${SAMPLE_DIR:-$here}
+
+case "$(uname -s)-$(uname -m)" in
+    Linux-x86_64) platform=linux-x86_64 file=librelief_godot.so ;;
+    Linux-aarch64) platform=linux-arm64 file=librelief_godot.so ;;
+    Darwin-*) platform=macos file=librelief_godot.dylib ;;
+    MINGW*-x86_64 | MSYS*-x86_64) platform=windows-x86_64 file=relief_godot.dll ;;
+    *) echo "build.sh: no library path for $(uname -s)-$(uname -m) in relief.gdextension" >&2; exit 2 ;;
+esac
+
+if [ -z "${LIB:-}" ]; then
+    cargo build --manifest-path "$root/Cargo.toml" -p relief-godot --profile "$profile"
+    dir=$([ "$profile" = dev ] && echo debug || echo "$profile")
+    LIB="$root/target/$dir/$file"
+fi
+if [ -z "${PACK:-}" ]; then
+    cargo build --manifest-path "$root/Cargo.toml" --release --bin relief
+    relief="$root/target/release/relief"
+    world=${WORLD:-${XDG_CACHE_HOME:-$HOME/.cache}/relief/default}
+    "$relief" info "$world" >/dev/null 2>&1 || "$relief" bake --seed relief --out "$world"
+    PACK="$out/world/default.rlpack"
+    mkdir -p "$out/world"
+    "$relief" pack "$world" "$PACK"
+else
+    mkdir -p "$out/world"
+    cp "$PACK" "$out/world/default.rlpack"
+fi
+
+rm -rf "$out/addons/relief"
+mkdir -p "$out/addons/relief/bin/$platform"
+cp -r "$root/bindings/godot/addons/relief/." "$out/addons/relief/"
+cp "$LIB" "$out/addons/relief/bin/$platform/$file"
+echo "sample ready in $out: addons/relief ($platform), world/default.rlpack"
