@@ -35,8 +35,22 @@ fn gdextension() -> BTreeMap<String, BTreeMap<String, String>> {
     parse(&std::fs::read_to_string(&path).unwrap())
 }
 
-/// The shared library `cargo build -p relief-godot` makes here, asked of cargo itself.
+/// The shared library this test run links against: cargo compiles the crate's cdylib in the
+/// same rustc run as the rlib the tests use, into the directory holding the test binary.
+/// Asking cargo for a build of its own instead would resolve features without the
+/// workspace's dev-dependencies and rebuild godot from scratch (minutes), so that is only the
+/// fallback.
 fn built_library() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let beside = exe.with_file_name("librelief_godot.so");
+    if beside.is_file() {
+        return beside;
+    }
+    cargo_build_library()
+}
+
+/// The shared library `cargo build -p relief-godot` makes here, asked of cargo itself.
+fn cargo_build_library() -> PathBuf {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
         .args([
