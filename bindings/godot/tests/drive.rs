@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use relief::bake::{self, BakeConfig, Silent};
+use relief::flat::terrain::Origin;
 use relief::lod::ClipmapConfig;
 use relief::runtime::{ChunkId, CollisionConfig, PieceKey};
 use relief::{Runtime, RuntimeConfig};
@@ -148,6 +149,32 @@ fn a_flat_walk_leaves_the_engine_holding_what_is_resident() {
         assert_eq!(first, region.height[0]);
         assert_eq!(maps.height.bytes.len(), 128 * 128 * 4);
     }
+
+    // Every body sample stands where the height query puts the ground, wherever the query
+    // reads resident regions (at the edge of what is resident it answers from the overview,
+    // while a chunk reads the region file itself).
+    let terrain = driver.runtime().queries().flat().unwrap().clone();
+    let (mut checked, mut samples) = (0, 0);
+    for shape in engine.bodies.values() {
+        for k in 0..shape.heights.len() {
+            samples += 1;
+            let p = shape.world_point(k);
+            let at = terrain.height(p[0], p[2]);
+            if !matches!(at.origin, Origin::Region(_)) {
+                continue;
+            }
+            checked += 1;
+            assert!(
+                (p[1] - at.height as f64).abs() < 1e-3,
+                "sample {k} at {p:?}: ground {}",
+                at.height
+            );
+        }
+    }
+    assert!(
+        checked * 10 > samples * 9,
+        "{checked} of {samples} samples checked"
+    );
 
     // Walk across: regions, bodies and levels follow; a frame standing still uploads nothing.
     let moves = engine.moves;
