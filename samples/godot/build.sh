@@ -24,6 +24,7 @@ if [ -z "${LIB:-}" ]; then
     cargo build --manifest-path "$root/Cargo.toml" -p relief-godot --profile "$profile"
     dir=$([ "$profile" = dev ] && echo debug || echo "$profile")
     LIB="$root/target/$dir/$file"
+    strip_lib=$([ "$profile" = release ] && command -v strip || true)
 fi
 if [ -z "${PACK:-}" ]; then
     cargo build --manifest-path "$root/Cargo.toml" --release --bin relief
@@ -42,4 +43,9 @@ rm -rf "$out/addons/relief"
 mkdir -p "$out/addons/relief/bin/$platform"
 cp -r "$root/bindings/godot/addons/relief/." "$out/addons/relief/"
 cp "$LIB" "$out/addons/relief/bin/$platform/$file"
+# The release profile keeps line tables for backtraces (75 MB); the sample ships it stripped
+# (7.4 MB).
+if [ -n "${strip_lib:-}" ] && [ "$platform" != windows-x86_64 ]; then
+    "$strip_lib" "$out/addons/relief/bin/$platform/$file"
+fi
 echo "sample ready in $out: addons/relief ($platform), world/default.rlpack"
