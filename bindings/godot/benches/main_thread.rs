@@ -1,6 +1,6 @@
 //! The Godot nodes' main-thread cost per frame, on the Rust side: the [`Driver::frame`] the
 //! nodes run each `_process` (one runtime update, event handling, handing prepared regions and
-//! chunks over, copying changed far-ground levels), with an engine side that takes what it is
+//! chunks over, handing changed far-ground levels over), with an engine side that takes what it is
 //! handed and makes no engine call. A walk down the world's longest river at 60 frames a
 //! second of wall time; the baseline, measured in the same frames, is the runtime's own update
 //! inside it, so the ratio is what the node adds on top of relief's core.

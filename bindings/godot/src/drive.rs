@@ -12,7 +12,7 @@ use relief::runtime::{BadFocus, ChunkId, PieceKey};
 use relief::stream::Event;
 use relief::{Runtime, RuntimeEvent};
 
-use crate::far::FarGround;
+use crate::far::{level_bytes, FarGround};
 use crate::maps::{ImageBytes, RegionMaps};
 use crate::prepare::{Prepared, Preparer, Work};
 use crate::shape::ShapeData;
@@ -148,7 +148,7 @@ impl Driver {
             let set = far.update(lod.clipmap(), lod.plane(), rt.dirty());
             for k in 0..far.levels() {
                 if set & (1 << k) != 0 {
-                    engine.level_changed(k, far.layer(k));
+                    engine.level_changed(k, level_bytes(lod.clipmap(), k));
                     counts.levels += 1;
                 }
             }

@@ -6,10 +6,11 @@
 //! sampling the layer with repeat wrap at `uv = plane_xz / (spacing · size)` reads cell
 //! `floor(plane_xz / spacing)` without knowing where the window starts ([`texel`] is that
 //! mapping, tested against the clipmap). Only levels with a dirty rectangle this frame are
-//! copied and re-uploaded ([`dirty_levels`]); a level whose window did not move costs nothing.
-//! Plain Rust with no engine types; the copy into each level's buffer reuses it, so steady
-//! state allocates nothing.
+//! re-uploaded ([`dirty_levels`]); a level whose window did not move costs nothing. The bytes
+//! handed to the engine are the level's own storage ([`level_bytes`]), not a copy. Plain Rust
+//! with no engine types; steady state allocates nothing.
 
+use relief::flat::layer::plain;
 use relief::lod::{Clipmap, DirtyRect};
 use relief::runtime::LodPlane;
 
@@ -52,11 +53,15 @@ pub fn texel(x: f64, z: f64, spacing: f64, size: u32) -> (u32, u32) {
     (i.rem_euclid(n) as u32, j.rem_euclid(n) as u32)
 }
 
-/// The far ground's levels as the engine takes them: one byte buffer per level, refreshed only
-/// when the level changed, and the placements a shader reads.
+/// Level `k`'s storage as the bytes of a `FORMAT_RF` Image (`size × size`, native byte
+/// order, row-major, toroidal).
+pub fn level_bytes(clipmap: &Clipmap, k: usize) -> &[u8] {
+    plain::bytes(clipmap.level(k).storage())
+}
+
+/// What the engine needs to know of the far ground beyond the levels' bytes: which levels to
+/// re-upload, and the placements a shader reads.
 pub struct FarGround {
-    /// `size² · 4` bytes per level: `FORMAT_RF`, native byte order, row-major storage.
-    layers: Vec<Vec<u8>>,
     placements: Vec<LevelPlacement>,
     plane: LodPlane,
     /// Whether any placement or the plane changed since the engine last read them.
@@ -64,29 +69,20 @@ pub struct FarGround {
 }
 
 impl FarGround {
-    /// Buffers for `clipmap`'s levels, allocated once.
+    /// Placements for `clipmap`'s levels, allocated once.
     pub fn new(clipmap: &Clipmap) -> FarGround {
         let c = clipmap.config();
-        let bytes = (c.size as usize).pow(2) * 4;
         FarGround {
-            layers: vec![vec![0; bytes]; c.levels as usize],
             placements: vec![LevelPlacement::default(); c.levels as usize],
             plane: LodPlane::WORLD,
             moved: true,
         }
     }
 
-    /// Copies the levels `rects` touched out of `clipmap` and notes where every level now lies
-    /// on `plane`; returns the set of levels to re-upload ([`dirty_levels`]).
+    /// Notes where every level of `clipmap` now lies on `plane`; returns the set of levels
+    /// `rects` touched, to re-upload ([`dirty_levels`]).
     pub fn update(&mut self, clipmap: &Clipmap, plane: LodPlane, rects: &[DirtyRect]) -> u64 {
-        let dirty = dirty_levels(rects) & ((1u64 << self.layers.len().min(63)) - 1);
-        for (k, layer) in self.layers.iter_mut().enumerate() {
-            if dirty & (1 << k) != 0 {
-                for (to, h) in layer.chunks_exact_mut(4).zip(clipmap.level(k).storage()) {
-                    to.copy_from_slice(&h.to_ne_bytes());
-                }
-            }
-        }
+        let dirty = dirty_levels(rects) & ((1u64 << self.placements.len().min(63)) - 1);
         let size = clipmap.config().size;
         for (k, p) in self.placements.iter_mut().enumerate() {
             let level = clipmap.level(k);
@@ -106,13 +102,8 @@ impl FarGround {
         dirty
     }
 
-    /// Level `k`'s bytes: `FORMAT_RF`, `size × size`.
-    pub fn layer(&self, k: usize) -> &[u8] {
-        &self.layers[k]
-    }
-
     pub fn levels(&self) -> usize {
-        self.layers.len()
+        self.placements.len()
     }
 
     pub fn placements(&self) -> &[LevelPlacement] {
@@ -134,16 +125,15 @@ impl FarGround {
         self.placements.iter().position(|p| p.contains(x, z))
     }
 
-    /// The height the shader reads at plane point (x, z): level [`FarGround::level_at`]'s cell
-    /// through [`texel`]. None outside every window.
-    pub fn height_at(&self, x: f64, z: f64) -> Option<f32> {
+    /// The height the shader reads at plane point (x, z) from `clipmap`'s bytes: level
+    /// [`FarGround::level_at`]'s cell through [`texel`]. None outside every window.
+    pub fn height_at(&self, clipmap: &Clipmap, x: f64, z: f64) -> Option<f32> {
         let k = self.level_at(x, z)?;
         let p = self.placements[k];
         let (c, r) = texel(x, z, p.spacing, p.size);
         let at = 4 * (r as usize * p.size as usize + c as usize);
-        Some(f32::from_ne_bytes(
-            self.layers[k][at..at + 4].try_into().ok()?,
-        ))
+        let bytes = level_bytes(clipmap, k);
+        Some(f32::from_ne_bytes(bytes[at..at + 4].try_into().ok()?))
     }
 }
 
@@ -232,7 +222,7 @@ mod tests {
                 let k = far.level_at(x, z).expect("inside the coarsest level");
                 let s = far.placements()[k].spacing;
                 let want = clip.cell(k, (x / s).floor() as i64, (z / s).floor() as i64);
-                prop_assert_eq!(far.height_at(x, z), want);
+                prop_assert_eq!(far.height_at(&clip, x, z), want);
                 // The finest level holding the point: no finer one does.
                 prop_assert!(far.placements()[..k].iter().all(|p| !p.contains(x, z)));
             }

@@ -10,14 +10,14 @@ use godot::classes::image::Format;
 use godot::classes::physics_server_3d::{BodyMode, BodyState};
 use godot::classes::{Image, Node, Node3D, PhysicsServer3D, ShaderMaterial, Texture2DArray};
 use godot::prelude::*;
-use relief::lod::ClipmapConfig;
+use relief::lod::{Clipmap, ClipmapConfig};
 use relief::runtime::{ChunkId, ChunkLookup, CollisionConfig, PieceKey, Queries, RuntimeConfig};
 use relief::stream::StreamConfig;
 use relief::Runtime;
 
 use crate::answers::{Fields, Value};
 use crate::drive::{Driver, Engine};
-use crate::far::FarGround;
+use crate::far::{level_bytes, FarGround};
 use crate::maps::{ImageBytes, RegionMaps, FORMAT_RGBA8};
 use crate::shape::ShapeData;
 use crate::world::ReliefWorld;
@@ -70,7 +70,10 @@ impl Streaming {
                 self.lookup = rt.chunk_lookup().cloned();
                 self.radius = rt.queries().planet().map_or(0.0, |t| t.planet().radius());
                 let driver = Driver::new(rt, 1);
-                self.far = driver.far().and_then(FarTextures::new);
+                self.far = driver
+                    .runtime()
+                    .lod()
+                    .and_then(|l| FarTextures::new(l.clipmap()));
                 self.driver = Some(driver);
                 self.errors.clear();
             }
@@ -341,12 +344,12 @@ pub struct FarTextures {
 }
 
 impl FarTextures {
-    /// A texture array of `far`'s levels, every layer as it is now.
-    pub fn new(far: &FarGround) -> Option<FarTextures> {
-        let size = far.placements().first()?.size as i32;
+    /// A texture array of `clipmap`'s levels, every layer as it is now.
+    pub fn new(clipmap: &Clipmap) -> Option<FarTextures> {
+        let size = clipmap.config().size as i32;
         let mut images = Array::new();
-        for k in 0..far.levels() {
-            images.push(&rf_image(size, far.layer(k))?);
+        for k in 0..clipmap.config().levels as usize {
+            images.push(&rf_image(size, level_bytes(clipmap, k))?);
         }
         let mut texture = Texture2DArray::new_gd();
         texture.create_from_images(&images);
