@@ -23,6 +23,7 @@ pub mod planet;
 pub mod pool;
 pub mod runtime;
 pub mod stream;
+pub mod terrain3d;
 
 pub use error::FormatError;
 pub use flat::{Region, RegionLocation, World};

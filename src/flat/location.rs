@@ -35,6 +35,16 @@ impl RegionLocation {
     /// (`_%02d` for non-negative parts, `%03d` for negative ones): (0,0) → `region_00_00.rlr`,
     /// (-1,2) → `region-01_02.rlr`.
     pub fn file_name(self) -> String {
+        self.name_with("region", "rlr")
+    }
+
+    /// The name Terrain3D gives this region's file in its data directory: (0,0) →
+    /// `terrain3d_00_00.res`, (1,-2) → `terrain3d_01-02.res`.
+    pub fn terrain3d_file_name(self) -> String {
+        self.name_with("terrain3d", "res")
+    }
+
+    fn name_with(self, prefix: &str, ext: &str) -> String {
         fn part(v: i32) -> String {
             if v >= 0 {
                 format!("_{v:02}")
@@ -42,7 +52,7 @@ impl RegionLocation {
                 format!("{v:03}")
             }
         }
-        format!("region{}{}.rlr", part(self.x), part(self.z))
+        format!("{prefix}{}{}.{ext}", part(self.x), part(self.z))
     }
 }
 
@@ -57,6 +67,16 @@ mod tests {
         assert_eq!(RegionLocation::new(-1, 2).file_name(), "region-01_02.rlr");
         assert_eq!(RegionLocation::new(1, -2).file_name(), "region_01-02.rlr");
         assert_eq!(RegionLocation::new(-16, 15).file_name(), "region-16_15.rlr");
+        let t = RegionLocation::new(1, -2).terrain3d_file_name();
+        assert_eq!(t, "terrain3d_01-02.res");
+        assert_eq!(
+            RegionLocation::from_terrain3d_file_name(&t),
+            Some(RegionLocation::new(1, -2))
+        );
+        assert_eq!(
+            RegionLocation::from_terrain3d_file_name("terrain3d_00_00.tres"),
+            None
+        );
     }
 
     proptest! {
@@ -75,7 +95,16 @@ mod tests {
 impl RegionLocation {
     /// Inverse of [`RegionLocation::file_name`].
     pub fn from_file_name(name: &str) -> Option<RegionLocation> {
-        let rest = name.strip_prefix("region")?.strip_suffix(".rlr")?;
+        Self::from_name_with(name, "region", ".rlr")
+    }
+
+    /// Inverse of [`RegionLocation::terrain3d_file_name`].
+    pub fn from_terrain3d_file_name(name: &str) -> Option<RegionLocation> {
+        Self::from_name_with(name, "terrain3d", ".res")
+    }
+
+    fn from_name_with(name: &str, prefix: &str, ext: &str) -> Option<RegionLocation> {
+        let rest = name.strip_prefix(prefix)?.strip_suffix(ext)?;
         let split = rest
             .char_indices()
             .skip(1)

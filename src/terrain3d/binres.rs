@@ -1,0 +1,423 @@
+//! Godot 4's binary resource serialisation (what `ResourceSaver` writes to `.res`), read as
+//! untrusted input. The stream (inside an `RSCC` container it starts at the endianness word;
+//! uncompressed it starts with `RSRC`):
+//!
+//! - u32 big-endian flag, u32 64-bit-reals flag, u32 engine major and minor, u32 format
+//!   version (4–6), the main resource's class (a string), u64 import-metadata offset, u32
+//!   flags (1 named scene ids, 2 uids, 4 64-bit reals, 8 script class), the uid (u64, with
+//!   flag 2), the script class (a string, with flag 8), 11 reserved u32;
+//! - the string table (u32 count, strings): property names, referred to by index;
+//! - external resources (u32 count; class, path and, with uids, a uid string each);
+//! - internal resources (u32 count; a path such as `local://Image_x` or the file's own path for
+//!   the main resource, and the u64 offset of its body);
+//! - each body: its class, u32 property count, then (u32 name index, variant) per property.
+//!
+//! Strings are a u32 byte count (NUL included) and UTF-8; packed byte arrays are padded to 4.
+//! Only the variant types a Terrain3D region can hold are read; any other is an
+//! [`ResError::UnsupportedVariant`] naming it. Every count and length is checked against the
+//! bytes left before anything is allocated for it.
+
+use super::ResError;
+
+pub const MAGIC: &[u8; 4] = b"RSRC";
+pub const FLAG_UIDS: u32 = 2;
+pub const FLAG_REAL_T_IS_DOUBLE: u32 = 4;
+pub const FLAG_HAS_SCRIPT_CLASS: u32 = 8;
+pub const RESERVED_FIELDS: usize = 11;
+/// Nesting deeper than this (arrays in dictionaries in arrays …) is a damaged file.
+const MAX_DEPTH: u32 = 32;
+
+/// Godot's variant type tags in binary resources.
+pub mod tag {
+    pub const NIL: u32 = 1;
+    pub const BOOL: u32 = 2;
+    pub const INT: u32 = 3;
+    pub const FLOAT: u32 = 4;
+    pub const STRING: u32 = 5;
+    pub const VECTOR2: u32 = 10;
+    pub const OBJECT: u32 = 24;
+    pub const DICTIONARY: u32 = 26;
+    pub const ARRAY: u32 = 30;
+    pub const PACKED_BYTE_ARRAY: u32 = 31;
+    pub const PACKED_INT32_ARRAY: u32 = 32;
+    pub const PACKED_FLOAT32_ARRAY: u32 = 33;
+    pub const INT64: u32 = 40;
+    pub const DOUBLE: u32 = 41;
+    pub const STRING_NAME: u32 = 44;
+    pub const VECTOR2I: u32 = 45;
+    pub const VECTOR3I: u32 = 47;
+}
+
+/// `OBJECT` variants: what kind of reference follows.
+const OBJECT_EMPTY: u32 = 0;
+const OBJECT_INTERNAL: u32 = 2;
+const OBJECT_EXTERNAL_INDEX: u32 = 3;
+
+/// A value as the file holds it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Variant {
+    Nil,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    String(String),
+    Vector2([f64; 2]),
+    Vector2i([i32; 2]),
+    Vector3i([i32; 3]),
+    /// An internal resource by its index in the file's list, an external one by its index in
+    /// the external list, or none.
+    Internal(u32),
+    External(u32),
+    NullObject,
+    Dictionary(Vec<(Variant, Variant)>),
+    Array(Vec<Variant>),
+    Bytes(Vec<u8>),
+    Int32s(Vec<i32>),
+    Float32s(Vec<f32>),
+}
+
+impl Variant {
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Variant::Int(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    pub fn as_float(&self) -> Option<f64> {
+        match self {
+            Variant::Float(v) => Some(*v),
+            Variant::Int(v) => Some(*v as f64),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Variant::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The value under string key `key` of a dictionary.
+    pub fn get(&self, key: &str) -> Option<&Variant> {
+        match self {
+            Variant::Dictionary(entries) => entries
+                .iter()
+                .find(|(k, _)| k.as_str() == Some(key))
+                .map(|(_, v)| v),
+            _ => None,
+        }
+    }
+}
+
+/// One resource in the file: its class and its properties in file order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Body {
+    /// `local://Image_x` for a sub-resource, the file's own `res://` path for the main one.
+    pub path: String,
+    pub class: String,
+    pub properties: Vec<(String, Variant)>,
+}
+
+impl Body {
+    pub fn get(&self, name: &str) -> Option<&Variant> {
+        self.properties
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v)
+    }
+}
+
+/// The header fields a writer must reproduce.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Header {
+    pub engine: (u32, u32),
+    pub format: u32,
+    pub class: String,
+    pub flags: u32,
+    pub uid: Option<u64>,
+    pub strings: Vec<String>,
+    pub external: Vec<(String, String)>,
+}
+
+/// A whole resource file: the header and every internal resource, the main one last (as
+/// Godot writes it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Resource {
+    pub header: Header,
+    pub bodies: Vec<Body>,
+}
+
+impl Resource {
+    /// The main resource: the last body.
+    pub fn main(&self) -> Option<&Body> {
+        self.bodies.last()
+    }
+
+    /// Internal resource `index` (what [`Variant::Internal`] names).
+    pub fn internal(&self, index: u32) -> Option<&Body> {
+        self.bodies.get(index as usize)
+    }
+}
+
+/// A bounds-checked little-endian cursor.
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], ResError> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let Some(end) = end else {
+            return Err(ResError::Truncated {
+                what,
+                at: self.at as u64,
+            });
+        };
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+
+    fn u32(&mut self, what: &'static str) -> Result<u32, ResError> {
+        Ok(u32::from_le_bytes(
+            self.take(4, what)?.try_into().expect("four"),
+        ))
+    }
+
+    fn u64(&mut self, what: &'static str) -> Result<u64, ResError> {
+        Ok(u64::from_le_bytes(
+            self.take(8, what)?.try_into().expect("eight"),
+        ))
+    }
+
+    fn f32(&mut self, what: &'static str) -> Result<f32, ResError> {
+        Ok(f32::from_bits(self.u32(what)?))
+    }
+
+    fn left(&self) -> usize {
+        self.bytes.len() - self.at
+    }
+
+    /// A count of items each at least `each` bytes long, checked against what is left.
+    fn count(&mut self, each: usize, what: &'static str) -> Result<usize, ResError> {
+        let at = self.at as u64;
+        let n = self.u32(what)? as usize;
+        if n.saturating_mul(each) > self.left() {
+            return Err(ResError::Corrupt {
+                at,
+                problem: format!("{what}: {n} items can't fit the {} bytes left", self.left()),
+            });
+        }
+        Ok(n)
+    }
+
+    fn string(&mut self, what: &'static str) -> Result<String, ResError> {
+        let at = self.at as u64;
+        let n = self.count(1, what)?;
+        let raw = self.take(n, what)?;
+        let text = raw.strip_suffix(&[0]).unwrap_or(raw);
+        String::from_utf8(text.to_vec()).map_err(|_| ResError::Corrupt {
+            at,
+            problem: format!("{what}: not UTF-8"),
+        })
+    }
+
+    fn pad(&mut self, len: usize) -> Result<(), ResError> {
+        let extra = (4 - len % 4) % 4;
+        self.take(extra, "padding").map(|_| ())
+    }
+}
+
+/// Parses a binary resource stream: `RSRC` first (an uncompressed file) or the endianness
+/// word first (the inside of an `RSCC` container).
+pub fn parse(stream: &[u8]) -> Result<Resource, ResError> {
+    let body = stream.strip_prefix(MAGIC).unwrap_or(stream);
+    let mut c = Cursor { bytes: body, at: 0 };
+    let big_endian = c.u32("header")?;
+    let real64 = c.u32("header")?;
+    if big_endian != 0 {
+        return Err(ResError::Unsupported("big-endian resources".into()));
+    }
+    if real64 != 0 {
+        return Err(ResError::Unsupported("64-bit reals".into()));
+    }
+    let engine = (c.u32("header")?, c.u32("header")?);
+    let format = c.u32("header")?;
+    if !(4..=6).contains(&format) {
+        return Err(ResError::Unsupported(format!(
+            "binary resource format {format} (Godot 4 writes 4 to 6)"
+        )));
+    }
+    let class = c.string("class name")?;
+    let _import_metadata = c.u64("header")?;
+    let flags = c.u32("header")?;
+    if flags & FLAG_REAL_T_IS_DOUBLE != 0 {
+        return Err(ResError::Unsupported("64-bit reals".into()));
+    }
+    let uid = if flags & FLAG_UIDS != 0 {
+        Some(c.u64("uid")?)
+    } else {
+        None
+    };
+    if flags & FLAG_HAS_SCRIPT_CLASS != 0 {
+        c.string("script class")?;
+    }
+    c.take(4 * RESERVED_FIELDS, "reserved fields")?;
+    let n = c.count(4, "string table")?;
+    let strings = (0..n)
+        .map(|_| c.string("string table"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let n = c.count(8, "external resources")?;
+    let mut external = Vec::with_capacity(n);
+    for _ in 0..n {
+        let class = c.string("external resource")?;
+        let path = c.string("external resource")?;
+        if flags & FLAG_UIDS != 0 {
+            c.u64("external uid")?;
+        }
+        external.push((class, path));
+    }
+    let n = c.count(12, "internal resources")?;
+    let mut index = Vec::with_capacity(n);
+    for _ in 0..n {
+        let path = c.string("internal resource")?;
+        let offset = c.u64("internal resource offset")?;
+        index.push((path, offset));
+    }
+    let header = Header {
+        engine,
+        format,
+        class,
+        flags,
+        uid,
+        strings,
+        external,
+    };
+    let mut bodies = Vec::with_capacity(index.len());
+    for (path, offset) in index {
+        // Offsets count from the start of the stream, `RSRC` included when it is there.
+        let skip = stream.len() - body.len();
+        let at = (offset as usize)
+            .checked_sub(skip)
+            .filter(|&a| a <= body.len())
+            .ok_or(ResError::Corrupt {
+                at: offset,
+                problem: format!("{path}: offset past the end"),
+            })?;
+        let mut c = Cursor { bytes: body, at };
+        let class = c.string("resource class")?;
+        let n = c.count(8, "properties")?;
+        let mut properties = Vec::with_capacity(n);
+        for _ in 0..n {
+            let at = c.at as u64;
+            let name = c.u32("property name")? as usize;
+            let name = header.strings.get(name).ok_or(ResError::Corrupt {
+                at,
+                problem: format!("property name {name} past the string table"),
+            })?;
+            properties.push((name.clone(), variant(&mut c, 0)?));
+        }
+        bodies.push(Body {
+            path,
+            class,
+            properties,
+        });
+    }
+    Ok(Resource { header, bodies })
+}
+
+fn variant(c: &mut Cursor, depth: u32) -> Result<Variant, ResError> {
+    let at = c.at as u64;
+    if depth > MAX_DEPTH {
+        return Err(ResError::Corrupt {
+            at,
+            problem: "values nested too deep".into(),
+        });
+    }
+    let t = c.u32("variant type")?;
+    Ok(match t {
+        tag::NIL => Variant::Nil,
+        tag::BOOL => Variant::Bool(c.u32("bool")? != 0),
+        tag::INT => Variant::Int(c.u32("int")? as i32 as i64),
+        tag::INT64 => Variant::Int(c.u64("int64")? as i64),
+        tag::FLOAT => Variant::Float(c.f32("float")? as f64),
+        tag::DOUBLE => Variant::Float(f64::from_bits(c.u64("double")?)),
+        tag::STRING | tag::STRING_NAME => Variant::String(c.string("string")?),
+        tag::VECTOR2 => Variant::Vector2([c.f32("vector2")? as f64, c.f32("vector2")? as f64]),
+        tag::VECTOR2I => Variant::Vector2i([c.u32("vector2i")? as i32, c.u32("vector2i")? as i32]),
+        tag::VECTOR3I => Variant::Vector3i([
+            c.u32("vector3i")? as i32,
+            c.u32("vector3i")? as i32,
+            c.u32("vector3i")? as i32,
+        ]),
+        tag::OBJECT => match c.u32("object kind")? {
+            OBJECT_EMPTY => Variant::NullObject,
+            OBJECT_INTERNAL => Variant::Internal(c.u32("object index")?),
+            OBJECT_EXTERNAL_INDEX => Variant::External(c.u32("object index")?),
+            kind => {
+                return Err(ResError::Corrupt {
+                    at,
+                    problem: format!("object reference kind {kind}"),
+                })
+            }
+        },
+        tag::DICTIONARY => {
+            // The top bit once meant "shared"; Godot masks it off.
+            let n = (c.u32("dictionary")? & 0x7fff_ffff) as usize;
+            if n.saturating_mul(8) > c.left() {
+                return Err(ResError::Corrupt {
+                    at,
+                    problem: format!("dictionary of {n} entries can't fit"),
+                });
+            }
+            let mut entries = Vec::with_capacity(n);
+            for _ in 0..n {
+                let k = variant(c, depth + 1)?;
+                entries.push((k, variant(c, depth + 1)?));
+            }
+            Variant::Dictionary(entries)
+        }
+        tag::ARRAY => {
+            let n = (c.u32("array")? & 0x7fff_ffff) as usize;
+            if n.saturating_mul(4) > c.left() {
+                return Err(ResError::Corrupt {
+                    at,
+                    problem: format!("array of {n} values can't fit"),
+                });
+            }
+            let mut items = Vec::with_capacity(n);
+            for _ in 0..n {
+                items.push(variant(c, depth + 1)?);
+            }
+            Variant::Array(items)
+        }
+        tag::PACKED_BYTE_ARRAY => {
+            let n = c.count(1, "byte array")?;
+            let bytes = c.take(n, "byte array")?.to_vec();
+            c.pad(n)?;
+            Variant::Bytes(bytes)
+        }
+        tag::PACKED_INT32_ARRAY => {
+            let n = c.count(4, "int32 array")?;
+            let raw = c.take(4 * n, "int32 array")?;
+            Variant::Int32s(
+                raw.chunks_exact(4)
+                    .map(|b| i32::from_le_bytes(b.try_into().expect("four")))
+                    .collect(),
+            )
+        }
+        tag::PACKED_FLOAT32_ARRAY => {
+            let n = c.count(4, "float32 array")?;
+            let raw = c.take(4 * n, "float32 array")?;
+            Variant::Float32s(
+                raw.chunks_exact(4)
+                    .map(|b| f32::from_le_bytes(b.try_into().expect("four")))
+                    .collect(),
+            )
+        }
+        other => return Err(ResError::UnsupportedVariant { tag: other, at }),
+    })
+}

@@ -1,0 +1,35 @@
+//! Terrain3D's own files: region `.res` files (a Godot compressed container around Godot's
+//! binary resource serialisation of a `Terrain3DRegion`) read as untrusted input.
+//!
+//! - [`container`]: the `RSCC` container (zstd blocks);
+//! - [`binres`]: Godot 4's binary resource format, the variant types a region holds;
+//! - [`region`]: a `Terrain3DRegion` out of a parsed resource: size, spacing, height range
+//!   and the three maps, bit for bit.
+
+pub mod binres;
+pub mod container;
+pub mod region;
+
+pub use region::{RegionFile, Terrain3dRegion};
+
+/// Why a Terrain3D file can't be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ResError {
+    #[error("not a Godot resource (magic {found:02x?})")]
+    BadMagic { found: Vec<u8> },
+    #[error("unsupported compression {0} (Terrain3D writes 2, zstd)")]
+    UnsupportedCompression(u32),
+    #[error("truncated: {what} at byte {at} runs past the end")]
+    Truncated { what: &'static str, at: u64 },
+    #[error("corrupt at byte {at}: {problem}")]
+    Corrupt { at: u64, problem: String },
+    #[error("block {block} doesn't decompress: {message}")]
+    Decompress { block: usize, message: String },
+    #[error("unsupported variant type {tag} at byte {at}")]
+    UnsupportedVariant { tag: u32, at: u64 },
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// The resource reads but is not a region Terrain3D could have written.
+    #[error("not a Terrain3D region: {0}")]
+    NotARegion(String),
+}
