@@ -116,3 +116,13 @@ fn lengths_counts_offsets_and_types_from_the_file_are_checked_before_use() {
     let e = file.region().unwrap_err();
     assert!(e.to_string().contains("512×1024"), "{e}");
 }
+
+#[test]
+fn the_demo_stream_written_back_is_byte_for_byte_what_terrain3d_wrote() {
+    let stream = relief::terrain3d::container::decompress(&fixture()).unwrap();
+    let parsed = relief::terrain3d::binres::parse(&stream).unwrap();
+    let again = relief::terrain3d::binres::write(&parsed, false);
+    assert_eq!(again.len(), stream.len());
+    let first = again.iter().zip(&stream).position(|(a, b)| a != b);
+    assert_eq!(first, None, "first difference at byte {first:?}");
+}
