@@ -126,3 +126,37 @@ fn the_demo_stream_written_back_is_byte_for_byte_what_terrain3d_wrote() {
     let first = again.iter().zip(&stream).position(|(a, b)| a != b);
     assert_eq!(first, None, "first difference at byte {first:?}");
 }
+
+#[test]
+fn the_demo_region_rebuilt_by_relief_has_terrain3ds_own_structure() {
+    let stream = relief::terrain3d::container::decompress(&fixture()).unwrap();
+    let theirs = relief::terrain3d::binres::parse(&stream).unwrap();
+    let region = RegionFile {
+        resource: theirs.clone(),
+    }
+    .region()
+    .unwrap();
+    // The color chain after the first level, as the demo stores it.
+    let Some(relief::terrain3d::binres::Variant::Bytes(chain)) = theirs.bodies[2]
+        .get("data")
+        .and_then(|d| d.get("data"))
+        .cloned()
+    else {
+        panic!("the demo's color map has bytes")
+    };
+    let mips = &chain[4 * 1024 * 1024..];
+    let ours = region.to_resource(mips, &theirs.bodies[3].path, theirs.header.uid);
+    // Everything but the sub-resources' generated names is Terrain3D's file, byte for byte.
+    let mut renamed = ours.clone();
+    for (k, b) in renamed.bodies.iter_mut().enumerate().take(3) {
+        b.path = theirs.bodies[k].path.clone();
+    }
+    assert_eq!(renamed, theirs);
+    let written = relief::terrain3d::binres::write(&renamed, false);
+    assert_eq!(written, stream, "byte for byte");
+    // And read back through the container, the region is the same region.
+    let file =
+        relief::terrain3d::container::compress(&relief::terrain3d::binres::write(&ours, false), 3)
+            .unwrap();
+    assert_eq!(RegionFile::parse(&file).unwrap().region().unwrap(), region);
+}

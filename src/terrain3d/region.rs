@@ -186,3 +186,90 @@ impl Image {
         Ok(())
     }
 }
+
+/// Terrain3D 1.0.x's data version, which its files carry as `version` (an f32 on disk).
+pub const DATA_VERSION: f64 = 0.93f32 as f64;
+
+impl Terrain3dRegion {
+    /// The region as the resource Terrain3D itself writes: the string table, three `Image`
+    /// sub-resources (height and control `RFloat` without mips, color `RGBA8` with its full
+    /// chain, each with `data` then a nil `script`), then the `Terrain3DRegion` with
+    /// `version`, `region_size`, `height_range`, the three maps and a nil `script` — the
+    /// demo file's layout — plus `vertex_spacing` when known. `color_mips` is the color
+    /// chain after the first level; `path` is the file's `res://` path; `uid` its uid.
+    pub fn to_resource(&self, color_mips: &[u8], path: &str, uid: Option<u64>) -> Resource {
+        let n = self.region_size as i64;
+        let image = |k: usize, format: &str, mipmaps: bool, data: Vec<u8>| Body {
+            path: format!("local://Image_{}", ["height", "control", "color"][k]),
+            class: "Image".into(),
+            properties: vec![
+                (
+                    "data".into(),
+                    Variant::Dictionary(vec![
+                        (Variant::String("width".into()), Variant::Int(n)),
+                        (Variant::String("height".into()), Variant::Int(n)),
+                        (
+                            Variant::String("format".into()),
+                            Variant::String(format.into()),
+                        ),
+                        (Variant::String("mipmaps".into()), Variant::Bool(mipmaps)),
+                        (Variant::String("data".into()), Variant::Bytes(data)),
+                    ]),
+                ),
+                ("script".into(), Variant::Nil),
+            ],
+        };
+        let height = self.height.iter().flat_map(|h| h.to_le_bytes()).collect();
+        let control = self.control.iter().flat_map(|c| c.to_le_bytes()).collect();
+        let mut color: Vec<u8> = self.color.iter().flatten().copied().collect();
+        color.extend_from_slice(color_mips);
+        let mut main = vec![
+            ("version".to_string(), Variant::Float(DATA_VERSION)),
+            ("region_size".into(), Variant::Int(n)),
+        ];
+        if let Some(s) = self.vertex_spacing {
+            main.push(("vertex_spacing".into(), Variant::Float(s)));
+        }
+        main.extend([
+            ("height_range".into(), Variant::Vector2(self.height_range)),
+            ("height_map".into(), Variant::Internal(0)),
+            ("control_map".into(), Variant::Internal(1)),
+            ("color_map".into(), Variant::Internal(2)),
+            ("script".into(), Variant::Nil),
+        ]);
+        let strings = [
+            "resource_local_to_scene",
+            "resource_name",
+            "data",
+            "script",
+            "version",
+            "region_size",
+            "height_range",
+            "height_map",
+            "control_map",
+            "color_map",
+            "multimeshes",
+        ];
+        Resource {
+            header: binres::Header {
+                engine: (4, 2),
+                format: 5,
+                class: "Terrain3DRegion".into(),
+                flags: 1 | uid.map_or(0, |_| binres::FLAG_UIDS),
+                uid,
+                strings: strings.iter().map(|s| s.to_string()).collect(),
+                external: Vec::new(),
+            },
+            bodies: vec![
+                image(0, "RFloat", false, height),
+                image(1, "RFloat", false, control),
+                image(2, "RGBA8", true, color),
+                Body {
+                    path: path.into(),
+                    class: "Terrain3DRegion".into(),
+                    properties: main,
+                },
+            ],
+        }
+    }
+}
