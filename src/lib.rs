@@ -11,12 +11,15 @@
 //! - [`pool`]: buffers kept for reuse, so loads write into memory already faulted in.
 //! - [`ffi`]: the C ABI (`include/relief.h`).
 //! - [`bake`]: the world generator behind `relief bake`.
+//! - [`import`], [`terrain3d`]: worlds from Terrain3D data directories and heightmaps, and
+//!   worlds written back as Terrain3D region files.
 
 pub mod bake;
 pub mod error;
 pub mod ffi;
 pub mod flat;
 pub mod http;
+pub mod import;
 pub mod io;
 pub mod lod;
 pub mod planet;

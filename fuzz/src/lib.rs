@@ -42,6 +42,7 @@ pub const TARGETS: &[(&str, Harness)] = &[
     ("planet_tiles", planet_tiles),
     ("world_queries", world_queries),
     ("planet_queries", planet_queries),
+    ("terrain3d", terrain3d),
 ];
 
 fn u16_at(b: &[u8], at: usize) -> usize {
@@ -542,4 +543,32 @@ pub fn planet_queries(data: &[u8]) {
         return;
     };
     walk(&mut rt, &points);
+}
+
+/// A Terrain3D region file (`terrain3d_XX_YY.res`): `RSCC`-compressed or a plain `RSRC`
+/// resource; any other input is taken as the stream inside a container (what the zstd
+/// blocks hold), so mutations reach Godot's resource format itself rather than dying in
+/// zstd. What parses is written back and must parse to the same resource; a region that
+/// reads has every map whole.
+pub fn terrain3d(data: &[u8]) {
+    use relief::terrain3d::{binres, RegionFile};
+    let parsed = if data.starts_with(b"RSCC") || data.starts_with(binres::MAGIC) {
+        RegionFile::parse(data).map(|f| f.resource)
+    } else {
+        binres::parse(data)
+    };
+    let Ok(resource) = parsed else { return };
+    let again = binres::parse(&binres::write(&resource, false)).expect("what is written parses");
+    assert_eq!(again, resource);
+    if let Ok(region) = (RegionFile { resource }).region() {
+        let n = (region.region_size as usize).pow(2);
+        assert_eq!(
+            (
+                region.height.len(),
+                region.control.len(),
+                region.color.len()
+            ),
+            (n, n, n)
+        );
+    }
 }

@@ -24,7 +24,7 @@ use std::time::Instant;
 
 use crate::flat::manifest::{self, Census, FileEntry, Manifest, OverviewInfo, RegionBounds};
 use crate::flat::overview::Overview;
-use crate::flat::region::{encode_region_derived, CodecProfile, LayerKind};
+use crate::flat::region::{encode_region_derived, CodecProfile};
 use crate::flat::tables::{self, BiomesFile, LakesFile, RiversFile};
 use crate::flat::{RegionLocation, BIOMES_FILE, LAKES_FILE, OVERVIEW_FILE, RIVERS_FILE};
 
@@ -156,7 +156,7 @@ pub struct BakeReport {
     pub seconds: Vec<(&'static str, f64)>,
 }
 
-fn write(path: &Path, bytes: &[u8]) -> Result<FileEntry, BakeError> {
+pub(crate) fn write(path: &Path, bytes: &[u8]) -> Result<FileEntry, BakeError> {
     std::fs::write(path, bytes).map_err(|source| BakeError::Io {
         path: path.to_path_buf(),
         source,
@@ -164,20 +164,10 @@ fn write(path: &Path, bytes: &[u8]) -> Result<FileEntry, BakeError> {
     Ok(FileEntry::of(bytes))
 }
 
-/// Bakes a world into `out` (created if missing; an earlier world there is replaced). The
-/// manifest is written last, so an interrupted bake never leaves a world that opens.
-pub fn bake(
-    cfg: &BakeConfig,
-    out: &Path,
-    progress: &dyn Progress,
-) -> Result<BakeReport, BakeError> {
-    cfg.validate()?;
-    let mut seconds = Vec::new();
-    let mut clock = Instant::now();
-    let mut lap = |name: &'static str, seconds: &mut Vec<(&'static str, f64)>| {
-        seconds.push((name, clock.elapsed().as_secs_f64()));
-        clock = Instant::now();
-    };
+/// Readies `out` for a world: creates it and `regions/`, removes the manifest (so a world
+/// interrupted from here on never opens) and any region files an earlier world left. Returns
+/// the manifest's path, to be written last.
+pub(crate) fn prepare_world_dir(out: &Path) -> Result<PathBuf, BakeError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| BakeError::Io { path, source }
@@ -195,6 +185,47 @@ pub fn bake(
             std::fs::remove_file(&path).map_err(io(&path))?;
         }
     }
+    Ok(manifest_path)
+}
+
+/// Writes the overview and the three tables into `out`, listing each in `files`.
+pub(crate) fn write_tables(
+    out: &Path,
+    overview: &Overview,
+    reaches: Vec<tables::Reach>,
+    lakes: Vec<tables::Lake>,
+    biomes: Vec<tables::Biome>,
+    files: &mut BTreeMap<String, FileEntry>,
+) -> Result<(), BakeError> {
+    files.insert(
+        OVERVIEW_FILE.to_string(),
+        write(&out.join(OVERVIEW_FILE), &overview.encode())?,
+    );
+    let version = tables::TABLES_VERSION;
+    let rivers = manifest::pretty_json(&RiversFile { version, reaches });
+    files.insert(RIVERS_FILE.into(), write(&out.join(RIVERS_FILE), &rivers)?);
+    let lakes = manifest::pretty_json(&LakesFile { version, lakes });
+    files.insert(LAKES_FILE.into(), write(&out.join(LAKES_FILE), &lakes)?);
+    let biomes = manifest::pretty_json(&BiomesFile { version, biomes });
+    files.insert(BIOMES_FILE.into(), write(&out.join(BIOMES_FILE), &biomes)?);
+    Ok(())
+}
+
+/// Bakes a world into `out` (created if missing; an earlier world there is replaced). The
+/// manifest is written last, so an interrupted bake never leaves a world that opens.
+pub fn bake(
+    cfg: &BakeConfig,
+    out: &Path,
+    progress: &dyn Progress,
+) -> Result<BakeReport, BakeError> {
+    cfg.validate()?;
+    let mut seconds = Vec::new();
+    let mut clock = Instant::now();
+    let mut lap = |name: &'static str, seconds: &mut Vec<(&'static str, f64)>| {
+        seconds.push((name, clock.elapsed().as_secs_f64()));
+        clock = Instant::now();
+    };
+    let manifest_path = prepare_world_dir(out)?;
 
     let seed = seed::fnv1a(&cfg.seed);
     let extent = cfg.region_extent();
@@ -287,34 +318,16 @@ pub fn bake(
         depth: grid.nz as u32,
         heights: hydro.height.iter().map(|&v| v as f32).collect(),
     };
-    files.insert(
-        OVERVIEW_FILE.to_string(),
-        write(&out.join(OVERVIEW_FILE), &overview.encode())?,
-    );
-    let rivers = RiversFile {
-        version: tables::TABLES_VERSION,
-        reaches: hydro.reaches,
-    };
-    let lakes = LakesFile {
-        version: tables::TABLES_VERSION,
-        lakes: hydro.lakes,
-    };
-    let biome_table = BiomesFile {
-        version: tables::TABLES_VERSION,
-        biomes: biomes::table(),
-    };
-    files.insert(
-        RIVERS_FILE.into(),
-        write(&out.join(RIVERS_FILE), &manifest::pretty_json(&rivers))?,
-    );
-    files.insert(
-        LAKES_FILE.into(),
-        write(&out.join(LAKES_FILE), &manifest::pretty_json(&lakes))?,
-    );
-    files.insert(
-        BIOMES_FILE.into(),
-        write(&out.join(BIOMES_FILE), &manifest::pretty_json(&biome_table))?,
-    );
+    let biome_table = biomes::table();
+    let (reaches, lakes) = (hydro.reaches.len(), hydro.lakes.len());
+    write_tables(
+        out,
+        &overview,
+        hydro.reaches,
+        hydro.lakes,
+        biome_table.clone(),
+        &mut files,
+    )?;
 
     let samples = locations.len() as u64 * (cfg.region_size as u64).pow(2);
     let census = Census {
@@ -322,7 +335,6 @@ pub fn bake(
         ocean_share: totals.ocean as f64 / samples as f64,
         lake_share: totals.lake as f64 / samples as f64,
         biome_shares: biome_table
-            .biomes
             .iter()
             .zip(totals.biomes)
             .filter(|(_, n)| *n > 0)
@@ -341,16 +353,8 @@ pub fn bake(
         region_bounds: bounds,
         height_range: [totals.min_height, totals.max_height],
         sea_level: cfg.sea_level as f32,
-        layers: LayerKind::ALL
-            .iter()
-            .map(|k| k.name().to_string())
-            .collect(),
-        overview: OverviewInfo {
-            file: OVERVIEW_FILE.into(),
-            spacing: grid.dx,
-            width: grid.nx as u32,
-            depth: grid.nz as u32,
-        },
+        layers: Manifest::all_layers(),
+        overview: OverviewInfo::of(&overview),
         files,
         census: census.clone(),
     };
@@ -359,8 +363,8 @@ pub fn bake(
     Ok(BakeReport {
         regions: locations.len(),
         bytes,
-        reaches: rivers.reaches.len(),
-        lakes: lakes.lakes.len(),
+        reaches,
+        lakes,
         census,
         height_range: manifest.height_range,
         seconds,

@@ -77,6 +77,18 @@ pub struct OverviewInfo {
     pub depth: u32,
 }
 
+impl OverviewInfo {
+    /// What the manifest says of `overview`, stored as `overview.rlo`.
+    pub fn of(overview: &crate::flat::overview::Overview) -> OverviewInfo {
+        OverviewInfo {
+            file: crate::flat::OVERVIEW_FILE.into(),
+            spacing: overview.spacing,
+            width: overview.width,
+            depth: overview.depth,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileEntry {
     pub bytes: u64,
@@ -103,6 +115,14 @@ pub struct Census {
 }
 
 impl Manifest {
+    /// Every layer's name, for a world whose regions carry them all.
+    pub fn all_layers() -> Vec<String> {
+        LayerKind::ALL
+            .iter()
+            .map(|k| k.name().to_string())
+            .collect()
+    }
+
     pub fn region_path(loc: RegionLocation) -> String {
         format!("regions/{}", loc.file_name())
     }

@@ -291,7 +291,9 @@ pub fn parse(stream: &[u8]) -> Result<Resource, ResError> {
         engine,
         format,
         class,
-        flags,
+        // The script class is read past, not kept, so neither is its flag: what is written
+        // back has none.
+        flags: flags & !FLAG_HAS_SCRIPT_CLASS,
         uid,
         strings,
         external,

@@ -1,7 +1,8 @@
 //! Godot's compressed file container, as Terrain3D's `.res` region files use it: magic
 //! `RSCC`, a u32 compression mode (2 = zstd), a u32 block size, the u32 size of the whole
 //! uncompressed stream, one u32 compressed size per block, the blocks, and `RSCC` again at
-//! the end. Every block but the last holds `block size` bytes uncompressed.
+//! the end. Every block but the last holds `block size` bytes uncompressed; there are
+//! `size / block size + 1` blocks, as Godot counts them, so the last may be empty.
 //!
 //! Read as untrusted input: the size table must fit the file, the blocks must add up to it,
 //! each block must decompress to exactly its share, and nothing is allocated beyond what the
@@ -15,7 +16,11 @@ pub const MODE_ZSTD: u32 = 2;
 /// The block size Godot writes (`FileAccessCompressed`'s default).
 pub const BLOCK_SIZE: u32 = 4096;
 /// Largest block size accepted: Godot's own is 4 KiB; anything far larger is a damaged file.
-const MAX_BLOCK_SIZE: u32 = 1 << 24;
+/// It also bounds how far one block's bytes can expand (a zstd frame of RLE blocks turns a
+/// few bytes into a whole block of one value), so output grows only with real input.
+const MAX_BLOCK_SIZE: u32 = 1 << 16;
+/// Largest stream accepted: a 2048² region's three maps with the color mips are ~55 MiB.
+pub const MAX_STREAM: u64 = 256 << 20;
 /// The smallest zstd frame (magic, header, an empty block): a lower bound on a block's size,
 /// so a file of n bytes can claim at most n / (4 + 9) blocks.
 const MIN_FRAME: u64 = 9;
@@ -53,7 +58,9 @@ pub fn decompress(bytes: &[u8]) -> Result<Vec<u8>, ResError> {
             problem: format!("block size {block_size}"),
         });
     }
-    let blocks = total.div_ceil(block_size as u64);
+    // Godot's count: one block past the last whole one, so a stream that fills its blocks
+    // exactly ends with an empty block.
+    let blocks = total / block_size as u64 + 1;
     let table = 16u64;
     // Every block costs its table entry and a zstd frame: a count the file can't hold is a
     // damaged header, found before anything is allocated.
@@ -66,13 +73,23 @@ pub fn decompress(bytes: &[u8]) -> Result<Vec<u8>, ResError> {
             ),
         });
     }
-    let mut out = vec![0u8; total as usize];
+    if total > MAX_STREAM {
+        return Err(ResError::Unsupported(format!(
+            "a {total}-byte resource (relief reads regions up to {MAX_STREAM} bytes)"
+        )));
+    }
+    // Grown block by block, never to the size the header claims up front: a damaged header
+    // costs only the blocks that really decompress.
+    let mut out: Vec<u8> = Vec::new();
     let mut at = table + 4 * blocks;
     let mut decoder = zstd::bulk::Decompressor::new().map_err(|e| ResError::Decompress {
         block: 0,
         message: e.to_string(),
     })?;
-    for (k, chunk) in out.chunks_mut(block_size as usize).enumerate() {
+    for k in 0..blocks as usize {
+        let start = k * block_size as usize;
+        out.resize((start + block_size as usize).min(total as usize), 0);
+        let chunk = &mut out[start..];
         let size = header(table as usize + 4 * k)? as u64;
         let end = at + size;
         let src = bytes
@@ -114,11 +131,12 @@ pub fn compress(stream: &[u8], level: i32) -> Result<Vec<u8>, ResError> {
         block: 0,
         message: e.to_string(),
     })?;
-    let blocks: Vec<Vec<u8>> = stream
-        .chunks(BLOCK_SIZE as usize)
-        .enumerate()
-        .map(|(k, b)| {
-            encoder.compress(b).map_err(|e| ResError::Decompress {
+    // As many blocks as Godot writes: one past the last whole block (so possibly empty).
+    let blocks: Vec<Vec<u8>> = (0..=stream.len() / BLOCK_SIZE as usize)
+        .map(|k| {
+            let start = k * BLOCK_SIZE as usize;
+            let block = &stream[start..(start + BLOCK_SIZE as usize).min(stream.len())];
+            encoder.compress(block).map_err(|e| ResError::Decompress {
                 block: k,
                 message: e.to_string(),
             })
@@ -178,6 +196,26 @@ mod tests {
             }
             let short = &packed[..cut.index(packed.len())];
             prop_assert!(decompress(short).is_err());
+        }
+    }
+
+    #[test]
+    fn a_stream_filling_its_blocks_ends_with_an_empty_block_as_godot_writes() {
+        // Godot's FileAccessCompressed counts `total / block_size + 1` blocks both ways.
+        for len in [0usize, 1, 4095, 4096, 8192, 8193] {
+            let stream: Vec<u8> = (0..len).map(|k| (k * 7) as u8).collect();
+            let packed = compress(&stream, 3).unwrap();
+            let blocks = len / 4096 + 1;
+            let sizes: Vec<u32> = (0..blocks)
+                .map(|k| u32::from_le_bytes(packed[16 + 4 * k..20 + 4 * k].try_into().unwrap()))
+                .collect();
+            let body: u32 = sizes.iter().sum();
+            assert_eq!(
+                packed.len(),
+                16 + 4 * blocks + body as usize + 4,
+                "{len} bytes"
+            );
+            assert_eq!(decompress(&packed).unwrap(), stream);
         }
     }
 

@@ -1,13 +1,20 @@
 //! Terrain3D's own files: region `.res` files (a Godot compressed container around Godot's
-//! binary resource serialisation of a `Terrain3DRegion`) read as untrusted input.
+//! binary resource serialisation of a `Terrain3DRegion`), read as untrusted input and
+//! written as Terrain3D writes them.
 //!
 //! - [`container`]: the `RSCC` container (zstd blocks);
 //! - [`binres`]: Godot 4's binary resource format, the variant types a region holds;
 //! - [`region`]: a `Terrain3DRegion` out of a parsed resource: size, spacing, height range
-//!   and the three maps, bit for bit.
+//!   and the three maps, bit for bit; and the resource Terrain3D writes for one;
+//! - [`mips`]: the color map's mip chain, as Godot generates it;
+//! - [`import`]: a data directory's region files read for [`crate::import::write_world`];
+//! - [`export`]: a relief world written as a data directory Terrain3D loads.
 
 pub mod binres;
 pub mod container;
+pub mod export;
+pub mod import;
+pub mod mips;
 pub mod region;
 
 pub use region::{RegionFile, Terrain3dRegion};

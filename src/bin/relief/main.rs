@@ -3,10 +3,12 @@
 mod bench;
 mod census;
 mod demo;
+mod heightmap;
 mod preview;
 mod process;
 mod route;
 mod soak;
+mod terrain;
 mod timing;
 
 use std::path::{Path, PathBuf};
@@ -115,6 +117,12 @@ enum Command {
         #[arg(long, default_value_t = 100.0)]
         speed: f64,
     },
+    /// Make a world from terrain made elsewhere: a Terrain3D data directory or a heightmap.
+    #[command(subcommand)]
+    Import(terrain::ImportCommand),
+    /// Write a world in another tool's files: Terrain3D region files.
+    #[command(subcommand)]
+    Export(terrain::ExportCommand),
     /// Draw a world as a PNG: hillshade, biome tint, rivers by width, lakes.
     Preview {
         world: PathBuf,
@@ -163,14 +171,14 @@ enum Axis {
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
-enum Codecs {
+pub(crate) enum Codecs {
     Fast,
     Small,
     Compact,
 }
 
 impl Codecs {
-    fn profile(self) -> relief::flat::region::CodecProfile {
+    pub(crate) fn profile(self) -> relief::flat::region::CodecProfile {
         use relief::flat::region::CodecProfile;
         match self {
             Codecs::Fast => CodecProfile::Fast,
@@ -182,7 +190,7 @@ impl Codecs {
 
 /// What `relief pack` stores regions as.
 #[derive(Clone, Copy, clap::ValueEnum)]
-enum PackProfile {
+pub(crate) enum PackProfile {
     /// Re-encode every region in the compact profile.
     Compact,
     /// Store the world's files as they are.
@@ -325,6 +333,8 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             )
         }
         Command::Bench(options) => Ok(bench::run(&options)?),
+        Command::Import(command) => terrain::import(command, &Bars(Mutex::new(None))),
+        Command::Export(command) => terrain::export(command, &Bars(Mutex::new(None))),
         Command::Soak {
             world,
             planet,
@@ -390,7 +400,11 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
 
 /// `relief pack`: the world's files in one pack, its regions first re-encoded in the compact
 /// profile (in a scratch directory beside `out`, removed afterwards) unless `as-is`.
-fn pack(world: &Path, out: &Path, profile: PackProfile) -> Result<(), Box<dyn std::error::Error>> {
+pub(crate) fn pack(
+    world: &Path,
+    out: &Path,
+    profile: PackProfile,
+) -> Result<(), Box<dyn std::error::Error>> {
     let w = relief::World::open(world)?;
     let bytes = match profile {
         PackProfile::AsIs => w.write_pack(out)?,
