@@ -2,19 +2,9 @@
 
 mod common;
 
-use std::process::Command;
+use common::relief;
 
-fn relief(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_relief"))
-        .args(args)
-        .output()
-        .expect("run relief");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
+use std::process::Command;
 
 #[test]
 fn info_prints_a_census() {

@@ -7,7 +7,7 @@
 //!   flags (1 named scene ids, 2 uids, 4 64-bit reals, 8 script class), the uid (u64, with
 //!   flag 2), the script class (a string, with flag 8), 11 reserved u32;
 //! - the string table (u32 count, strings): property names, referred to by index;
-//! - external resources (u32 count; class, path and, with uids, a uid string each);
+//! - external resources (u32 count; class, path and, with uids, a u64 uid each);
 //! - internal resources (u32 count; a path such as `local://Image_x` or the file's own path for
 //!   the main resource, and the u64 offset of its body);
 //! - each body: its class, u32 property count, then (u32 name index, variant) per property.

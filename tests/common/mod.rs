@@ -107,3 +107,18 @@ pub fn patient(load_radius: f64, retry_ms: u64) -> relief::stream::StreamConfig 
 
 pub mod native;
 pub mod nginx;
+
+/// Runs the `relief` command (integration tests of the binary only, where cargo sets
+/// `CARGO_BIN_EXE_relief`): whether it succeeded, its stdout and its stderr.
+#[cfg(feature = "cli")]
+pub fn relief(args: &[&str]) -> (bool, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_relief"))
+        .args(args)
+        .output()
+        .expect("run relief");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}

@@ -42,6 +42,7 @@ pub fn describe(w: &World) -> String {
         100.0 * c.ocean_share,
         100.0 * c.lake_share
     );
+    // `+ 0.0`: an empty f64 sum is −0.0, which would print as "-0.0 km".
     let km = |kind: ReachKind| {
         w.reaches()
             .iter()
@@ -49,6 +50,7 @@ pub fn describe(w: &World) -> String {
             .map(|r| r.length_m as f64)
             .sum::<f64>()
             / 1000.0
+            + 0.0
     };
     let top_order = w.reaches().iter().map(|r| r.order).max().unwrap_or(0);
     let widest = w.reaches().iter().map(|r| r.width_m).fold(0.0f32, f32::max);

@@ -1,0 +1,293 @@
+//! `relief import` and `relief export` as a person runs them: Terrain3D data directories
+//! (compressed and plain resources) and heightmaps in, Terrain3D files out, with the world's
+//! rivers, lakes and biomes, `relief info` and `relief preview` on what was imported.
+
+mod common;
+
+use common::relief;
+
+use std::path::{Path, PathBuf};
+
+use relief::{RegionLocation, World};
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/terrain3d-demo/terrain3d_00_00.res")
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn a_terrain3d_directory_of_compressed_and_plain_files_imports_with_named_biomes() {
+    let data = common::scratch("cli-t3d-data");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::copy(fixture(), data.join("terrain3d_00_00.res")).unwrap();
+    // The same region as an uncompressed resource (`RSRC`, offsets counted from the file's
+    // start, as Godot saves without compression), one region west.
+    let stream =
+        relief::terrain3d::container::decompress(&std::fs::read(fixture()).unwrap()).unwrap();
+    let resource = relief::terrain3d::binres::parse(&stream).unwrap();
+    let plain = relief::terrain3d::binres::write(&resource, true);
+    assert_eq!(&plain[..4], b"RSRC");
+    std::fs::write(data.join("terrain3d-01_00.res"), &plain).unwrap();
+    let biomes = data.with_extension("biomes.json");
+    std::fs::write(&biomes, r#"{"0": "meadow", "1": "scree"}"#).unwrap();
+    let world = common::scratch("cli-t3d-world");
+    let pack = world.with_extension("rlpack");
+    let (ok, out, err) = relief(&[
+        "import",
+        "terrain3d",
+        s(&data),
+        "--out",
+        s(&world),
+        "--pack",
+        s(&pack),
+        "--biomes",
+        s(&biomes),
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("2 Terrain3D region files") && out.contains("MB/s of maps"),
+        "{out}"
+    );
+
+    let w = World::open(&world).unwrap();
+    let (a, b) = (
+        w.read_region(RegionLocation::new(0, 0)).unwrap(),
+        w.read_region(RegionLocation::new(-1, 0)).unwrap(),
+    );
+    assert_eq!(a.height, b.height, "compressed and plain read alike");
+    assert_eq!((&a.control, &a.color), (&b.control, &b.color));
+    let from_pack = World::open(&pack).unwrap();
+    assert_eq!(
+        from_pack
+            .read_region(RegionLocation::new(0, 0))
+            .unwrap()
+            .height,
+        a.height
+    );
+
+    let (ok, info, err) = relief(&["info", s(&world), "--verify"]);
+    assert!(ok, "{err}");
+    for word in ["meadow", "scree", "lakes", "reaches", "verified 2 regions"] {
+        assert!(info.contains(word), "`{word}` missing from:\n{info}");
+    }
+    let png = world.with_extension("png");
+    let (ok, _, err) = relief(&["preview", s(&world), "--out", s(&png), "--pixels", "128"]);
+    assert!(ok && std::fs::read(&png).unwrap()[1..4] == *b"PNG", "{err}");
+}
+
+#[test]
+fn a_damaged_region_file_is_named_in_the_error_and_nothing_opens() {
+    let data = common::scratch("cli-t3d-damaged");
+    std::fs::create_dir_all(&data).unwrap();
+    let bytes = std::fs::read(fixture()).unwrap();
+    std::fs::write(data.join("terrain3d_00_00.res"), &bytes[..bytes.len() / 3]).unwrap();
+    let world = common::scratch("cli-t3d-damaged-world");
+    let (ok, _, err) = relief(&["import", "terrain3d", s(&data), "--out", s(&world)]);
+    assert!(
+        !ok && err.contains("terrain3d_00_00.res") && err.contains("truncated"),
+        "{err}"
+    );
+    assert!(World::open(&world).is_err());
+    let (ok, _, err) = relief(&[
+        "import",
+        "terrain3d",
+        "/nonexistent-dir",
+        "--out",
+        s(&world),
+    ]);
+    assert!(!ok && err.contains("/nonexistent-dir"), "{err}");
+}
+
+#[test]
+fn export_writes_terrain3d_files_and_refuses_a_world_outside_its_map() {
+    let out = common::scratch("cli-export");
+    let (ok, msg, err) = relief(&[
+        "export",
+        "terrain3d",
+        s(common::world_dir()),
+        "--out",
+        s(&out),
+    ]);
+    assert!(ok, "{err}");
+    assert!(msg.contains("exported 64 regions"), "{msg}");
+    assert!(out.join("terrain3d-04-04.res").exists() && out.join("terrain3d_03_03.res").exists());
+
+    // A heightmap 34 regions of 64 wide reaches location 16: outside Terrain3D's map.
+    let raw = common::scratch("cli-wide").with_extension("r16");
+    std::fs::write(&raw, vec![0u8; 2 * 34 * 64 * 64]).unwrap();
+    let wide = common::scratch("cli-wide-world");
+    let (ok, _, err) = relief(&[
+        "import",
+        "heightmap",
+        s(&raw),
+        "--out",
+        s(&wide),
+        "--size",
+        "2176x64",
+        "--scale",
+        "0.01",
+        "--region-size",
+        "64",
+    ]);
+    assert!(ok, "{err}");
+    let refused = common::scratch("cli-wide-export");
+    let (ok, _, err) = relief(&["export", "terrain3d", s(&wide), "--out", s(&refused)]);
+    assert!(
+        !ok && err.contains("outside Terrain3D's 32×32 region map"),
+        "{err}"
+    );
+    assert!(!refused.exists(), "nothing written");
+}
+
+/// A valley draining south: heights fall along +Z and rise away from the middle column.
+fn valley(w: usize, d: usize) -> Vec<f64> {
+    (0..w * d)
+        .map(|k| {
+            let (x, z) = ((k % w) as f64, (k / w) as f64);
+            2000.0 - 1.5 * z + 3.0 * (x - w as f64 / 2.0).abs()
+        })
+        .collect()
+}
+
+#[test]
+fn heightmaps_import_as_metres_and_grow_rivers() {
+    let (w, d) = (256usize, 320usize);
+    let metres = valley(w, d);
+    let (lo, hi) = (0.0, 3000.0);
+    let units: Vec<u16> = metres
+        .iter()
+        .map(|m| ((m - lo) / (hi - lo) * 65535.0).round() as u16)
+        .collect();
+    let dir = common::scratch("cli-heightmap");
+    std::fs::create_dir_all(&dir).unwrap();
+    let r16 = dir.join("valley.r16");
+    std::fs::write(
+        &r16,
+        units
+            .iter()
+            .flat_map(|u| u.to_le_bytes())
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let png = dir.join("valley.png");
+    {
+        let file = std::io::BufWriter::new(std::fs::File::create(&png).unwrap());
+        let mut enc = png::Encoder::new(file, w as u32, d as u32);
+        enc.set_color(png::ColorType::Grayscale);
+        enc.set_depth(png::BitDepth::Sixteen);
+        let mut wr = enc.write_header().unwrap();
+        wr.write_image_data(
+            &units
+                .iter()
+                .flat_map(|u| u.to_be_bytes())
+                .collect::<Vec<_>>(),
+        )
+        .unwrap();
+    }
+    let f32s = dir.join("valley.f32");
+    std::fs::write(
+        &f32s,
+        metres
+            .iter()
+            .flat_map(|m| (*m as f32).to_le_bytes())
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let range = format!("{lo},{hi}");
+    let mut worlds = Vec::new();
+    for (file, extra) in [
+        (&r16, vec!["--size", "256x320", "--height-range", &range]),
+        (&png, vec!["--height-range", &range]),
+        (&f32s, vec!["--size", "256x320"]),
+    ] {
+        let world = dir.join(format!(
+            "{}-world",
+            file.extension().unwrap().to_str().unwrap()
+        ));
+        let mut args = vec![
+            "import",
+            "heightmap",
+            s(file),
+            "--out",
+            s(&world),
+            "--spacing",
+            "8",
+        ];
+        args.extend(["--region-size", "128"]);
+        args.extend(extra);
+        let (ok, out, err) = relief(&args);
+        assert!(ok, "{err}");
+        assert!(out.contains("a 256×320 heightmap"), "{out}");
+        worlds.push(World::open(&world).unwrap());
+    }
+    // 256 × 320 samples in regions of 128: 2 × 3, centred on the origin.
+    let m = worlds[0].manifest();
+    assert_eq!(
+        (m.region_bounds.min, m.region_bounds.max),
+        ([-1, -1], [0, 1])
+    );
+    // Sample (x, z) of the image is at sample (x % 128, z % 128) of region (x / 128 - 1,
+    // z / 128 - 1); r16 and PNG agree bit for bit, and each is the range's share of the unit.
+    for (x, z) in [(0usize, 0usize), (200, 17), (128, 255), (255, 319)] {
+        let loc = RegionLocation::new(x as i32 / 128 - 1, z as i32 / 128 - 1);
+        let k = (z % 128) * 128 + x % 128;
+        let h: Vec<f32> = worlds
+            .iter()
+            .map(|w| w.read_region(loc).unwrap().height[k])
+            .collect();
+        let unit = units[z * w + x] as f64;
+        assert_eq!(h[0], (lo + unit * (hi - lo) / 65535.0) as f32, "({x}, {z})");
+        assert_eq!(h[0], h[1]);
+        assert_eq!(h[2], metres[z * w + x] as f32);
+    }
+    // Past the image's last row (320 = 2.5 regions) the samples are holes.
+    let last = worlds[2].read_region(RegionLocation::new(0, 1)).unwrap();
+    assert!(last.height[127 * 128].is_nan());
+    assert_ne!(last.control.as_ref().unwrap()[127 * 128] & 4, 0);
+    // The valley's floor carries a river south down the middle column.
+    let world = &worlds[2];
+    let longest = world
+        .reaches()
+        .iter()
+        .max_by(|a, b| a.length_m.total_cmp(&b.length_m))
+        .expect("a river in the valley");
+    assert!(longest.length_m > 1000.0, "{longest:?}");
+    let middle = -1024.0 + 128.0 * 8.0; // world x of column 128
+    for p in &longest.points {
+        assert!(
+            (p[0] as f64 - middle).abs() < 40.0,
+            "{p:?} strays from the valley floor"
+        );
+    }
+}
+
+#[test]
+fn heightmap_mistakes_are_explained() {
+    let dir = common::scratch("cli-heightmap-bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    let raw = dir.join("h.r16");
+    std::fs::write(&raw, vec![0u8; 2 * 100 * 50]).unwrap();
+    let out = dir.join("w");
+    for (args, words) in [
+        (vec!["--scale", "1"], "not a square"),
+        (vec!["--size", "100x50"], "--height-range"),
+        (vec!["--size", "99x50", "--scale", "1"], "not the 5000"),
+        (vec!["--size", "100x50", "--height-range", "1"], "MIN,MAX"),
+    ] {
+        let mut a = vec!["import", "heightmap", s(&raw), "--out", s(&out)];
+        a.extend(args);
+        let (ok, _, err) = relief(&a);
+        assert!(!ok && err.contains(words), "{a:?}: {err}");
+    }
+    let (ok, _, err) = relief(&[
+        "import",
+        "heightmap",
+        s(&dir.join("h.tif")),
+        "--out",
+        s(&out),
+    ]);
+    assert!(!ok && err.contains("--format"), "{err}");
+}
