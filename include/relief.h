@@ -893,6 +893,27 @@ relief_status relief_planet_open_memory(const uint8_t *bytes,
 relief_status relief_planet_open_reader(const struct relief_reader *reader,
                                         struct relief_planet **out_planet);
 
+// Opens a PLNT blob stored as the `length` bytes at `offset` of the file at `path`
+// (NUL-terminated UTF-8), read in place with positioned reads — no copy into memory. This
+// is how a game opens its StreamingAssets on Android, where they lie uncompressed inside the
+// APK: `path` is the APK (`Application.dataPath`), `offset` and `length` the entry's data
+// (the C# `StreamingAssets` helper finds them in the APK's zip directory). On desktop the
+// whole file is `offset` 0, `length` its size; `relief_planet_open` by path does the same.
+//
+// On success writes a new handle to `*out_planet` (free with `relief_planet_destroy`); the file
+// stays open until the planet and everything made from it are destroyed. On failure it is
+// untouched. Errors: INVALID_ARGUMENT (NULL `path`/`out_planet`, `path` not UTF-8), NOT_FOUND
+// (no such file), IO (unreadable, or the range runs past the file's end), CORRUPT (the range
+// holds no valid planet: a wrong offset, or a compressed zip entry), UNSUPPORTED_VERSION.
+// Threads: any.
+//
+// # Safety
+// `path` NULL or NUL-terminated; `out_planet` NULL or writable.
+relief_status relief_planet_open_file_range(const char *path,
+                                            uint64_t offset,
+                                            uint64_t length,
+                                            struct relief_planet **out_planet);
+
 // Frees a planet. NULL is a no-op. Streamers and terrains made from it keep what they need.
 // Threads: any, once no other thread uses the handle.
 //
@@ -1570,6 +1591,27 @@ relief_status relief_world_open_memory(const uint8_t *bytes,
 // `reader` must be NULL or readable; its callbacks must honour the contract above.
 relief_status relief_world_open_reader(const struct relief_reader *reader,
                                        struct relief_world **out_world);
+
+// Opens a world pack (a `relief pack` file) stored as the `length` bytes at `offset` of the file at `path`
+// (NUL-terminated UTF-8), read in place with positioned reads — no copy into memory. This
+// is how a game opens its StreamingAssets on Android, where they lie uncompressed inside the
+// APK: `path` is the APK (`Application.dataPath`), `offset` and `length` the entry's data
+// (the C# `StreamingAssets` helper finds them in the APK's zip directory). On desktop the
+// whole file is `offset` 0, `length` its size; `relief_world_open` by path does the same.
+//
+// On success writes a new handle to `*out_world` (free with `relief_world_destroy`); the file
+// stays open until the world and everything made from it are destroyed. On failure it is
+// untouched. Errors: INVALID_ARGUMENT (NULL `path`/`out_world`, `path` not UTF-8), NOT_FOUND
+// (no such file), IO (unreadable, or the range runs past the file's end), CORRUPT (the range
+// holds no valid world: a wrong offset, or a compressed zip entry), UNSUPPORTED_VERSION.
+// Threads: any.
+//
+// # Safety
+// `path` NULL or NUL-terminated; `out_world` NULL or writable.
+relief_status relief_world_open_file_range(const char *path,
+                                           uint64_t offset,
+                                           uint64_t length,
+                                           struct relief_world **out_world);
 
 // Frees a world. NULL is a no-op. Streamers and terrains made from it keep what they need,
 // so they may outlive it. Threads: any, but not while another thread uses this handle.

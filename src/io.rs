@@ -87,6 +87,53 @@ impl ReadAt for FileBytes {
     }
 }
 
+/// A byte range of a file, read in place with positioned reads: a pack or PLNT blob stored
+/// uncompressed inside an archive — an Android APK's StreamingAssets, where
+/// `Application.streamingAssetsPath` is the APK itself — opens where it lies, with no copy
+/// into memory or onto storage. Offsets given to [`ReadAt::read_at`] are from the range's
+/// start. Not a memory map, for the reason [`FileBytes`] isn't one: a file replaced while
+/// streaming fails a read instead of raising SIGBUS.
+pub struct FileRange {
+    file: FileBytes,
+    offset: u64,
+    len: u64,
+}
+
+impl FileRange {
+    /// Opens `length` bytes at `offset` of the file at `path`. A range past the file's end
+    /// is an `InvalidInput` error saying so.
+    pub fn open(path: &Path, offset: u64, length: u64) -> std::io::Result<FileRange> {
+        let file = FileBytes::open(path)?;
+        match offset.checked_add(length) {
+            Some(end) if end <= file.len => Ok(FileRange {
+                file,
+                offset,
+                len: length,
+            }),
+            _ => Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!(
+                    "bytes {offset}..{} run past the end of the {}-byte file",
+                    offset as u128 + length as u128,
+                    file.len
+                ),
+            )),
+        }
+    }
+}
+
+impl ReadAt for FileRange {
+    fn length(&self) -> u64 {
+        self.len
+    }
+    fn read_at(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()> {
+        match offset.checked_add(out.len() as u64) {
+            Some(end) if end <= self.len => self.file.read_at(self.offset + offset, out),
+            _ => Err(std::io::ErrorKind::UnexpectedEof.into()),
+        }
+    }
+}
+
 impl ReadAt for Vec<u8> {
     fn length(&self) -> u64 {
         self.len() as u64
@@ -99,5 +146,38 @@ impl ReadAt for Vec<u8> {
             .ok_or(std::io::ErrorKind::UnexpectedEof)?;
         out.copy_from_slice(src);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_range_reads_its_own_bytes_and_nothing_past_them() {
+        let dir = std::env::temp_dir().join(format!("relief-range-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("archive.bin");
+        let bytes: Vec<u8> = (0..1000u32).map(|k| (k * 7) as u8).collect();
+        std::fs::write(&path, &bytes).unwrap();
+        let r = FileRange::open(&path, 100, 300).unwrap();
+        assert_eq!(r.length(), 300);
+        let mut out = [0u8; 50];
+        r.read_at(250, &mut out).unwrap();
+        assert_eq!(out[..], bytes[350..400]);
+        assert!(r.read_at(251, &mut out).is_err(), "one byte past the range");
+        assert!(r.read_at(u64::MAX, &mut out).is_err());
+        assert!(FileRange::open(&path, 0, 1000).is_ok());
+        for (offset, length) in [(0, 1001), (1000, 1), (u64::MAX, 2)] {
+            let e = FileRange::open(&path, offset, length)
+                .err()
+                .expect("past the end");
+            assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+            assert!(
+                e.to_string().contains("past the end of the 1000-byte file"),
+                "{e}"
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -144,3 +144,71 @@ fn hostile_input_gets_a_status_and_a_message_never_a_crash() {
     let other = std::thread::spawn(last_error).join().unwrap();
     assert_eq!(other, "");
 }
+
+#[test]
+fn a_pack_and_a_planet_open_from_a_byte_range_of_a_larger_file() {
+    use relief::ffi::planet::{
+        relief_planet, relief_planet_destroy, relief_planet_open_file_range,
+    };
+    use relief::ffi::world::relief_world_open_file_range;
+    // An archive-like file: 1000 bytes before the pack, the planet after it, junk at the end.
+    let pack = common::world_pack();
+    let planet = common::planet_blob("range");
+    let mut file = vec![0x5au8; 1000];
+    file.extend_from_slice(pack);
+    file.extend_from_slice(planet);
+    file.extend_from_slice(&[7u8; 333]);
+    let path = common::scratch("ffi-range").with_extension("apk");
+    std::fs::write(&path, &file).unwrap();
+    let c_path = CString::new(path.to_str().unwrap()).unwrap();
+    let (pack_len, planet_at) = (pack.len() as u64, 1000 + pack.len() as u64);
+
+    let mut world: *mut relief_world = ptr::null_mut();
+    let status =
+        unsafe { relief_world_open_file_range(c_path.as_ptr(), 1000, pack_len, &mut world) };
+    assert_eq!(status, RELIEF_STATUS_OK, "{}", last_error());
+    let mut info = relief_world_info {
+        struct_size: std::mem::size_of::<relief_world_info>() as u32,
+        ..Default::default()
+    };
+    assert_eq!(
+        unsafe { relief_world_get_info(world, &mut info) },
+        RELIEF_STATUS_OK
+    );
+    let direct = relief::World::open(common::world_dir()).unwrap();
+    assert_eq!(
+        info.region_count as usize,
+        direct.region_locations().count()
+    );
+    unsafe { relief_world_destroy(world) };
+
+    let mut p: *mut relief_planet = ptr::null_mut();
+    let status = unsafe {
+        relief_planet_open_file_range(c_path.as_ptr(), planet_at, planet.len() as u64, &mut p)
+    };
+    assert_eq!(status, RELIEF_STATUS_OK, "{}", last_error());
+    unsafe { relief_planet_destroy(p) };
+
+    // Past the end, off by one byte, NULLs, and a range holding no pack.
+    let mut world: *mut relief_world = ptr::null_mut();
+    let len = file.len() as u64;
+    for (offset, length, status, words) in [
+        (len - 10, 11, RELIEF_STATUS_IO, "past the end"),
+        (u64::MAX, 2, RELIEF_STATUS_IO, "past the end"),
+        (999, pack_len, RELIEF_STATUS_CORRUPT, ""),
+        (0, len, RELIEF_STATUS_CORRUPT, ""),
+    ] {
+        let got =
+            unsafe { relief_world_open_file_range(c_path.as_ptr(), offset, length, &mut world) };
+        assert_eq!(got, status, "{offset}+{length}: {}", last_error());
+        assert!(last_error().contains(words), "{}", last_error());
+        assert!(world.is_null(), "untouched on failure");
+    }
+    let got = unsafe { relief_world_open_file_range(ptr::null(), 0, 1, &mut world) };
+    assert_eq!(got, RELIEF_STATUS_INVALID_ARGUMENT);
+    let got = unsafe { relief_world_open_file_range(c_path.as_ptr(), 0, 1, ptr::null_mut()) };
+    assert_eq!(got, RELIEF_STATUS_INVALID_ARGUMENT);
+    let missing = CString::new("/nonexistent/relief.apk").unwrap();
+    let got = unsafe { relief_world_open_file_range(missing.as_ptr(), 0, 1, &mut world) };
+    assert_eq!(got, RELIEF_STATUS_NOT_FOUND);
+}

@@ -266,6 +266,42 @@ pub unsafe extern "C" fn relief_world_open_reader(
     })
 }
 
+/// Opens a world pack (a `relief pack` file) stored as the `length` bytes at `offset` of the file at `path`
+/// (NUL-terminated UTF-8), read in place with positioned reads — no copy into memory. This
+/// is how a game opens its StreamingAssets on Android, where they lie uncompressed inside the
+/// APK: `path` is the APK (`Application.dataPath`), `offset` and `length` the entry's data
+/// (the C# `StreamingAssets` helper finds them in the APK's zip directory). On desktop the
+/// whole file is `offset` 0, `length` its size; `relief_world_open` by path does the same.
+///
+/// On success writes a new handle to `*out_world` (free with `relief_world_destroy`); the file
+/// stays open until the world and everything made from it are destroyed. On failure it is
+/// untouched. Errors: INVALID_ARGUMENT (NULL `path`/`out_world`, `path` not UTF-8), NOT_FOUND
+/// (no such file), IO (unreadable, or the range runs past the file's end), CORRUPT (the range
+/// holds no valid world: a wrong offset, or a compressed zip entry), UNSUPPORTED_VERSION.
+/// Threads: any.
+///
+/// # Safety
+/// `path` NULL or NUL-terminated; `out_world` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn relief_world_open_file_range(
+    path: *const c_char,
+    offset: u64,
+    length: u64,
+    out_world: *mut *mut relief_world,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_world_open_file_range";
+        require(
+            what,
+            &[("path", path.is_null()), ("out_world", out_world.is_null())],
+        )?;
+        // SAFETY: checked non-NULL; the caller promises NUL-terminated.
+        let path = unsafe { super::utf8_path(what, path) }?;
+        publish(out_world, World::open_file_range(path, offset, length)?);
+        Ok(())
+    })
+}
+
 /// Frees a world. NULL is a no-op. Streamers and terrains made from it keep what they need,
 /// so they may outlive it. Threads: any, but not while another thread uses this handle.
 ///

@@ -83,6 +83,21 @@ impl World {
         World::from_store(Store::Pack(store::Pack::open(name, bytes)?))
     }
 
+    /// Opens a pack stored as the `length` bytes at `offset` of the file at `path`, read in
+    /// place (see [`FileRange`](crate::io::FileRange)): a pack kept uncompressed inside an
+    /// Android APK opens straight from the APK. A range past the file's end is an IO error.
+    pub fn open_file_range(
+        path: impl AsRef<Path>,
+        offset: u64,
+        length: u64,
+    ) -> Result<World, FormatError> {
+        let path = path.as_ref();
+        let bytes = crate::io::FileRange::open(path, offset, length)
+            .map_err(|e| FormatError::io(path, e))?;
+        let name = format!("{}@{offset}+{length}", path.display());
+        World::open_pack(&name, Box::new(bytes))
+    }
+
     fn from_store(store: Store) -> Result<World, FormatError> {
         let manifest_path = store.path_of(manifest::MANIFEST_FILE);
         let text = store.read(manifest::MANIFEST_FILE)?;

@@ -105,6 +105,21 @@ impl Planet {
         Planet::from_blob(Blob::open_bytes(name, bytes)?)
     }
 
+    /// Opens a blob stored as the `length` bytes at `offset` of the file at `path`, read in
+    /// place (see [`FileRange`](crate::io::FileRange)): a planet kept uncompressed inside an
+    /// Android APK opens straight from the APK. A range past the file's end is an IO error.
+    pub fn open_file_range(
+        path: impl AsRef<Path>,
+        offset: u64,
+        length: u64,
+    ) -> Result<Planet, FormatError> {
+        let path = path.as_ref();
+        let bytes = crate::io::FileRange::open(path, offset, length)
+            .map_err(|e| FormatError::io(path, e))?;
+        let name = format!("{}@{offset}+{length}", path.display());
+        Planet::from_blob(Blob::open_bytes(name, Box::new(bytes))?)
+    }
+
     pub fn from_blob(blob: Blob) -> Result<Planet, FormatError> {
         let need = |name: &str| {
             blob.field_index(name)

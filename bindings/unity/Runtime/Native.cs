@@ -364,6 +364,7 @@ namespace Relief.Native
         [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_world_open_memory(byte* bytes, UIntPtr length, out WorldHandle out_world);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_world_open_reader(ref relief_reader reader, out WorldHandle out_world);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_world_open_url(byte[] url, ref relief_http_options options, out WorldHandle out_world);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_world_open_file_range(byte[] path, ulong offset, ulong length, out WorldHandle out_world);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_http_options_default(out relief_http_options options);
         [DllImport(Library, CallingConvention = C)] public static extern void relief_world_destroy(IntPtr world);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_world_get_info(WorldHandle world, ref relief_world_info info);
@@ -415,6 +416,7 @@ namespace Relief.Native
         [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_open_memory(byte* bytes, UIntPtr length, out PlanetHandle out_planet);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_open_reader(ref relief_reader reader, out PlanetHandle out_planet);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_open_url(byte[] url, ref relief_http_options options, out PlanetHandle out_planet);
+        [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_open_file_range(byte[] path, ulong offset, ulong length, out PlanetHandle out_planet);
         [DllImport(Library, CallingConvention = C)] public static extern void relief_planet_destroy(IntPtr planet);
         [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_get_info(PlanetHandle planet, ref relief_planet_info info);
         [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_get_biome_name(PlanetHandle planet, uint id, byte* name, UIntPtr capacity, out UIntPtr out_length);

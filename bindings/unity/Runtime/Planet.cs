@@ -43,6 +43,20 @@ namespace Relief
             return new Planet(h);
         }
 
+        /// <summary>Opens a blob stored as <paramref name="length"/> bytes at
+        /// <paramref name="offset"/> of the file at <paramref name="path"/>, read in place:
+        /// on Android, a planet kept uncompressed inside the APK (see
+        /// <see cref="StreamingAssets"/>). A range past the file's end is an error.</summary>
+        public static Planet OpenFileRange(string path, long offset, long length)
+        {
+            Abi.Require();
+            if (offset < 0 || length < 0)
+                throw new ArgumentOutOfRangeException(offset < 0 ? nameof(offset) : nameof(length), "must not be negative");
+            PlanetHandle h;
+            ReliefException.Check(NativeMethods.relief_planet_open_file_range(ReliefException.CString(path), (ulong)offset, (ulong)length, out h));
+            return new Planet(h);
+        }
+
         /// <summary>Opens a blob held in memory; relief copies the bytes.</summary>
         public static unsafe Planet OpenMemory(ReadOnlySpan<byte> blob)
         {

@@ -32,8 +32,8 @@ namespace Relief
             Info = info;
         }
 
-        /// <summary>Opens a world directory or pack file by path (desktop; Android needs
-        /// <see cref="OpenMemory"/> or <see cref="OpenReader"/>).</summary>
+        /// <summary>Opens a world directory or pack file by path (desktop; on Android, where
+        /// StreamingAssets lie inside the APK, <see cref="OpenFileRange"/>).</summary>
         public static World Open(string path)
         {
             Abi.Require();
@@ -52,6 +52,21 @@ namespace Relief
             WorldHandle h;
             using (var pinned = new HttpOptions.Pinned(options))
                 ReliefException.Check(NativeMethods.relief_world_open_url(ReliefException.CString(url), ref pinned.Options, out h));
+            return new World(h);
+        }
+
+        /// <summary>Opens a pack stored as <paramref name="length"/> bytes at
+        /// <paramref name="offset"/> of the file at <paramref name="path"/>, read in place:
+        /// on Android, a pack kept uncompressed inside the APK (see
+        /// <see cref="StreamingAssets"/>, which finds the range). A range past the file's end
+        /// is an error.</summary>
+        public static World OpenFileRange(string path, long offset, long length)
+        {
+            Abi.Require();
+            if (offset < 0 || length < 0)
+                throw new ArgumentOutOfRangeException(offset < 0 ? nameof(offset) : nameof(length), "must not be negative");
+            WorldHandle h;
+            ReliefException.Check(NativeMethods.relief_world_open_file_range(ReliefException.CString(path), (ulong)offset, (ulong)length, out h));
             return new World(h);
         }
 
