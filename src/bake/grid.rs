@@ -74,6 +74,18 @@ impl Grid {
         a + (b - a) * tz
     }
 
+    /// `heights` (one per node) as the world's overview on this grid.
+    pub fn overview(&self, heights: &[f64]) -> crate::flat::overview::Overview {
+        crate::flat::overview::Overview {
+            origin_x: self.x0,
+            origin_z: self.z0,
+            spacing: self.dx,
+            width: self.nx as u32,
+            depth: self.nz as u32,
+            heights: heights.iter().map(|&v| v as f32).collect(),
+        }
+    }
+
     /// Nearest node to world (x, z), clamped.
     pub fn nearest(&self, x: f64, z: f64) -> usize {
         let i = ((x - self.x0) / self.dx)

@@ -310,14 +310,7 @@ pub fn bake(
         }
     }
 
-    let overview = Overview {
-        origin_x: grid.x0,
-        origin_z: grid.z0,
-        spacing: grid.dx,
-        width: grid.nx as u32,
-        depth: grid.nz as u32,
-        heights: hydro.height.iter().map(|&v| v as f32).collect(),
-    };
+    let overview = grid.overview(&hydro.height);
     let biome_table = biomes::table();
     let (reaches, lakes) = (hydro.reaches.len(), hydro.lakes.len());
     write_tables(

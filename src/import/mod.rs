@@ -19,7 +19,6 @@ use std::sync::Mutex;
 use crate::bake::{self, hydrology, seed, BakeError, Progress};
 use crate::flat::control::Control;
 use crate::flat::manifest::{self, Census, FileEntry, Manifest, OverviewInfo, RegionBounds};
-use crate::flat::overview::Overview;
 use crate::flat::region::{encode_region, CodecProfile};
 use crate::flat::tables::Biome;
 use crate::flat::{Region, RegionLocation};
@@ -325,14 +324,7 @@ pub fn write_world(
         files.insert(Manifest::region_path(r.location), entry);
         total.merge(&t);
     }
-    let overview = Overview {
-        origin_x: grid.x0,
-        origin_z: grid.z0,
-        spacing: grid.dx,
-        width: grid.nx as u32,
-        depth: grid.nz as u32,
-        heights: coarse.height.iter().map(|&h| h as f32).collect(),
-    };
+    let overview = grid.overview(&coarse.height);
     let (reaches, lakes) = (hydro.reaches.len(), hydro.lakes.len());
     bake::write_tables(
         out,

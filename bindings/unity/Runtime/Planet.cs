@@ -50,8 +50,7 @@ namespace Relief
         public static Planet OpenFileRange(string path, long offset, long length)
         {
             Abi.Require();
-            if (offset < 0 || length < 0)
-                throw new ArgumentOutOfRangeException(offset < 0 ? nameof(offset) : nameof(length), "must not be negative");
+            FileRange.CheckRange(offset, length);
             PlanetHandle h;
             ReliefException.Check(NativeMethods.relief_planet_open_file_range(ReliefException.CString(path), (ulong)offset, (ulong)length, out h));
             return new Planet(h);

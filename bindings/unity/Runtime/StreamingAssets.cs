@@ -21,6 +21,14 @@ namespace Relief
         }
 
         public override string ToString() => $"{Path} @ {Offset} + {Length}";
+
+        /// <summary>Throws unless <paramref name="offset"/> and <paramref name="length"/> are
+        /// non-negative (what the C ABI's u64 range can hold).</summary>
+        internal static void CheckRange(long offset, long length)
+        {
+            if (offset < 0 || length < 0)
+                throw new ArgumentOutOfRangeException(offset < 0 ? nameof(offset) : nameof(length), "must not be negative");
+        }
     }
 
     /// <summary>Why a StreamingAssets file can't be opened in place: missing, compressed in the

@@ -63,8 +63,7 @@ namespace Relief
         public static World OpenFileRange(string path, long offset, long length)
         {
             Abi.Require();
-            if (offset < 0 || length < 0)
-                throw new ArgumentOutOfRangeException(offset < 0 ? nameof(offset) : nameof(length), "must not be negative");
+            FileRange.CheckRange(offset, length);
             WorldHandle h;
             ReliefException.Check(NativeMethods.relief_world_open_file_range(ReliefException.CString(path), (ulong)offset, (ulong)length, out h));
             return new World(h);

@@ -97,26 +97,14 @@ pub fn decode(
                     format!("{} bytes is not a whole number of samples", bytes.len()),
                 ));
             }
-            let n = bytes.len() / elem;
-            let (w, d) = raw_size(path, n, o.size.as_deref())?;
-            let units: Vec<f64> = if elem == 2 {
-                bytes
-                    .chunks_exact(2)
-                    .map(|b| u16::from_le_bytes([b[0], b[1]]) as f64)
-                    .collect()
+            let (w, d) = raw_size(path, bytes.len() / elem, o.size.as_deref())?;
+            if elem == 2 {
+                (w, d, Units::U16Le(bytes), 65535.0)
             } else {
-                bytes
-                    .chunks_exact(4)
-                    .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f64)
-                    .collect()
-            };
-            let full = if elem == 2 { Some(65535.0) } else { Some(1.0) };
-            (w, d, units, full)
+                (w, d, Units::F32Le(bytes), 1.0)
+            }
         }
-        Format::Png => {
-            let (w, d, units, max) = png_gray(path, bytes)?;
-            (w, d, units, Some(max))
-        }
+        Format::Png => png_gray(path, bytes)?,
     };
     let (scale, offset) = match (&o.height_range, o.scale) {
         (Some(range), _) => {
@@ -131,7 +119,7 @@ pub fn decode(
                     format!("--height-range takes MIN,MAX, got `{range}`"),
                 ));
             };
-            ((hi - lo) / full.expect("every format has a full range"), lo)
+            ((hi - lo) / full, lo)
         }
         (None, Some(s)) => (s, o.offset),
         (None, None) if format == Format::F32 => (1.0, o.offset),
@@ -148,11 +136,39 @@ pub fn decode(
     Ok(Heightmap {
         width,
         depth,
-        heights: units
-            .into_iter()
-            .map(|u| (u * scale + offset) as f32)
-            .collect(),
+        heights: units.metres(scale, offset),
     })
+}
+
+/// A heightmap's samples still in the file's encoding, read once into metres (no copy of
+/// wider intermediate values: a 32768² map is 4 GiB of f32 already).
+enum Units<'a> {
+    U16Le(&'a [u8]),
+    F32Le(&'a [u8]),
+    /// A 16-bit PNG's decoded rows (big-endian samples).
+    U16Be(Vec<u8>),
+    U8(Vec<u8>),
+}
+
+impl Units<'_> {
+    fn metres(&self, scale: f64, offset: f64) -> Vec<f32> {
+        let m = |u: f64| (u * scale + offset) as f32;
+        match self {
+            Units::U16Le(b) => b
+                .chunks_exact(2)
+                .map(|b| m(u16::from_le_bytes([b[0], b[1]]) as f64))
+                .collect(),
+            Units::F32Le(b) => b
+                .chunks_exact(4)
+                .map(|b| m(f32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f64))
+                .collect(),
+            Units::U16Be(b) => b
+                .chunks_exact(2)
+                .map(|b| m(u16::from_be_bytes([b[0], b[1]]) as f64))
+                .collect(),
+            Units::U8(b) => b.iter().map(|&u| m(u as f64)).collect(),
+        }
+    }
 }
 
 /// The size of a raw file of `n` samples: `--size`, or the square side.
@@ -186,8 +202,8 @@ fn raw_size(path: &Path, n: usize, size: Option<&str>) -> Result<(usize, usize),
     }
 }
 
-/// A grayscale PNG's samples and the largest value its depth holds.
-fn png_gray(path: &Path, bytes: &[u8]) -> Result<(usize, usize, Vec<f64>, f64), ImportError> {
+/// A grayscale PNG's size, samples and the largest value its depth holds.
+fn png_gray(path: &Path, bytes: &[u8]) -> Result<(usize, usize, Units<'static>, f64), ImportError> {
     let png = |e: png::DecodingError| bad(path, format!("PNG: {e}"));
     let limits = png::Limits {
         bytes: 2 * MAX_SAMPLES,
@@ -224,13 +240,11 @@ fn png_gray(path: &Path, bytes: &[u8]) -> Result<(usize, usize, Vec<f64>, f64), 
             .ok_or_else(|| bad(path, "PNG too large"))?
     ];
     let frame = reader.next_frame(&mut buf).map_err(png)?;
-    let data = &buf[..frame.buffer_size()];
+    buf.truncate(frame.buffer_size());
     let units = if max > 255.0 {
-        data.chunks_exact(2)
-            .map(|b| u16::from_be_bytes([b[0], b[1]]) as f64)
-            .collect()
+        Units::U16Be(buf)
     } else {
-        data.iter().map(|&b| b as f64).collect()
+        Units::U8(buf)
     };
     Ok((w, d, units, max))
 }
