@@ -9,25 +9,25 @@ namespace Relief
     public static class Abi
     {
         /// <summary>The ABI version these bindings declare (RELIEF_ABI_VERSION).</summary>
-        public const uint Expected = NativeMethods.RELIEF_ABI_VERSION;
+        public const int Expected = (int)NativeMethods.RELIEF_ABI_VERSION;
 
         static volatile bool verified;
 
         /// <summary>Asks the library its ABI version once per process; throws a
-        /// ReliefException (UNSUPPORTED_VERSION) if it differs from <see cref="Expected"/>.</summary>
+        /// ReliefException (UnsupportedVersion) if it differs from <see cref="Expected"/>.</summary>
         public static void Require()
         {
             if (verified)
                 return;
-            Verify(NativeMethods.relief_abi_version());
+            Verify((int)NativeMethods.relief_abi_version());
             verified = true;
         }
 
         /// <summary>Throws unless <paramref name="loaded"/> is <see cref="Expected"/>.</summary>
-        public static void Verify(uint loaded)
+        public static void Verify(int loaded)
         {
             if (loaded != Expected)
-                throw new ReliefException(NativeMethods.RELIEF_STATUS_UNSUPPORTED_VERSION, string.Format(
+                throw new ReliefException(ReliefStatus.UnsupportedVersion, string.Format(
                     "the relief library has C ABI version {0}, these bindings were written for {1}: ship the library and the bindings from the same relief release",
                     loaded, Expected));
         }

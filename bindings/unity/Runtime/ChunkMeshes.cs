@@ -2,7 +2,7 @@ using System;
 
 namespace Relief
 {
-    /// <summary>A collision chunk (<see cref="Relief.Native.relief_chunk_view"/>) as the
+    /// <summary>A collision chunk (<see cref="ChunkView"/>) as the
     /// vertices and triangles of a Unity mesh for a <c>MeshCollider</c>, and where to put it —
     /// computed without the engine, so the arrays are built (and <c>Physics.BakeMesh</c> can
     /// run) off the main thread.

@@ -4,40 +4,34 @@ using Relief.Native;
 
 namespace Relief
 {
-    /// <summary>Camera-following LOD height levels; each update fills only what came into
-    /// view and reports the rectangles to upload.</summary>
-    public sealed class Clipmap : IDisposable
+    /// <summary>Camera-following LOD height levels (a flat world's clipmap, or a planet's LOD
+    /// rings); each update fills only what came into view and reports the rectangles that
+    /// changed. <see cref="Runtime"/> keeps one of these for you.</summary>
+    public sealed class Clipmap : ViewOwner, IDisposable
     {
-        public readonly ClipmapHandle Handle;
+        internal readonly ClipmapHandle Handle;
 
-        public static relief_clipmap_config DefaultConfig()
+        public Clipmap(TerrainQueries terrain) : this(terrain, ClipmapConfig.Default()) { }
+
+        public Clipmap(TerrainQueries terrain, ClipmapConfig config)
         {
-            Abi.Require();
-            relief_clipmap_config c;
-            ReliefException.Check(NativeMethods.relief_clipmap_config_default(out c));
-            return c;
-        }
-
-        public Clipmap(Terrain terrain) : this(terrain, DefaultConfig()) { }
-
-        public Clipmap(Terrain terrain, relief_clipmap_config config)
-        {
-            ReliefException.Check(NativeMethods.relief_clipmap_create(terrain.Handle, ref config, out Handle));
+            ReliefException.Check(NativeMethods.relief_clipmap_create(terrain.Handle, ref config.c, out Handle));
         }
 
         /// <summary>LOD rings over a planet (on a tangent plane near the focus).</summary>
-        public Clipmap(PlanetTerrain terrain) : this(terrain, DefaultConfig()) { }
+        public Clipmap(PlanetQueries terrain) : this(terrain, ClipmapConfig.Default()) { }
 
-        public Clipmap(PlanetTerrain terrain, relief_clipmap_config config)
+        public Clipmap(PlanetQueries terrain, ClipmapConfig config)
         {
-            ReliefException.Check(NativeMethods.relief_planet_clipmap_create(terrain.Handle, ref config, out Handle));
+            ReliefException.Check(NativeMethods.relief_planet_clipmap_create(terrain.Handle, ref config.c, out Handle));
         }
 
-        /// <summary>Refills the rings over a planet tile (call on its LOADED event).</summary>
-        public int RefreshTile(uint face, uint tx, uint ty)
+        /// <summary>Refills the rings over a planet tile (call on its Loaded event); returns
+        /// how many rectangles changed.</summary>
+        public int RefreshTile(int face, int tx, int ty)
         {
             UIntPtr n;
-            ReliefException.Check(NativeMethods.relief_clipmap_refresh_tile(Handle, face, tx, ty, out n));
+            ReliefException.Check(NativeMethods.relief_clipmap_refresh_tile(Handle, (uint)face, (uint)tx, (uint)ty, out n));
             return (int)n;
         }
 
@@ -49,7 +43,7 @@ namespace Relief
             return (int)n;
         }
 
-        /// <summary>Refills what region (x, z) covers (call on its LOADED event).</summary>
+        /// <summary>Refills what region (x, z) covers (call on its Loaded event).</summary>
         public int RefreshRegion(int x, int z)
         {
             UIntPtr n;
@@ -57,37 +51,42 @@ namespace Relief
             return (int)n;
         }
 
-        /// <summary>Copies the last update's rectangles; <paramref name="rects"/> must hold
-        /// them all (the count Update returned).</summary>
-        public unsafe int GetDirty(Span<relief_dirty_rect> rects)
+        /// <summary>Copies the last call's rectangles into <paramref name="rects"/>, which must
+        /// hold them all (the count that call returned); returns the count.</summary>
+        public unsafe int GetDirty(Span<DirtyRect> rects)
         {
             UIntPtr n;
-            fixed (relief_dirty_rect* p = &MemoryMarshal.GetReference(rects))
-                ReliefException.Check(NativeMethods.relief_clipmap_get_dirty(Handle, p, (UIntPtr)sizeof(relief_dirty_rect), (UIntPtr)rects.Length, out n));
+            fixed (DirtyRect* p = &MemoryMarshal.GetReference(rects))
+                ReliefException.Check(NativeMethods.relief_clipmap_get_dirty(Handle, (relief_dirty_rect*)p, (UIntPtr)sizeof(relief_dirty_rect), (UIntPtr)rects.Length, out n));
             return (int)n;
         }
 
-        /// <summary>Level k's view; its heights are valid until the next update.</summary>
-        public relief_clipmap_level Level(uint k)
+        /// <summary>Level <paramref name="k"/>'s window.</summary>
+        public LevelInfo Level(int k)
+        {
+            return new LevelInfo(LevelOf(k));
+        }
+
+        /// <summary>Level <paramref name="k"/>'s heights (Size², toroidal, see
+        /// <see cref="LevelInfo"/>), read in place: they change with the next update and can't
+        /// be read once the clipmap is disposed.</summary>
+        public ViewSpan<float> Heights(int k)
+        {
+            relief_clipmap_level level = LevelOf(k);
+            return new ViewSpan<float>(this, level.heights, (int)(level.size * level.size));
+        }
+
+        relief_clipmap_level LevelOf(int k)
         {
             var level = new relief_clipmap_level();
             level.struct_size = (uint)Marshal.SizeOf(typeof(relief_clipmap_level));
-            ReliefException.Check(NativeMethods.relief_clipmap_get_level(Handle, k, ref level));
+            ReliefException.Check(NativeMethods.relief_clipmap_get_level(Handle, (uint)k, ref level));
             return level;
         }
 
-        /// <summary>Level k's heights, toroidal: cell (i, j) at (j mod size) * size + (i mod size).</summary>
-        public ReadOnlySpan<float> Heights(uint k)
+        public void Dispose()
         {
-            return HeightsOf(Level(k));
+            Close(Handle.Dispose);
         }
-
-        /// <summary>A level view's heights as a span (size² floats, valid as the view is).</summary>
-        internal static unsafe ReadOnlySpan<float> HeightsOf(relief_clipmap_level level)
-        {
-            return new ReadOnlySpan<float>((void*)level.heights, (int)(level.size * level.size));
-        }
-
-        public void Dispose() { Handle.Dispose(); }
     }
 }

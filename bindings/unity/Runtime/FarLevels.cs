@@ -1,5 +1,4 @@
 using System;
-using Relief.Native;
 
 namespace Relief
 {
@@ -15,11 +14,11 @@ namespace Relief
         /// non-empty rectangle of <paramref name="rects"/> touches; returns how many are marked.
         /// Flags already set stay set, so a frame's rectangles can be gathered in batches.
         /// Rectangles naming a level past the span are ignored.</summary>
-        public static int DirtyLevels(ReadOnlySpan<relief_dirty_rect> rects, Span<bool> dirty)
+        public static int DirtyLevels(ReadOnlySpan<DirtyRect> rects, Span<bool> dirty)
         {
             foreach (var r in rects)
-                if (r.level < dirty.Length && r.width > 0 && r.depth > 0)
-                    dirty[(int)r.level] = true;
+                if (r.Level >= 0 && r.Level < dirty.Length && r.Width > 0 && r.Depth > 0)
+                    dirty[r.Level] = true;
             int n = 0;
             foreach (bool d in dirty)
                 if (d) n++;
@@ -32,12 +31,12 @@ namespace Relief
         /// (origin_i · spacing, origin_j · spacing, spacing, size) — the window's corner in
         /// plane metres, metres per cell and cells per side — for a <c>Vector4</c> uniform.
         /// The corner is returned in doubles; subtract a floating origin before narrowing.</summary>
-        public static void Window(relief_clipmap_level level, Span<double> window)
+        public static void Window(LevelInfo level, Span<double> window)
         {
-            window[0] = level.origin_i * level.spacing;
-            window[1] = level.origin_j * level.spacing;
-            window[2] = level.spacing;
-            window[3] = level.size;
+            window[0] = level.OriginI * level.Spacing;
+            window[1] = level.OriginJ * level.Spacing;
+            window[2] = level.Spacing;
+            window[3] = level.Size;
         }
 
         /// <summary>The stored texel holding world cell (<paramref name="i"/>,

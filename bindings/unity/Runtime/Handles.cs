@@ -5,48 +5,48 @@ using System.Runtime.InteropServices;
 
 namespace Relief.Native
 {
-    public abstract class ReliefHandle : SafeHandle
+    abstract class ReliefHandle : SafeHandle
     {
         protected ReliefHandle() : base(IntPtr.Zero, true) { }
         public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
     }
 
-    public sealed class WorldHandle : ReliefHandle
+    sealed class WorldHandle : ReliefHandle
     {
         protected override bool ReleaseHandle() { NativeMethods.relief_world_destroy(handle); return true; }
     }
 
-    public sealed class StreamerHandle : ReliefHandle
+    sealed class StreamerHandle : ReliefHandle
     {
         protected override bool ReleaseHandle() { NativeMethods.relief_streamer_destroy(handle); return true; }
     }
 
-    public sealed class TerrainHandle : ReliefHandle
+    sealed class TerrainHandle : ReliefHandle
     {
         protected override bool ReleaseHandle() { NativeMethods.relief_terrain_destroy(handle); return true; }
     }
 
-    public sealed class CollisionHandle : ReliefHandle
+    sealed class CollisionHandle : ReliefHandle
     {
         protected override bool ReleaseHandle() { NativeMethods.relief_collision_destroy(handle); return true; }
     }
 
-    public sealed class PlanetHandle : ReliefHandle
+    sealed class PlanetHandle : ReliefHandle
     {
         protected override bool ReleaseHandle() { NativeMethods.relief_planet_destroy(handle); return true; }
     }
 
-    public sealed class PlanetTerrainHandle : ReliefHandle
+    sealed class PlanetTerrainHandle : ReliefHandle
     {
         protected override bool ReleaseHandle() { NativeMethods.relief_planet_terrain_destroy(handle); return true; }
     }
 
-    public sealed class RuntimeHandle : ReliefHandle
+    sealed class RuntimeHandle : ReliefHandle
     {
         protected override bool ReleaseHandle() { NativeMethods.relief_runtime_destroy(handle); return true; }
     }
 
-    public sealed class ClipmapHandle : ReliefHandle
+    sealed class ClipmapHandle : ReliefHandle
     {
         protected override bool ReleaseHandle() { NativeMethods.relief_clipmap_destroy(handle); return true; }
     }
@@ -58,7 +58,7 @@ namespace AOT
     /// <summary>Unity's marker for native-to-managed callbacks under IL2CPP; declared here
     /// for builds outside Unity (Unity matches it by name).</summary>
     [AttributeUsage(AttributeTargets.Method)]
-    public sealed class MonoPInvokeCallbackAttribute : Attribute
+    sealed class MonoPInvokeCallbackAttribute : Attribute
     {
         public MonoPInvokeCallbackAttribute(Type type) { }
     }

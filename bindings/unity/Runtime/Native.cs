@@ -1,6 +1,6 @@
 // The C ABI, declared for P/Invoke: every struct and function of include/relief.h, with the
-// header's names, so tests can check each field's offset against the C compiler's. Use the
-// wrappers (World, Streamer, Terrain, Collision, Clipmap) rather than these directly.
+// header's names, so tests can check each field's offset against the C compiler's. All internal:
+// callers use the wrappers (World, Planet, Runtime, ...) and the value types of Values.cs.
 //
 // C# subset: what both Unity (C# 9) and Mono's `mcs -langversion:7.2` accept.
 using System;
@@ -9,7 +9,7 @@ using System.Runtime.InteropServices;
 namespace Relief.Native
 {
     [StructLayout(LayoutKind.Sequential)]
-    public struct relief_world_info
+    internal struct relief_world_info
     {
         public uint struct_size;
         public uint region_size;
@@ -28,13 +28,13 @@ namespace Relief.Native
     }
 
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
-    public delegate int relief_read_fn(IntPtr user, ulong offset, ulong length, IntPtr output);
+    internal delegate int relief_read_fn(IntPtr user, ulong offset, ulong length, IntPtr output);
 
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
-    public delegate void relief_release_fn(IntPtr user);
+    internal delegate void relief_release_fn(IntPtr user);
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct relief_reader
+    internal struct relief_reader
     {
         public uint struct_size;
         public ulong length;
@@ -46,7 +46,7 @@ namespace Relief.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct relief_http_options
+    internal struct relief_http_options
     {
         public uint struct_size;
         public uint timeout_ms;
@@ -60,7 +60,7 @@ namespace Relief.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct relief_stream_config
+    internal struct relief_stream_config
     {
         public uint struct_size;
         public uint worker_threads;
@@ -73,7 +73,7 @@ namespace Relief.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct relief_event
+    internal struct relief_event
     {
         public uint kind;
         public int x;
@@ -86,7 +86,7 @@ namespace Relief.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct relief_stream_stats
+    internal struct relief_stream_stats
     {
         public uint struct_size;
         public uint ready;
@@ -111,7 +111,7 @@ namespace Relief.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct relief_region_view
+    internal struct relief_region_view
     {
         public uint struct_size;
         public int x;
@@ -129,7 +129,7 @@ namespace Relief.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public unsafe struct relief_chunk_view
+    internal unsafe struct relief_chunk_view
     {
         public uint struct_size;
         public int x;
@@ -152,7 +152,7 @@ namespace Relief.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct relief_ground
+    internal struct relief_ground
     {
         public uint struct_size;
         public uint found;
@@ -174,7 +174,7 @@ namespace Relief.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct relief_river
+    internal struct relief_river
     {
         public uint struct_size;
         public uint found;
@@ -189,7 +189,7 @@ namespace Relief.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct relief_lake
+    internal struct relief_lake
     {
         public uint struct_size;
         public uint found;
@@ -200,7 +200,7 @@ namespace Relief.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct relief_clipmap_config
+    internal struct relief_clipmap_config
     {
         public uint struct_size;
         public uint levels;
@@ -209,7 +209,7 @@ namespace Relief.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct relief_dirty_rect
+    internal struct relief_dirty_rect
     {
         public uint level;
         public uint x;
@@ -219,7 +219,7 @@ namespace Relief.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public unsafe struct relief_clipmap_level
+    internal unsafe struct relief_clipmap_level
     {
         public uint struct_size;
         public uint level;
@@ -236,7 +236,7 @@ namespace Relief.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public unsafe struct relief_planet_info
+    internal unsafe struct relief_planet_info
     {
         public uint struct_size;
         public uint version;
@@ -258,7 +258,7 @@ namespace Relief.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct relief_tile_view
+    internal struct relief_tile_view
     {
         public uint struct_size;
         public uint face;
@@ -274,7 +274,7 @@ namespace Relief.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public unsafe struct relief_planet_river
+    internal unsafe struct relief_planet_river
     {
         public uint struct_size;
         public uint found;
@@ -288,7 +288,7 @@ namespace Relief.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct relief_runtime_config
+    internal struct relief_runtime_config
     {
         public uint struct_size;
         public uint flags;
@@ -299,7 +299,7 @@ namespace Relief.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct relief_runtime_stats
+    internal struct relief_runtime_stats
     {
         public uint struct_size;
         public uint has_chunks;
@@ -318,7 +318,7 @@ namespace Relief.Native
     }
 
     /// <summary>The exports of the relief native library, one per C function.</summary>
-    public static class NativeMethods
+    internal static class NativeMethods
     {
 #if (UNITY_IOS || UNITY_WEBGL) && !UNITY_EDITOR
         public const string Library = "__Internal";
@@ -356,98 +356,98 @@ namespace Relief.Native
 
         const CallingConvention C = CallingConvention.Cdecl;
 
-        [DllImport(Library, CallingConvention = C)] public static extern IntPtr relief_last_error_message();
-        [DllImport(Library, CallingConvention = C)] public static extern IntPtr relief_version();
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_abi_version();
+        [DllImport(Library, CallingConvention = C)] internal static extern IntPtr relief_last_error_message();
+        [DllImport(Library, CallingConvention = C)] internal static extern IntPtr relief_version();
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_abi_version();
 
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_world_open(byte[] path, out WorldHandle out_world);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_world_open_memory(byte* bytes, UIntPtr length, out WorldHandle out_world);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_world_open_reader(ref relief_reader reader, out WorldHandle out_world);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_world_open_url(byte[] url, ref relief_http_options options, out WorldHandle out_world);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_world_open_file_range(byte[] path, ulong offset, ulong length, out WorldHandle out_world);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_http_options_default(out relief_http_options options);
-        [DllImport(Library, CallingConvention = C)] public static extern void relief_world_destroy(IntPtr world);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_world_get_info(WorldHandle world, ref relief_world_info info);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_world_get_biome_name(WorldHandle world, uint id, byte* name, UIntPtr capacity, out UIntPtr out_length);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_world_open(byte[] path, out WorldHandle out_world);
+        [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_world_open_memory(byte* bytes, UIntPtr length, out WorldHandle out_world);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_world_open_reader(ref relief_reader reader, out WorldHandle out_world);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_world_open_url(byte[] url, ref relief_http_options options, out WorldHandle out_world);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_world_open_file_range(byte[] path, ulong offset, ulong length, out WorldHandle out_world);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_http_options_default(out relief_http_options options);
+        [DllImport(Library, CallingConvention = C)] internal static extern void relief_world_destroy(IntPtr world);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_world_get_info(WorldHandle world, ref relief_world_info info);
+        [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_world_get_biome_name(WorldHandle world, uint id, byte* name, UIntPtr capacity, out UIntPtr out_length);
 
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_stream_config_default(uint kind, out relief_stream_config config);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_streamer_create(WorldHandle world, ref relief_stream_config config, out StreamerHandle out_streamer);
-        [DllImport(Library, CallingConvention = C)] public static extern void relief_streamer_destroy(IntPtr streamer);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_streamer_update(StreamerHandle streamer, double x, double y, double z);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_streamer_settle(StreamerHandle streamer, double x, double y, double z, uint timeout_ms, out uint out_settled);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_streamer_poll_events(StreamerHandle streamer, relief_event* events, UIntPtr event_size, UIntPtr capacity, out UIntPtr out_count);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_streamer_get_stats(StreamerHandle streamer, ref relief_stream_stats stats);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_stream_config_default(uint kind, out relief_stream_config config);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_streamer_create(WorldHandle world, ref relief_stream_config config, out StreamerHandle out_streamer);
+        [DllImport(Library, CallingConvention = C)] internal static extern void relief_streamer_destroy(IntPtr streamer);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_streamer_update(StreamerHandle streamer, double x, double y, double z);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_streamer_settle(StreamerHandle streamer, double x, double y, double z, uint timeout_ms, out uint out_settled);
+        [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_streamer_poll_events(StreamerHandle streamer, relief_event* events, UIntPtr event_size, UIntPtr capacity, out UIntPtr out_count);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_streamer_get_stats(StreamerHandle streamer, ref relief_stream_stats stats);
 
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_region_acquire(StreamerHandle streamer, int x, int z, ref relief_region_view view);
-        [DllImport(Library, CallingConvention = C)] public static extern void relief_region_release(ref relief_region_view view);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_region_acquire(StreamerHandle streamer, int x, int z, ref relief_region_view view);
+        [DllImport(Library, CallingConvention = C)] internal static extern void relief_region_release(ref relief_region_view view);
 
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_terrain_create(StreamerHandle streamer, out TerrainHandle out_terrain);
-        [DllImport(Library, CallingConvention = C)] public static extern void relief_terrain_destroy(IntPtr terrain);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_terrain_height(TerrainHandle terrain, double x, double z, out float out_height, out uint out_origin);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_terrain_heights(TerrainHandle terrain, double* xz, UIntPtr point_count, float* out_heights, UIntPtr capacity, out UIntPtr out_from_regions);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_terrain_normal(TerrainHandle terrain, double x, double z, float* out_normal, out uint out_origin);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_terrain_normals(TerrainHandle terrain, double* xz, UIntPtr point_count, float* out_normals, UIntPtr capacity);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_terrain_ground(TerrainHandle terrain, double x, double z, ref relief_ground out_ground);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_terrain_biome(TerrainHandle terrain, double x, double z, out uint out_found, out uint out_biome);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_terrain_river(TerrainHandle terrain, double x, double z, double radius, ref relief_river out_river);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_terrain_lake(TerrainHandle terrain, double x, double z, double radius, ref relief_lake out_lake);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_terrain_create(StreamerHandle streamer, out TerrainHandle out_terrain);
+        [DllImport(Library, CallingConvention = C)] internal static extern void relief_terrain_destroy(IntPtr terrain);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_terrain_height(TerrainHandle terrain, double x, double z, out float out_height, out uint out_origin);
+        [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_terrain_heights(TerrainHandle terrain, double* xz, UIntPtr point_count, float* out_heights, UIntPtr capacity, out UIntPtr out_from_regions);
+        [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_terrain_normal(TerrainHandle terrain, double x, double z, float* out_normal, out uint out_origin);
+        [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_terrain_normals(TerrainHandle terrain, double* xz, UIntPtr point_count, float* out_normals, UIntPtr capacity);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_terrain_ground(TerrainHandle terrain, double x, double z, ref relief_ground out_ground);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_terrain_biome(TerrainHandle terrain, double x, double z, out uint out_found, out uint out_biome);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_terrain_river(TerrainHandle terrain, double x, double z, double radius, ref relief_river out_river);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_terrain_lake(TerrainHandle terrain, double x, double z, double radius, ref relief_lake out_lake);
 
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_collision_create(StreamerHandle streamer, ref relief_stream_config config, double chunk_size_m, out CollisionHandle out_collision);
-        [DllImport(Library, CallingConvention = C)] public static extern void relief_collision_destroy(IntPtr collision);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_collision_update(CollisionHandle collision, double x, double y, double z);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_collision_settle(CollisionHandle collision, double x, double y, double z, uint timeout_ms, out uint out_settled);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_collision_poll_events(CollisionHandle collision, relief_event* events, UIntPtr event_size, UIntPtr capacity, out UIntPtr out_count);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_collision_get_stats(CollisionHandle collision, ref relief_stream_stats stats);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_collision_chunk_at(CollisionHandle collision, double* position, out uint out_face, out int out_x, out int out_z);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_collision_acquire(CollisionHandle collision, uint face, int x, int z, ref relief_chunk_view view);
-        [DllImport(Library, CallingConvention = C)] public static extern void relief_collision_release(ref relief_chunk_view view);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_collision_create(StreamerHandle streamer, ref relief_stream_config config, double chunk_size_m, out CollisionHandle out_collision);
+        [DllImport(Library, CallingConvention = C)] internal static extern void relief_collision_destroy(IntPtr collision);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_collision_update(CollisionHandle collision, double x, double y, double z);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_collision_settle(CollisionHandle collision, double x, double y, double z, uint timeout_ms, out uint out_settled);
+        [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_collision_poll_events(CollisionHandle collision, relief_event* events, UIntPtr event_size, UIntPtr capacity, out UIntPtr out_count);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_collision_get_stats(CollisionHandle collision, ref relief_stream_stats stats);
+        [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_collision_chunk_at(CollisionHandle collision, double* position, out uint out_face, out int out_x, out int out_z);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_collision_acquire(CollisionHandle collision, uint face, int x, int z, ref relief_chunk_view view);
+        [DllImport(Library, CallingConvention = C)] internal static extern void relief_collision_release(ref relief_chunk_view view);
 
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_clipmap_config_default(out relief_clipmap_config config);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_clipmap_create(TerrainHandle terrain, ref relief_clipmap_config config, out ClipmapHandle out_clipmap);
-        [DllImport(Library, CallingConvention = C)] public static extern void relief_clipmap_destroy(IntPtr clipmap);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_clipmap_update(ClipmapHandle clipmap, double x, double y, double z, out UIntPtr out_dirty_count);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_clipmap_refresh_region(ClipmapHandle clipmap, int x, int z, out UIntPtr out_dirty_count);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_clipmap_get_dirty(ClipmapHandle clipmap, relief_dirty_rect* rects, UIntPtr rect_size, UIntPtr capacity, out UIntPtr out_count);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_clipmap_get_level(ClipmapHandle clipmap, uint level, ref relief_clipmap_level out_level);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_clipmap_refresh_tile(ClipmapHandle clipmap, uint face, uint tx, uint ty, out UIntPtr out_dirty_count);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_clipmap_create(PlanetTerrainHandle terrain, ref relief_clipmap_config config, out ClipmapHandle out_clipmap);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_clipmap_config_default(out relief_clipmap_config config);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_clipmap_create(TerrainHandle terrain, ref relief_clipmap_config config, out ClipmapHandle out_clipmap);
+        [DllImport(Library, CallingConvention = C)] internal static extern void relief_clipmap_destroy(IntPtr clipmap);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_clipmap_update(ClipmapHandle clipmap, double x, double y, double z, out UIntPtr out_dirty_count);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_clipmap_refresh_region(ClipmapHandle clipmap, int x, int z, out UIntPtr out_dirty_count);
+        [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_clipmap_get_dirty(ClipmapHandle clipmap, relief_dirty_rect* rects, UIntPtr rect_size, UIntPtr capacity, out UIntPtr out_count);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_clipmap_get_level(ClipmapHandle clipmap, uint level, ref relief_clipmap_level out_level);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_clipmap_refresh_tile(ClipmapHandle clipmap, uint face, uint tx, uint ty, out UIntPtr out_dirty_count);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_planet_clipmap_create(PlanetTerrainHandle terrain, ref relief_clipmap_config config, out ClipmapHandle out_clipmap);
 
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_open(byte[] path, out PlanetHandle out_planet);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_open_memory(byte* bytes, UIntPtr length, out PlanetHandle out_planet);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_open_reader(ref relief_reader reader, out PlanetHandle out_planet);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_open_url(byte[] url, ref relief_http_options options, out PlanetHandle out_planet);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_open_file_range(byte[] path, ulong offset, ulong length, out PlanetHandle out_planet);
-        [DllImport(Library, CallingConvention = C)] public static extern void relief_planet_destroy(IntPtr planet);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_get_info(PlanetHandle planet, ref relief_planet_info info);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_get_biome_name(PlanetHandle planet, uint id, byte* name, UIntPtr capacity, out UIntPtr out_length);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_streamer_create(PlanetHandle planet, ref relief_stream_config config, out StreamerHandle out_streamer);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_tile_acquire(StreamerHandle streamer, uint face, uint tx, uint ty, ref relief_tile_view view);
-        [DllImport(Library, CallingConvention = C)] public static extern void relief_tile_release(ref relief_tile_view view);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_terrain_create(StreamerHandle streamer, out PlanetTerrainHandle out_terrain);
-        [DllImport(Library, CallingConvention = C)] public static extern void relief_planet_terrain_destroy(IntPtr terrain);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_position_at(PlanetTerrainHandle terrain, double latitude_deg, double longitude_deg, double* out_position);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_height(PlanetTerrainHandle terrain, double* position, out float out_height, out uint out_origin);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_heights(PlanetTerrainHandle terrain, double* xyz, UIntPtr point_count, float* out_heights, UIntPtr capacity, out UIntPtr out_from_tiles);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_normal(PlanetTerrainHandle terrain, double* position, float* out_normal, out uint out_origin);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_sample(PlanetTerrainHandle terrain, double* position, uint field, out uint out_found, out double out_value);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_river(PlanetTerrainHandle terrain, double* position, double radius, ref relief_planet_river out_river);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_planet_terrain_lake(PlanetTerrainHandle terrain, double* position, double radius, ref relief_lake out_lake);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_config_default(out relief_runtime_config config);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_create(WorldHandle world, ref relief_runtime_config config, out RuntimeHandle out_runtime);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_planet_runtime_create(PlanetHandle planet, ref relief_runtime_config config, out RuntimeHandle out_runtime);
-        [DllImport(Library, CallingConvention = C)] public static extern void relief_runtime_destroy(IntPtr runtime);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_update(RuntimeHandle runtime, double x, double y, double z);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_update_with_camera(RuntimeHandle runtime, double fx, double fy, double fz, double cx, double cy, double cz);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_settle(RuntimeHandle runtime, double x, double y, double z, uint timeout_ms, out uint out_settled);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_runtime_poll_events(RuntimeHandle runtime, relief_event* events, UIntPtr event_size, UIntPtr capacity, out UIntPtr out_count);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_get_stats(RuntimeHandle runtime, ref relief_runtime_stats stats);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_runtime_get_dirty(RuntimeHandle runtime, relief_dirty_rect* rects, UIntPtr rect_size, UIntPtr capacity, out UIntPtr out_count);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_get_level(RuntimeHandle runtime, uint level, ref relief_clipmap_level out_level);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_acquire_region(RuntimeHandle runtime, int x, int z, ref relief_region_view view);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_acquire_tile(RuntimeHandle runtime, uint face, uint tx, uint ty, ref relief_tile_view view);
-        [DllImport(Library, CallingConvention = C)] public static extern unsafe uint relief_runtime_chunk_at(RuntimeHandle runtime, double* position, out uint out_face, out int out_x, out int out_z);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_acquire_chunk(RuntimeHandle runtime, uint face, int x, int z, ref relief_chunk_view view);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_create_terrain(RuntimeHandle runtime, out TerrainHandle out_terrain);
-        [DllImport(Library, CallingConvention = C)] public static extern uint relief_runtime_create_planet_terrain(RuntimeHandle runtime, out PlanetTerrainHandle out_terrain);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_planet_open(byte[] path, out PlanetHandle out_planet);
+        [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_planet_open_memory(byte* bytes, UIntPtr length, out PlanetHandle out_planet);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_planet_open_reader(ref relief_reader reader, out PlanetHandle out_planet);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_planet_open_url(byte[] url, ref relief_http_options options, out PlanetHandle out_planet);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_planet_open_file_range(byte[] path, ulong offset, ulong length, out PlanetHandle out_planet);
+        [DllImport(Library, CallingConvention = C)] internal static extern void relief_planet_destroy(IntPtr planet);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_planet_get_info(PlanetHandle planet, ref relief_planet_info info);
+        [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_planet_get_biome_name(PlanetHandle planet, uint id, byte* name, UIntPtr capacity, out UIntPtr out_length);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_planet_streamer_create(PlanetHandle planet, ref relief_stream_config config, out StreamerHandle out_streamer);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_tile_acquire(StreamerHandle streamer, uint face, uint tx, uint ty, ref relief_tile_view view);
+        [DllImport(Library, CallingConvention = C)] internal static extern void relief_tile_release(ref relief_tile_view view);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_planet_terrain_create(StreamerHandle streamer, out PlanetTerrainHandle out_terrain);
+        [DllImport(Library, CallingConvention = C)] internal static extern void relief_planet_terrain_destroy(IntPtr terrain);
+        [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_planet_terrain_position_at(PlanetTerrainHandle terrain, double latitude_deg, double longitude_deg, double* out_position);
+        [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_planet_terrain_height(PlanetTerrainHandle terrain, double* position, out float out_height, out uint out_origin);
+        [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_planet_terrain_heights(PlanetTerrainHandle terrain, double* xyz, UIntPtr point_count, float* out_heights, UIntPtr capacity, out UIntPtr out_from_tiles);
+        [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_planet_terrain_normal(PlanetTerrainHandle terrain, double* position, float* out_normal, out uint out_origin);
+        [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_planet_terrain_sample(PlanetTerrainHandle terrain, double* position, uint field, out uint out_found, out double out_value);
+        [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_planet_terrain_river(PlanetTerrainHandle terrain, double* position, double radius, ref relief_planet_river out_river);
+        [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_planet_terrain_lake(PlanetTerrainHandle terrain, double* position, double radius, ref relief_lake out_lake);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_runtime_config_default(out relief_runtime_config config);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_runtime_create(WorldHandle world, ref relief_runtime_config config, out RuntimeHandle out_runtime);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_planet_runtime_create(PlanetHandle planet, ref relief_runtime_config config, out RuntimeHandle out_runtime);
+        [DllImport(Library, CallingConvention = C)] internal static extern void relief_runtime_destroy(IntPtr runtime);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_runtime_update(RuntimeHandle runtime, double x, double y, double z);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_runtime_update_with_camera(RuntimeHandle runtime, double fx, double fy, double fz, double cx, double cy, double cz);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_runtime_settle(RuntimeHandle runtime, double x, double y, double z, uint timeout_ms, out uint out_settled);
+        [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_runtime_poll_events(RuntimeHandle runtime, relief_event* events, UIntPtr event_size, UIntPtr capacity, out UIntPtr out_count);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_runtime_get_stats(RuntimeHandle runtime, ref relief_runtime_stats stats);
+        [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_runtime_get_dirty(RuntimeHandle runtime, relief_dirty_rect* rects, UIntPtr rect_size, UIntPtr capacity, out UIntPtr out_count);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_runtime_get_level(RuntimeHandle runtime, uint level, ref relief_clipmap_level out_level);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_runtime_acquire_region(RuntimeHandle runtime, int x, int z, ref relief_region_view view);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_runtime_acquire_tile(RuntimeHandle runtime, uint face, uint tx, uint ty, ref relief_tile_view view);
+        [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_runtime_chunk_at(RuntimeHandle runtime, double* position, out uint out_face, out int out_x, out int out_z);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_runtime_acquire_chunk(RuntimeHandle runtime, uint face, int x, int z, ref relief_chunk_view view);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_runtime_create_terrain(RuntimeHandle runtime, out TerrainHandle out_terrain);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_runtime_create_planet_terrain(RuntimeHandle runtime, out PlanetTerrainHandle out_terrain);
     }
 }

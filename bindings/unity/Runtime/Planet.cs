@@ -9,8 +9,8 @@ namespace Relief
     /// <see cref="Streamer"/>. Streamers made from it keep what they need.</summary>
     public sealed class Planet : IDisposable
     {
-        public readonly PlanetHandle Handle;
-        public readonly relief_planet_info Info;
+        internal readonly PlanetHandle Handle;
+        public readonly PlanetInfo Info;
 
         Planet(PlanetHandle handle)
         {
@@ -18,7 +18,7 @@ namespace Relief
             var info = new relief_planet_info();
             info.struct_size = (uint)Marshal.SizeOf(typeof(relief_planet_info));
             ReliefException.Check(NativeMethods.relief_planet_get_info(handle, ref info));
-            Info = info;
+            Info = new PlanetInfo(info);
         }
 
         /// <summary>Opens a planet blob on a server by http:// or https:// URL: each tile's
@@ -77,87 +77,118 @@ namespace Relief
             return new Planet(h);
         }
 
-        public unsafe string BiomeName(uint id)
+        /// <summary>Biome <paramref name="id"/>'s name (relief's baked classes: <see cref="Biome"/>).</summary>
+        public unsafe string BiomeName(int id)
         {
             UIntPtr length;
-            ReliefException.Check(NativeMethods.relief_planet_get_biome_name(Handle, id, null, UIntPtr.Zero, out length));
+            ReliefException.Check(NativeMethods.relief_planet_get_biome_name(Handle, (uint)id, null, UIntPtr.Zero, out length));
             byte[] name = new byte[(int)length + 1];
             fixed (byte* p = name)
-                ReliefException.Check(NativeMethods.relief_planet_get_biome_name(Handle, id, p, (UIntPtr)name.Length, out length));
+                ReliefException.Check(NativeMethods.relief_planet_get_biome_name(Handle, (uint)id, p, (UIntPtr)name.Length, out length));
             return Encoding.UTF8.GetString(name, 0, (int)length);
         }
 
         public void Dispose() { Handle.Dispose(); }
     }
 
-    /// <summary>A resident planet tile's fields, zero-copy until Dispose.</summary>
-    public sealed class TileView : IDisposable
+    /// <summary>A resident planet tile's fields, zero-copy until Dispose. Sample (u, v) is at
+    /// index v · Size + u.</summary>
+    public sealed class TileView : ViewOwner, IDisposable
     {
         relief_tile_view view;
 
-        internal TileView(relief_tile_view view) { this.view = view; }
-        ~TileView() { NativeMethods.relief_tile_release(ref view); }
+        TileView(relief_tile_view view) { this.view = view; }
+        ~TileView() { Close(Free); }
 
-        public relief_tile_view Raw { get { return view; } }
-
-        int Count
+        internal static relief_tile_view Empty()
         {
-            get
-            {
-                if (view.token == IntPtr.Zero)
-                    throw new ObjectDisposedException("TileView");
-                return (int)(view.size * view.size);
-            }
+            var v = new relief_tile_view();
+            v.struct_size = (uint)Marshal.SizeOf(typeof(relief_tile_view));
+            return v;
         }
 
-        public unsafe ReadOnlySpan<float> Height { get { int n = Count; return new ReadOnlySpan<float>((void*)view.height, n); } }
-        public unsafe ReadOnlySpan<byte> Biome { get { int n = Count; return new ReadOnlySpan<byte>((void*)view.biome, n); } }
-        public unsafe ReadOnlySpan<ushort> Lake { get { int n = Count; return new ReadOnlySpan<ushort>((void*)view.lake, n); } }
+        internal static TileView From(uint status, relief_tile_view view)
+        {
+            if (status == (uint)ReliefStatus.NotFound)
+                return null;
+            ReliefException.Check(status);
+            return new TileView(view);
+        }
+
+        void Free() { NativeMethods.relief_tile_release(ref view); }
+
+        public int Face { get { return (int)view.face; } }
+        public int TileX { get { return (int)view.tx; } }
+        public int TileY { get { return (int)view.ty; } }
+        /// <summary>Samples along a side.</summary>
+        public int Size { get { return (int)view.size; } }
+        int Count { get { return (int)(view.size * view.size); } }
+
+        /// <summary>Heights above the sea-level radius, metres.</summary>
+        public ViewSpan<float> Height { get { return new ViewSpan<float>(this, view.height, Count); } }
+        public ViewSpan<byte> Biome { get { return new ViewSpan<byte>(this, view.biome, Count); } }
+        public ViewSpan<ushort> Lake { get { return new ViewSpan<ushort>(this, view.lake, Count); } }
         /// <summary>Metres of sediment; empty on v6 planets.</summary>
-        public unsafe ReadOnlySpan<float> Sediment { get { int n = Count; return new ReadOnlySpan<float>((void*)view.sediment, view.sediment == IntPtr.Zero ? 0 : n); } }
+        public ViewSpan<float> Sediment { get { return new ViewSpan<float>(this, view.sediment, Count); } }
         /// <summary>mm/yr; empty on v6 planets.</summary>
-        public unsafe ReadOnlySpan<float> Precipitation { get { int n = Count; return new ReadOnlySpan<float>((void*)view.precipitation, view.precipitation == IntPtr.Zero ? 0 : n); } }
+        public ViewSpan<float> Precipitation { get { return new ViewSpan<float>(this, view.precipitation, Count); } }
 
         public void Dispose()
         {
-            NativeMethods.relief_tile_release(ref view);
+            Close(Free);
             GC.SuppressFinalize(this);
         }
     }
 
-    /// <summary>A planet's queries, from any thread. Positions are planet-frame metres
-    /// (x, y, z); only their direction matters.</summary>
-    public sealed class PlanetTerrain : IDisposable
+    /// <summary>A planet's queries, from any thread. Positions are planet-frame metres; only
+    /// their direction matters (a query answers for the ground under the position).</summary>
+    public sealed class PlanetQueries : IDisposable
     {
-        public readonly PlanetTerrainHandle Handle;
+        internal readonly PlanetTerrainHandle Handle;
 
-        public PlanetTerrain(Streamer streamer)
+        public PlanetQueries(Streamer streamer)
         {
             ReliefException.Check(NativeMethods.relief_planet_terrain_create(streamer.Handle, out Handle));
         }
 
         /// <summary>Queries over what a planet's runtime streams.</summary>
-        public PlanetTerrain(Runtime runtime)
+        public PlanetQueries(Runtime runtime)
         {
             ReliefException.Check(NativeMethods.relief_runtime_create_planet_terrain(runtime.Handle, out Handle));
         }
 
-        /// <summary>The sea-level position under latitude/longitude (degrees) into
-        /// <paramref name="position"/> (3 doubles).</summary>
-        public unsafe void PositionAt(double latitude, double longitude, Span<double> position)
+        /// <summary>The sea-level position under latitude/longitude (degrees).</summary>
+        public unsafe Double3 PositionAt(double latitude, double longitude)
         {
-            if (position.Length < 3)
-                throw new ArgumentException("position needs 3 doubles");
-            fixed (double* p = &MemoryMarshal.GetReference(position))
-                ReliefException.Check(NativeMethods.relief_planet_terrain_position_at(Handle, latitude, longitude, p));
+            double* p = stackalloc double[3];
+            ReliefException.Check(NativeMethods.relief_planet_terrain_position_at(Handle, latitude, longitude, p));
+            return Double3.From(p);
         }
 
-        public unsafe float Height(ReadOnlySpan<double> position, out uint origin)
+        /// <summary>The ground's height above the sea-level radius under
+        /// <paramref name="position"/>, metres, and where it came from.</summary>
+        public unsafe float Height(Double3 position, out HeightOrigin origin)
         {
+            double* p = stackalloc double[3];
+            Put(p, position);
             float h;
-            fixed (double* p = &MemoryMarshal.GetReference(position))
-                ReliefException.Check(NativeMethods.relief_planet_terrain_height(Handle, Need3(p, position.Length), out h, out origin));
+            uint o;
+            ReliefException.Check(NativeMethods.relief_planet_terrain_height(Handle, p, out h, out o));
+            origin = (HeightOrigin)o;
             return h;
+        }
+
+        public float Height(Double3 position)
+        {
+            HeightOrigin origin;
+            return Height(position, out origin);
+        }
+
+        /// <summary>The ground's surface point under <paramref name="position"/>: the
+        /// direction scaled to radius + height.</summary>
+        public Double3 Surface(Double3 position, double radius)
+        {
+            return position.Normalized * (radius + Height(position));
         }
 
         /// <summary>Heights for positions (3 doubles each); returns how many came from tiles.</summary>
@@ -170,51 +201,52 @@ namespace Relief
             return (int)n;
         }
 
-        public unsafe uint Normal(ReadOnlySpan<double> position, Span<float> normal)
+        /// <summary>The ground's unit normal under <paramref name="position"/>, planet frame.</summary>
+        public unsafe Double3 Normal(Double3 position, out HeightOrigin origin)
         {
-            if (normal.Length < 3)
-                throw new ArgumentException("normal needs 3 floats");
-            uint origin;
-            fixed (double* p = &MemoryMarshal.GetReference(position))
-            fixed (float* o = &MemoryMarshal.GetReference(normal))
-                ReliefException.Check(NativeMethods.relief_planet_terrain_normal(Handle, Need3(p, position.Length), o, out origin));
-            return origin;
+            double* p = stackalloc double[3];
+            float* n = stackalloc float[3];
+            Put(p, position);
+            uint o;
+            ReliefException.Check(NativeMethods.relief_planet_terrain_normal(Handle, p, n, out o));
+            origin = (HeightOrigin)o;
+            return new Double3(n[0], n[1], n[2]);
         }
 
-        /// <summary>A field (RELIEF_PLANET_FIELD_*) at the nearest sample; false if its tile is
-        /// not resident (or the planet is v6, for sediment and precipitation).</summary>
-        public unsafe bool Sample(ReadOnlySpan<double> position, uint field, out double value)
+        /// <summary>A field at the nearest sample; false if its tile is not resident (or the
+        /// planet is v6, for sediment and precipitation).</summary>
+        public unsafe bool Sample(Double3 position, PlanetField field, out double value)
         {
+            double* p = stackalloc double[3];
+            Put(p, position);
             uint found;
-            fixed (double* p = &MemoryMarshal.GetReference(position))
-                ReliefException.Check(NativeMethods.relief_planet_terrain_sample(Handle, Need3(p, position.Length), field, out found, out value));
+            ReliefException.Check(NativeMethods.relief_planet_terrain_sample(Handle, p, (uint)field, out found, out value));
             return found != 0;
         }
 
-        public unsafe relief_planet_river River(ReadOnlySpan<double> position, double radius)
+        /// <summary>The nearest river within <paramref name="radius"/> metres.</summary>
+        public unsafe PlanetRiverAt River(Double3 position, double radius)
         {
+            double* p = stackalloc double[3];
+            Put(p, position);
             var r = new relief_planet_river();
             r.struct_size = (uint)Marshal.SizeOf(typeof(relief_planet_river));
-            fixed (double* p = &MemoryMarshal.GetReference(position))
-                ReliefException.Check(NativeMethods.relief_planet_terrain_river(Handle, Need3(p, position.Length), radius, ref r));
-            return r;
+            ReliefException.Check(NativeMethods.relief_planet_terrain_river(Handle, p, radius, ref r));
+            return new PlanetRiverAt(r);
         }
 
-        public unsafe relief_lake Lake(ReadOnlySpan<double> position, double radius)
+        /// <summary>The nearest lake within <paramref name="radius"/> metres.</summary>
+        public unsafe LakeAt Lake(Double3 position, double radius)
         {
+            double* p = stackalloc double[3];
+            Put(p, position);
             var l = new relief_lake();
             l.struct_size = (uint)Marshal.SizeOf(typeof(relief_lake));
-            fixed (double* p = &MemoryMarshal.GetReference(position))
-                ReliefException.Check(NativeMethods.relief_planet_terrain_lake(Handle, Need3(p, position.Length), radius, ref l));
-            return l;
+            ReliefException.Check(NativeMethods.relief_planet_terrain_lake(Handle, p, radius, ref l));
+            return new LakeAt(l);
         }
 
-        static unsafe double* Need3(double* p, int length)
-        {
-            if (length < 3)
-                throw new ArgumentException("a position is 3 doubles");
-            return p;
-        }
+        static unsafe void Put(double* p, Double3 v) { p[0] = v.X; p[1] = v.Y; p[2] = v.Z; }
 
         public void Dispose() { Handle.Dispose(); }
     }

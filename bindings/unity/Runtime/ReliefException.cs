@@ -8,15 +8,16 @@ namespace Relief
     /// <summary>What went wrong in a relief call: the status and relief's message.</summary>
     public sealed class ReliefException : Exception
     {
-        public readonly uint Status;
+        /// <summary>relief's status for the failure.</summary>
+        public readonly ReliefStatus Status;
 
-        public ReliefException(uint status, string message) : base(message) { Status = status; }
+        public ReliefException(ReliefStatus status, string message) : base(message) { Status = status; }
 
         /// <summary>Throws for any status but OK, with the calling thread's last error.</summary>
-        public static void Check(uint status)
+        internal static void Check(uint status)
         {
             if (status != NativeMethods.RELIEF_STATUS_OK)
-                throw new ReliefException(status, LastError());
+                throw new ReliefException((ReliefStatus)status, LastError());
         }
 
         /// <summary>The calling thread's last error message ("" if none).</summary>

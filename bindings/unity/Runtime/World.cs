@@ -20,8 +20,8 @@ namespace Relief
     /// reader. Streamers made from it keep what they need, so it may be disposed first.</summary>
     public sealed class World : IDisposable
     {
-        public readonly WorldHandle Handle;
-        public readonly relief_world_info Info;
+        internal readonly WorldHandle Handle;
+        public readonly WorldInfo Info;
 
         World(WorldHandle handle)
         {
@@ -29,7 +29,7 @@ namespace Relief
             var info = new relief_world_info();
             info.struct_size = (uint)Marshal.SizeOf(typeof(relief_world_info));
             ReliefException.Check(NativeMethods.relief_world_get_info(handle, ref info));
-            Info = info;
+            Info = new WorldInfo(info);
         }
 
         /// <summary>Opens a world directory or pack file by path (desktop; on Android, where
@@ -129,14 +129,15 @@ namespace Relief
             GCHandle.FromIntPtr(user).Free();
         }
 
-        /// <summary>Biome <paramref name="id"/>'s name.</summary>
-        public unsafe string BiomeName(uint id)
+        /// <summary>Biome <paramref name="id"/>'s name (on worlds relief baked, <see cref="Biome"/>'s
+        /// member in lower case with spaces).</summary>
+        public unsafe string BiomeName(int id)
         {
             UIntPtr length;
-            ReliefException.Check(NativeMethods.relief_world_get_biome_name(Handle, id, null, UIntPtr.Zero, out length));
+            ReliefException.Check(NativeMethods.relief_world_get_biome_name(Handle, (uint)id, null, UIntPtr.Zero, out length));
             byte[] name = new byte[(int)length + 1];
             fixed (byte* p = name)
-                ReliefException.Check(NativeMethods.relief_world_get_biome_name(Handle, id, p, (UIntPtr)name.Length, out length));
+                ReliefException.Check(NativeMethods.relief_world_get_biome_name(Handle, (uint)id, p, (UIntPtr)name.Length, out length));
             return Encoding.UTF8.GetString(name, 0, (int)length);
         }
 

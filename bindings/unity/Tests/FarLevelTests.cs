@@ -3,16 +3,15 @@
 using System;
 using NUnit.Framework;
 using Relief;
-using Relief.Native;
 
 namespace Relief.Tests
 {
     [TestFixture]
     public class FarLevelTests
     {
-        static relief_dirty_rect Rect(uint level, uint w, uint d)
+        static DirtyRect Rect(int level, int w, int d)
         {
-            return new relief_dirty_rect { level = level, x = 3, z = 4, width = w, depth = d };
+            return new DirtyRect(level, 3, 4, w, d);
         }
 
         [Test]
@@ -23,7 +22,7 @@ namespace Relief.Tests
             Assert.AreEqual(2, FarLevels.DirtyLevels(rects, dirty));
             CollectionAssert.AreEqual(new[] { false, true, false, false, false, true }, dirty);
             Assert.AreEqual(3, FarLevels.DirtyLevels(new[] { Rect(0, 1, 1) }, dirty), "flags accumulate");
-            Assert.AreEqual(3, FarLevels.DirtyLevels(new relief_dirty_rect[0], dirty));
+            Assert.AreEqual(3, FarLevels.DirtyLevels(new DirtyRect[0], dirty));
         }
 
         [Test]
@@ -42,7 +41,7 @@ namespace Relief.Tests
                     long u = i - size * (long)Math.Floor(i / (double)size), v = j - size * (long)Math.Floor(j / (double)size);
                     Assert.AreEqual(v * size + u, t);
                 }
-            var level = new relief_clipmap_level { size = size, origin_i = -5, origin_j = 13, spacing = 32 };
+            var level = new LevelInfo(new Relief.Native.relief_clipmap_level { size = size, origin_i = -5, origin_j = 13, spacing = 32 });
             var w = new double[4];
             FarLevels.Window(level, w);
             CollectionAssert.AreEqual(new[] { -160.0, 416.0, 32.0, 8.0 }, w);

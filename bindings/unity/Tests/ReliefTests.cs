@@ -37,7 +37,7 @@ namespace Relief.Tests
     {
         static string[] Layout()
         {
-            string path = Environment.GetEnvironmentVariable("RELIEF_LAYOUT");
+            string path = Fixtures.Layout;
             Assert.IsNotNull(path, "RELIEF_LAYOUT is not set");
             return File.ReadAllLines(path);
         }
@@ -112,11 +112,11 @@ namespace Relief.Tests
         [Test]
         public void TheLoadedLibrarySpeaksTheAbiTheBindingsExpect()
         {
-            Assert.AreEqual(Abi.Expected, NativeMethods.relief_abi_version());
+            Assert.AreEqual(Abi.Expected, (int)NativeMethods.relief_abi_version());
             Abi.Require();
             Abi.Verify(Abi.Expected);
             var e = Assert.Throws<ReliefException>(() => Abi.Verify(Abi.Expected + 1));
-            Assert.AreEqual(NativeMethods.RELIEF_STATUS_UNSUPPORTED_VERSION, e.Status);
+            Assert.AreEqual(ReliefStatus.UnsupportedVersion, e.Status);
             StringAssert.Contains("ABI version " + (Abi.Expected + 1), e.Message);
         }
     }
@@ -124,14 +124,14 @@ namespace Relief.Tests
     [TestFixture]
     public class StreamingTests
     {
-        static string WorldDir { get { return Environment.GetEnvironmentVariable("RELIEF_WORLD"); } }
-        static string PackPath { get { return Environment.GetEnvironmentVariable("RELIEF_PACK"); } }
+        static string WorldDir { get { return Fixtures.World; } }
+        static string PackPath { get { return Fixtures.Pack; } }
 
         static void Centre(World w, out double x, out double z)
         {
-            double extent = w.Info.region_size * w.Info.vertex_spacing;
-            x = (w.Info.region_min_x + w.Info.region_max_x + 1) * extent / 2;
-            z = (w.Info.region_min_z + w.Info.region_max_z + 1) * extent / 2;
+            double extent = w.Info.RegionSize * w.Info.VertexSpacing;
+            x = (w.Info.RegionMinX + w.Info.RegionMaxX + 1) * extent / 2;
+            z = (w.Info.RegionMinZ + w.Info.RegionMaxZ + 1) * extent / 2;
         }
 
         [Test]
@@ -144,11 +144,11 @@ namespace Relief.Tests
                 var reader = new FileReader(File.ReadAllBytes(PackPath));
                 using (World viaReader = World.OpenReader(reader))
                 {
-                    Assert.Greater(byPath.Info.region_count, 0);
+                    Assert.Greater(byPath.Info.RegionCount, 0);
                     foreach (World w in new[] { packed, inMemory, viaReader })
                     {
-                        Assert.AreEqual(byPath.Info.region_count, w.Info.region_count);
-                        Assert.AreEqual(byPath.Info.height_max, w.Info.height_max);
+                        Assert.AreEqual(byPath.Info.RegionCount, w.Info.RegionCount);
+                        Assert.AreEqual(byPath.Info.HeightMax, w.Info.HeightMax);
                         Assert.AreEqual(byPath.BiomeName(0), w.BiomeName(0));
                     }
                     Assert.Greater(reader.Reads, 0);
@@ -156,12 +156,12 @@ namespace Relief.Tests
                     double x, z;
                     Centre(viaReader, out x, out z);
                     using (var s = new Streamer(viaReader))
-                    using (var t = new Terrain(s))
+                    using (var t = new TerrainQueries(s))
                     {
                         Assert.IsTrue(s.Settle(x, 0, z, 60000));
-                        uint origin;
+                        HeightOrigin origin;
                         t.Height(x, z, out origin);
-                        Assert.AreEqual(NativeMethods.RELIEF_ORIGIN_REGION, origin);
+                        Assert.AreEqual(HeightOrigin.Region, origin);
                     }
                 }
             }
@@ -170,7 +170,7 @@ namespace Relief.Tests
         [Test]
         public void AWorldOpensByUrlThroughItsCacheAndStreams()
         {
-            string url = Environment.GetEnvironmentVariable("RELIEF_URL");
+            string url = Fixtures.Url;
             Assert.IsNotNull(url, "RELIEF_URL is set by tests/csharp.rs");
             string cache = Path.Combine(Path.GetTempPath(), "relief-cs-cache-" + Guid.NewGuid().ToString("N"));
             var options = new HttpOptions();
@@ -183,20 +183,20 @@ namespace Relief.Tests
                 using (World local = World.Open(PackPath))
                 using (World remote = World.OpenUrl(url, options))
                 {
-                    Assert.AreEqual(local.Info.region_count, remote.Info.region_count);
+                    Assert.AreEqual(local.Info.RegionCount, remote.Info.RegionCount);
                     Assert.AreEqual(local.BiomeName(0), remote.BiomeName(0));
                     double x, z;
                     Centre(remote, out x, out z);
                     using (var s = new Streamer(remote))
-                    using (var t = new Terrain(s))
+                    using (var t = new TerrainQueries(s))
                     using (var reference = new Streamer(local))
-                    using (var rt = new Terrain(reference))
+                    using (var rt = new TerrainQueries(reference))
                     {
                         Assert.IsTrue(s.Settle(x, 0, z, 60000));
                         Assert.IsTrue(reference.Settle(x, 0, z, 60000));
-                        uint origin, origin2;
+                        HeightOrigin origin, origin2;
                         Assert.AreEqual(rt.Height(x + 3, z - 7, out origin2), t.Height(x + 3, z - 7, out origin));
-                        Assert.AreEqual(NativeMethods.RELIEF_ORIGIN_REGION, origin);
+                        Assert.AreEqual(HeightOrigin.Region, origin);
                     }
                 }
                 Assert.Greater(Directory.GetFiles(cache, "*.rce").Length, 1, "fetched bytes were cached");
@@ -208,11 +208,11 @@ namespace Relief.Tests
             }
 
             var e = Assert.Throws<ReliefException>(delegate { World.OpenUrl(url + ".missing", options); });
-            Assert.AreEqual(NativeMethods.RELIEF_STATUS_NOT_FOUND, e.Status);
+            Assert.AreEqual(ReliefStatus.NotFound, e.Status);
             StringAssert.Contains(".missing", e.Message);
             options.Headers.Add("no colon here");
             e = Assert.Throws<ReliefException>(delegate { World.OpenUrl(url, options); });
-            Assert.AreEqual(NativeMethods.RELIEF_STATUS_INVALID_ARGUMENT, e.Status);
+            Assert.AreEqual(ReliefStatus.InvalidArgument, e.Status);
             StringAssert.Contains("headers[1]", e.Message);
         }
 
@@ -221,14 +221,14 @@ namespace Relief.Tests
         {
             using (World world = World.Open(WorldDir))
             using (var streamer = new Streamer(world))
-            using (var terrain = new Terrain(streamer))
-            using (var collision = new Collision(streamer, 0))
+            using (var terrain = new TerrainQueries(streamer))
+            using (var collision = new CollisionStream(streamer, 0))
             using (var clipmap = new Clipmap(terrain))
             {
                 double x, z;
                 Centre(world, out x, out z);
                 Assert.IsTrue(streamer.Settle(x, 0, z, 60000));
-                Span<relief_event> events = new relief_event[32];
+                Span<StreamEvent> events = new StreamEvent[32];
                 int loaded = 0, chunks = 0, views = 0, rects = 0, onChunk = 0;
                 for (int frame = 0; frame < 90; frame++)
                 {
@@ -242,11 +242,11 @@ namespace Relief.Tests
                     {
                         for (int i = 0; i < n; i++)
                         {
-                            Assert.AreNotEqual(NativeMethods.RELIEF_EVENT_FAILED, events[i].kind);
-                            if (events[i].kind != NativeMethods.RELIEF_EVENT_LOADED) continue;
+                            Assert.AreNotEqual(EventKind.Failed, events[i].Kind);
+                            if (events[i].Kind != EventKind.Loaded) continue;
                             loaded++;
-                            rects += clipmap.RefreshRegion(events[i].x, events[i].z);
-                            using (RegionView v = streamer.AcquireRegion(events[i].x, events[i].z))
+                            rects += clipmap.RefreshRegion(events[i].X, events[i].Z);
+                            using (RegionView v = streamer.AcquireRegion(events[i].X, events[i].Z))
                             {
                                 if (v == null) continue; // unloaded again already
                                 Assert.AreEqual(v.Size * v.Size, v.Height.Length);
@@ -258,18 +258,16 @@ namespace Relief.Tests
                     }
                     while ((n = collision.PollEvents(events)) > 0)
                         for (int i = 0; i < n; i++)
-                            if (events[i].kind == NativeMethods.RELIEF_EVENT_LOADED) chunks++;
-                    int cx, cz;
-                    uint cface;
-                    collision.ChunkAt(px, ground, pz, out cface, out cx, out cz);
-                    Assert.AreEqual(0u, cface);
-                    using (ChunkView c = collision.AcquireChunk(cface, cx, cz))
+                            if (events[i].Kind == EventKind.Loaded) chunks++;
+                    ChunkKey key = collision.ChunkAt(new Double3(px, ground, pz));
+                    Assert.AreEqual(0, key.Face);
+                    using (ChunkView c = collision.AcquireChunk(key))
                     {
                         if (c != null)
                         {
                             onChunk++;
-                            Assert.AreEqual(c.Raw.samples * c.Raw.samples, (uint)c.Heights.Length);
-                            Assert.LessOrEqual(c.Raw.min_height, c.Raw.max_height);
+                            Assert.AreEqual(c.Samples * c.Samples, c.Heights.Length);
+                            Assert.LessOrEqual(c.MinHeight, c.MaxHeight);
                         }
                     }
                     Thread.Sleep(16);
@@ -279,15 +277,15 @@ namespace Relief.Tests
                 Assert.Greater(chunks, 0, "collision chunks built");
                 Assert.Greater(onChunk, 0);
                 Assert.Greater(rects, 0);
-                var dirty = new relief_dirty_rect[64];
+                var dirty = new DirtyRect[64];
                 Assert.LessOrEqual(clipmap.GetDirty(dirty), 64);
-                relief_clipmap_level level0 = clipmap.Level(0);
-                Assert.AreEqual(1u, level0.filled);
-                Assert.AreEqual((int)(level0.size * level0.size), clipmap.Heights(0).Length);
-                relief_stream_stats stats = streamer.Stats;
-                Assert.Greater(stats.loads, 0ul);
-                Assert.LessOrEqual(stats.ready_bytes + stats.cached_bytes, stats.budget_bytes);
-                Assert.Greater(collision.Stats.loads, 0ul);
+                LevelInfo level0 = clipmap.Level(0);
+                Assert.IsTrue(level0.Filled);
+                Assert.AreEqual((int)(level0.Size * level0.Size), clipmap.Heights(0).Length);
+                StreamStats stats = streamer.Stats;
+                Assert.Greater(stats.Loads, 0ul);
+                Assert.LessOrEqual(stats.ReadyBytes + stats.CachedBytes, stats.BudgetBytes);
+                Assert.Greater(collision.Stats.Loads, 0ul);
             }
         }
 
@@ -296,15 +294,15 @@ namespace Relief.Tests
         {
             using (World world = World.Open(WorldDir))
             using (var streamer = new Streamer(world))
-            using (var terrain = new Terrain(streamer))
+            using (var terrain = new TerrainQueries(streamer))
             {
                 double x, z;
                 Centre(world, out x, out z);
                 Assert.IsTrue(streamer.Settle(x, 0, z, 60000));
-                uint origin;
+                HeightOrigin origin;
                 float h = terrain.Height(x, z, out origin);
-                Assert.AreEqual(NativeMethods.RELIEF_ORIGIN_REGION, origin);
-                Assert.That(h, Is.InRange(world.Info.height_min, world.Info.height_max));
+                Assert.AreEqual(HeightOrigin.Region, origin);
+                Assert.That(h, Is.InRange(world.Info.HeightMin, world.Info.HeightMax));
 
                 var xz = new double[2 * 100];
                 for (int i = 0; i < 100; i++) { xz[2 * i] = x - 100 + 2 * i; xz[2 * i + 1] = z; }
@@ -314,27 +312,27 @@ namespace Relief.Tests
                     Assert.AreEqual(terrain.Height(xz[2 * i], xz[2 * i + 1]), heights[i]);
                 Assert.AreEqual(0, terrain.Heights(new double[0], new float[0]), "(NULL, 0) buffers");
 
-                Span<float> n = stackalloc float[3];
-                Assert.AreEqual(NativeMethods.RELIEF_ORIGIN_REGION, terrain.Normal(x, z, n));
-                Assert.AreEqual(1.0, Math.Sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]), 1e-5);
+                Double3 n = terrain.Normal(x, z, out origin);
+                Assert.AreEqual(HeightOrigin.Region, origin);
+                Assert.AreEqual(1.0, n.Length, 1e-5);
                 var normals = new float[300];
                 terrain.Normals(xz, normals);
                 Assert.Greater(normals[1], 0f);
 
-                relief_ground g = terrain.Ground(x, z);
-                Assert.AreEqual(1u, g.found);
-                Assert.AreEqual(1u, g.has_biome);
-                Assert.AreEqual((int)g.biome, terrain.Biome(x, z));
-                Assert.IsNotEmpty(world.BiomeName(g.biome));
-                Assert.AreEqual(0u, terrain.Ground(x + 1e6, z).found, "nothing resident there");
-                Assert.AreEqual(-1, terrain.Biome(x + 1e6, z));
+                Ground g = terrain.Ground(x, z);
+                Assert.IsTrue(g.Found);
+                Assert.IsTrue(g.HasBiome);
+                Assert.AreEqual(g.BiomeId, terrain.BiomeId(x, z));
+                Assert.IsNotEmpty(world.BiomeName(g.BiomeId));
+                Assert.IsFalse(terrain.Ground(x + 1e6, z).Found, "nothing resident there");
+                Assert.AreEqual(-1, terrain.BiomeId(x + 1e6, z));
 
-                relief_river r = terrain.River(x, z, 1e5);
-                Assert.AreEqual(1u, r.found, "some river within 100 km");
-                Assert.Greater(r.width_m, 0f);
-                relief_lake l = terrain.Lake(x, z, 1e5);
-                Assert.AreEqual(1u, l.found, "some lake within 100 km");
-                Assert.Greater(l.level_m, -1000f);
+                RiverAt r = terrain.River(x, z, 1e5);
+                Assert.IsTrue(r.Found, "some river within 100 km");
+                Assert.Greater(r.Width, 0f);
+                LakeAt l = terrain.Lake(x, z, 1e5);
+                Assert.IsTrue(l.Found, "some lake within 100 km");
+                Assert.Greater(l.Level, -1000f);
             }
         }
 
@@ -342,37 +340,37 @@ namespace Relief.Tests
         public void MisuseIsAReliefExceptionWithItsStatus()
         {
             var e = Assert.Throws<ReliefException>(delegate { World.Open("/nonexistent/relief/world"); });
-            Assert.AreEqual(NativeMethods.RELIEF_STATUS_NOT_FOUND, e.Status);
+            Assert.AreEqual(ReliefStatus.NotFound, e.Status);
             StringAssert.Contains("missing", e.Message);
             e = Assert.Throws<ReliefException>(delegate { World.OpenMemory(new byte[0]); });
-            Assert.AreEqual(NativeMethods.RELIEF_STATUS_CORRUPT, e.Status);
-            e = Assert.Throws<ReliefException>(delegate { Streamer.DefaultConfig(9); });
-            Assert.AreEqual(NativeMethods.RELIEF_STATUS_INVALID_ARGUMENT, e.Status);
+            Assert.AreEqual(ReliefStatus.Corrupt, e.Status);
+            e = Assert.Throws<ReliefException>(delegate { StreamConfig.Default((StreamKind)9); });
+            Assert.AreEqual(ReliefStatus.InvalidArgument, e.Status);
             using (World world = World.Open(WorldDir))
             {
-                var config = Streamer.DefaultConfig(NativeMethods.RELIEF_STREAM_KIND_REGIONS);
-                config.struct_size += 8; // a "newer" caller
+                var config = StreamConfig.Default(StreamKind.Regions);
+                config.StructSize += 8; // a "newer" caller
                 e = Assert.Throws<ReliefException>(delegate { new Streamer(world, config); });
-                Assert.AreEqual(NativeMethods.RELIEF_STATUS_INVALID_ARGUMENT, e.Status);
-                config = Streamer.DefaultConfig(NativeMethods.RELIEF_STREAM_KIND_REGIONS);
-                config.load_radius = double.NaN;
+                Assert.AreEqual(ReliefStatus.InvalidArgument, e.Status);
+                config = StreamConfig.Default(StreamKind.Regions);
+                config.LoadRadius = double.NaN;
                 Assert.Throws<ReliefException>(delegate { new Streamer(world, config); });
-                e = Assert.Throws<ReliefException>(delegate { world.BiomeName(world.Info.biome_count); });
-                Assert.AreEqual(NativeMethods.RELIEF_STATUS_INVALID_ARGUMENT, e.Status);
+                e = Assert.Throws<ReliefException>(delegate { world.BiomeName(world.Info.BiomeCount); });
+                Assert.AreEqual(ReliefStatus.InvalidArgument, e.Status);
                 using (var streamer = new Streamer(world))
-                using (var terrain = new Terrain(streamer))
+                using (var terrain = new TerrainQueries(streamer))
                 {
                     Assert.IsNull(streamer.AcquireRegion(0, 0), "not resident yet");
                     Assert.Throws<ReliefException>(delegate { terrain.Heights(new double[6], new float[2]); });
                     Assert.Throws<ReliefException>(delegate { terrain.River(0, 0, -1); });
-                    var bad = Clipmap.DefaultConfig();
-                    bad.size = 127;
+                    var bad = ClipmapConfig.Default();
+                    bad.Size = 127;
                     Assert.Throws<ReliefException>(delegate { new Clipmap(terrain, bad); });
                     double x, z;
                     Centre(world, out x, out z);
                     streamer.Settle(x, 0, z, 60000);
                     var info = world.Info;
-                    RegionView v = streamer.AcquireRegion((info.region_min_x + info.region_max_x + 1) / 2, (info.region_min_z + info.region_max_z + 1) / 2);
+                    RegionView v = streamer.AcquireRegion((info.RegionMinX + info.RegionMaxX + 1) / 2, (info.RegionMinZ + info.RegionMaxZ + 1) / 2);
                     Assert.IsNotNull(v);
                     v.Dispose();
                     v.Dispose(); // twice is fine
@@ -387,42 +385,42 @@ namespace Relief.Tests
     [TestFixture]
     public class RuntimeTests
     {
-        static string WorldDir { get { return Environment.GetEnvironmentVariable("RELIEF_WORLD"); } }
-        static string PlanetPath { get { return Environment.GetEnvironmentVariable("RELIEF_PLANET"); } }
+        static string WorldDir { get { return Fixtures.World; } }
+        static string PlanetPath { get { return Fixtures.Planet; } }
 
         /// <summary>Drains events; counts them by kind and checks what each names. After one
         /// update (<paramref name="oneUpdate"/>) a LEVELS_DIRTY event names exactly the
         /// rectangles GetDirty returns.</summary>
         static void Drain(Runtime rt, int[] byKind, ref int views, bool oneUpdate)
         {
-            Span<relief_event> events = new relief_event[64];
+            Span<StreamEvent> events = new StreamEvent[64];
             int n;
             while ((n = rt.PollEvents(events)) > 0)
             {
                 for (int i = 0; i < n; i++)
                 {
-                    relief_event e = events[i];
-                    Assert.Less(e.kind, 7u);
-                    byKind[e.kind]++;
-                    if (e.kind == NativeMethods.RELIEF_EVENT_LEVELS_DIRTY)
+                    StreamEvent e = events[i];
+                    Assert.Less((int)e.Kind, 7);
+                    byKind[(int)e.Kind]++;
+                    if (e.Kind == EventKind.LevelsDirty)
                     {
-                        Assert.Greater(e.x, 0);
+                        Assert.Greater(e.X, 0);
                         if (oneUpdate)
-                            Assert.AreEqual(e.x, rt.GetDirty(new relief_dirty_rect[e.x]));
+                            Assert.AreEqual(e.X, rt.GetDirty(new DirtyRect[e.X]));
                     }
-                    else if (e.kind == NativeMethods.RELIEF_EVENT_CHUNK_READY)
+                    else if (e.Kind == EventKind.ChunkReady)
                     {
-                        using (ChunkView c = rt.AcquireChunk(e.face, e.x, e.z))
-                            if (c != null) { Assert.AreEqual(c.Raw.samples * c.Raw.samples, (uint)c.Heights.Length); views++; }
+                        using (ChunkView c = rt.AcquireChunk(new ChunkKey(e.Face, e.X, e.Z)))
+                            if (c != null) { Assert.AreEqual(c.Samples * c.Samples, c.Heights.Length); views++; }
                     }
-                    else if (e.kind == NativeMethods.RELIEF_EVENT_LOADED && rt.World != null)
+                    else if (e.Kind == EventKind.Loaded && rt.World != null)
                     {
-                        using (RegionView v = rt.AcquireRegion(e.x, e.z))
+                        using (RegionView v = rt.AcquireRegion(e.X, e.Z))
                             if (v != null) { Assert.AreEqual(v.Size * v.Size, v.Height.Length); views++; }
                     }
-                    else if (e.kind == NativeMethods.RELIEF_EVENT_LOADED)
+                    else if (e.Kind == EventKind.Loaded)
                     {
-                        using (TileView t = rt.AcquireTile(e.face, (uint)e.x, (uint)e.z))
+                        using (TileView t = rt.AcquireTile(e.Face, e.X, e.Z))
                             if (t != null) views++;
                     }
                 }
@@ -434,20 +432,20 @@ namespace Relief.Tests
         {
             using (World world = World.Open(WorldDir))
             using (var rt = new Runtime(world))
-            using (var terrain = new Terrain(rt))
+            using (var terrain = new TerrainQueries(rt))
             {
-                double extent = world.Info.region_size * world.Info.vertex_spacing;
-                double x = (world.Info.region_min_x + world.Info.region_max_x + 1) * extent / 2;
-                double z = (world.Info.region_min_z + world.Info.region_max_z + 1) * extent / 2;
+                double extent = world.Info.RegionSize * world.Info.VertexSpacing;
+                double x = (world.Info.RegionMinX + world.Info.RegionMaxX + 1) * extent / 2;
+                double z = (world.Info.RegionMinZ + world.Info.RegionMaxZ + 1) * extent / 2;
                 Assert.IsTrue(rt.Settle(x, 0, z, 60000));
                 var byKind = new int[7];
                 int views = 0;
                 Drain(rt, byKind, ref views, false);
-                relief_runtime_stats stats = rt.Stats;
-                Assert.AreEqual(1u, stats.has_chunks);
-                Assert.AreEqual((int)stats.pieces.ready, byKind[NativeMethods.RELIEF_EVENT_LOADED]);
-                Assert.AreEqual((int)stats.chunks.ready, byKind[NativeMethods.RELIEF_EVENT_CHUNK_READY]);
-                Assert.Greater(byKind[NativeMethods.RELIEF_EVENT_LEVELS_DIRTY], 0);
+                RuntimeStats stats = rt.Stats;
+                Assert.IsTrue(stats.HasChunks);
+                Assert.AreEqual((int)stats.Pieces.Ready, byKind[(int)EventKind.Loaded]);
+                Assert.AreEqual((int)stats.Chunks.Ready, byKind[(int)EventKind.ChunkReady]);
+                Assert.Greater(byKind[(int)EventKind.LevelsDirty], 0);
                 for (int frame = 0; frame < 60; frame++)
                 {
                     double px = x + frame * 8.0, pz = z + frame * 3.0;
@@ -455,14 +453,14 @@ namespace Relief.Tests
                     Drain(rt, byKind, ref views, true);
                     Thread.Sleep(16);
                 }
-                Assert.AreEqual(0, byKind[NativeMethods.RELIEF_EVENT_FAILED] + byKind[NativeMethods.RELIEF_EVENT_CHUNK_FAILED]);
-                Assert.Greater(byKind[NativeMethods.RELIEF_EVENT_UNLOADED] + byKind[NativeMethods.RELIEF_EVENT_CHUNK_DROPPED], 0);
+                Assert.AreEqual(0, byKind[(int)EventKind.Failed] + byKind[(int)EventKind.ChunkFailed]);
+                Assert.Greater(byKind[(int)EventKind.Unloaded] + byKind[(int)EventKind.ChunkDropped], 0);
                 Assert.Greater(views, 0);
-                relief_clipmap_level level0 = rt.Level(0);
-                Assert.AreEqual(1u, level0.filled);
-                Assert.AreEqual((int)(level0.size * level0.size), rt.LevelHeights(0).Length);
-                Assert.Greater(rt.Stats.level_cells_total, 0ul);
-                Assert.GreaterOrEqual(rt.Stats.update_max_us, rt.Stats.update_p50_us);
+                LevelInfo level0 = rt.Level(0);
+                Assert.IsTrue(level0.Filled);
+                Assert.AreEqual((int)(level0.Size * level0.Size), rt.LevelHeights(0).Length);
+                Assert.Greater(rt.Stats.LevelCellsTotal, 0ul);
+                Assert.GreaterOrEqual(rt.Stats.UpdateMaxUs, rt.Stats.UpdateP50Us);
             }
         }
 
@@ -471,26 +469,28 @@ namespace Relief.Tests
         {
             using (World world = World.Open(WorldDir))
             {
-                relief_runtime_config config = Runtime.DefaultConfig();
-                config.flags = NativeMethods.RELIEF_RUNTIME_NO_COLLISION | NativeMethods.RELIEF_RUNTIME_NO_LEVELS;
+                RuntimeConfig config = RuntimeConfig.Default();
+                config.Flags = RuntimeFlags.NoCollision | RuntimeFlags.NoLevels;
                 using (var rt = new Runtime(world, config))
                 {
                     Assert.IsTrue(rt.Settle(0, 0, 0, 60000));
-                    Assert.AreEqual(0u, rt.Stats.has_chunks);
+                    Assert.IsFalse(rt.Stats.HasChunks);
                     var e = Assert.Throws<ReliefException>(delegate { rt.Level(0); });
-                    Assert.AreEqual(NativeMethods.RELIEF_STATUS_INVALID_ARGUMENT, e.Status);
-                    Assert.Throws<ReliefException>(delegate { rt.AcquireChunk(0, 0, 0); });
+                    Assert.AreEqual(ReliefStatus.InvalidArgument, e.Status);
+                    Assert.Throws<ReliefException>(delegate { rt.AcquireChunk(new ChunkKey(0, 0, 0)); });
                     Assert.Throws<ReliefException>(delegate { rt.Update(double.NaN, 0, 0); });
-                    rt.Update(0, 0, 0, 900, 40, 700); // the camera elsewhere: fine
-                    Assert.Throws<ReliefException>(delegate { rt.Update(0, 0, 0, 0, double.PositiveInfinity, 0); });
+                    rt.Update(new Double3(0, 0, 0), new Double3(900, 40, 700)); // the camera elsewhere: fine
+                    Assert.Throws<ReliefException>(delegate { rt.Update(new Double3(0, 0, 0), new Double3(0, double.PositiveInfinity, 0)); });
                     Assert.Throws<ReliefException>(delegate { rt.AcquireTile(0, 0, 0); });
-                    Assert.Throws<ReliefException>(delegate { new PlanetTerrain(rt); });
+                    Assert.Throws<ReliefException>(delegate { new PlanetQueries(rt); });
                 }
-                config = Runtime.DefaultConfig();
-                config.levels.struct_size += 4; // a nested struct from another header
+                config = RuntimeConfig.Default();
+                ClipmapConfig levels = config.Levels;
+                levels.StructSize += 4; // a nested struct from another header
+                config.Levels = levels;
                 Assert.Throws<ReliefException>(delegate { new Runtime(world, config); });
-                config = Runtime.DefaultConfig();
-                config.flags = 0x80;
+                config = RuntimeConfig.Default();
+                config.Flags = (RuntimeFlags)0x80;
                 Assert.Throws<ReliefException>(delegate { new Runtime(world, config); });
             }
         }
@@ -500,28 +500,24 @@ namespace Relief.Tests
         {
             using (Planet planet = Planet.Open(PlanetPath))
             using (var rt = new Runtime(planet))
-            using (var terrain = new PlanetTerrain(rt))
+            using (var terrain = new PlanetQueries(rt))
             {
-                var pos = new double[3];
-                terrain.PositionAt(0, 0, pos);
+                Double3 pos = terrain.PositionAt(0, 0);
                 Assert.Throws<ReliefException>(delegate { rt.Update(0, 0, 0); });
-                Assert.IsTrue(rt.Settle(pos[0], pos[1], pos[2], 60000));
+                Assert.IsTrue(rt.Settle(pos.X, pos.Y, pos.Z, 60000));
                 var byKind = new int[7];
                 int views = 0;
                 Drain(rt, byKind, ref views, false);
-                Assert.Greater(byKind[NativeMethods.RELIEF_EVENT_LOADED], 0);
-                Assert.Greater(byKind[NativeMethods.RELIEF_EVENT_CHUNK_READY], 0);
+                Assert.Greater(byKind[(int)EventKind.Loaded], 0);
+                Assert.Greater(byKind[(int)EventKind.ChunkReady], 0);
                 Assert.Greater(views, 0);
-                uint face;
-                int cx, cz;
-                rt.ChunkAt(pos[0], pos[1], pos[2], out face, out cx, out cz);
-                using (ChunkView c = rt.AcquireChunk(face, cx, cz))
+                ChunkKey key = rt.ChunkAt(pos);
+                using (ChunkView c = rt.AcquireChunk(key))
                 {
                     Assert.IsNotNull(c, "the chunk underfoot is built");
-                    Assert.AreEqual(face, c.Raw.face);
+                    Assert.AreEqual(key, c.Key);
                 }
-                relief_clipmap_level ring = rt.Level(0);
-                Assert.AreEqual(1u, ring.filled);
+                Assert.IsTrue(rt.Level(0).Filled);
             }
         }
     }
@@ -529,7 +525,7 @@ namespace Relief.Tests
     [TestFixture]
     public class PlanetTests
     {
-        static string PlanetPath { get { return Environment.GetEnvironmentVariable("RELIEF_PLANET"); } }
+        static string PlanetPath { get { return Fixtures.Planet; } }
 
         [Test]
         public void APlanetOpensByPathFromMemoryAndThroughAReader()
@@ -540,12 +536,12 @@ namespace Relief.Tests
                 var reader = new FileReader(File.ReadAllBytes(PlanetPath));
                 using (Planet viaReader = Planet.OpenReader(reader))
                 {
-                    Assert.AreEqual(7u, byPath.Info.version);
-                    Assert.AreEqual(1u, byPath.Info.has_v7_fields);
+                    Assert.AreEqual(7, byPath.Info.Version);
+                    Assert.IsTrue(byPath.Info.HasV7Fields);
                     foreach (Planet p in new[] { inMemory, viaReader })
                     {
-                        Assert.AreEqual(byPath.Info.face_resolution, p.Info.face_resolution);
-                        Assert.AreEqual(byPath.Info.reach_count, p.Info.reach_count);
+                        Assert.AreEqual(byPath.Info.FaceResolution, p.Info.FaceResolution);
+                        Assert.AreEqual(byPath.Info.ReachCount, p.Info.ReachCount);
                         Assert.AreEqual(byPath.BiomeName(0), p.BiomeName(0));
                     }
                     Assert.Greater(reader.Reads, 0);
@@ -558,35 +554,34 @@ namespace Relief.Tests
         {
             using (Planet planet = Planet.Open(PlanetPath))
             using (var streamer = new Streamer(planet))
-            using (var terrain = new PlanetTerrain(streamer))
-            using (var collision = new Collision(streamer, 0))
+            using (var terrain = new PlanetQueries(streamer))
+            using (var collision = new CollisionStream(streamer, 0))
             using (var rings = new Clipmap(terrain))
             {
-                var pos = new double[3];
-                terrain.PositionAt(0, 0, pos);
-                Assert.IsTrue(streamer.Settle(pos[0], pos[1], pos[2], 60000));
-                Span<relief_event> events = new relief_event[32];
+                Double3 pos = terrain.PositionAt(0, 0);
+                Assert.IsTrue(streamer.Settle(pos.X, pos.Y, pos.Z, 60000));
+                Span<StreamEvent> events = new StreamEvent[32];
                 int loaded = 0, tiles = 0, chunks = 0, onChunk = 0, rects = 0;
                 for (int frame = 0; frame < 90; frame++)
                 {
-                    terrain.PositionAt(0, frame * 0.2, pos);
-                    streamer.Update(pos[0], pos[1], pos[2]);
-                    collision.Update(pos[0], pos[1], pos[2]);
-                    rects += rings.Update(pos[0], pos[1], pos[2]);
+                    pos = terrain.PositionAt(0, frame * 0.2);
+                    streamer.Update(pos.X, pos.Y, pos.Z);
+                    collision.Update(pos.X, pos.Y, pos.Z);
+                    rects += rings.Update(pos.X, pos.Y, pos.Z);
                     int n;
                     while ((n = streamer.PollEvents(events)) > 0)
                     {
                         for (int i = 0; i < n; i++)
                         {
-                            Assert.AreNotEqual(NativeMethods.RELIEF_EVENT_FAILED, events[i].kind);
-                            if (events[i].kind != NativeMethods.RELIEF_EVENT_LOADED) continue;
+                            Assert.AreNotEqual(EventKind.Failed, events[i].Kind);
+                            if (events[i].Kind != EventKind.Loaded) continue;
                             loaded++;
-                            Assert.Less(events[i].face, 6u);
-                            rects += rings.RefreshTile(events[i].face, (uint)events[i].x, (uint)events[i].z);
-                            using (TileView t = streamer.AcquireTile(events[i].face, (uint)events[i].x, (uint)events[i].z))
+                            Assert.Less(events[i].Face, 6);
+                            rects += rings.RefreshTile(events[i].Face, events[i].X, events[i].Z);
+                            using (TileView t = streamer.AcquireTile(events[i].Face, events[i].X, events[i].Z))
                             {
                                 if (t == null) continue;
-                                int count = (int)(t.Raw.size * t.Raw.size);
+                                int count = t.Size * t.Size;
                                 Assert.AreEqual(count, t.Height.Length);
                                 Assert.AreEqual(count, t.Sediment.Length);
                                 Assert.AreEqual(count, t.Precipitation.Length);
@@ -596,22 +591,14 @@ namespace Relief.Tests
                     }
                     while ((n = collision.PollEvents(events)) > 0)
                         for (int i = 0; i < n; i++)
-                            if (events[i].kind == NativeMethods.RELIEF_EVENT_LOADED) chunks++;
-                    uint face;
-                    int cx, cz;
-                    collision.ChunkAt(pos[0], pos[1], pos[2], out face, out cx, out cz);
-                    using (ChunkView c = collision.AcquireChunk(face, cx, cz))
+                            if (events[i].Kind == EventKind.Loaded) chunks++;
+                    using (ChunkView c = collision.AcquireChunk(collision.ChunkAt(pos)))
                     {
                         if (c != null)
                         {
                             onChunk++;
-                            relief_chunk_view v = c.Raw;
-                            unsafe
-                            {
-                                double dot = v.up[0] * pos[0] + v.up[1] * pos[1] + v.up[2] * pos[2];
-                                Assert.Greater(dot, 0.0, "the chunk's up points out of the planet");
-                            }
-                            Assert.AreEqual(v.samples * v.samples, (uint)c.Heights.Length);
+                            Assert.Greater(c.Up.Dot(pos), 0.0, "the chunk's up points out of the planet");
+                            Assert.AreEqual(c.Samples * c.Samples, c.Heights.Length);
                         }
                     }
                     Thread.Sleep(16);
@@ -621,38 +608,36 @@ namespace Relief.Tests
                 Assert.Greater(chunks, 0);
                 Assert.Greater(onChunk, 0);
                 Assert.Greater(rects, 0);
-                Assert.AreEqual(1u, rings.Level(0).filled);
+                Assert.IsTrue(rings.Level(0).Filled);
 
-                uint origin;
+                HeightOrigin origin;
                 float h = terrain.Height(pos, out origin);
-                Assert.AreEqual(NativeMethods.RELIEF_ORIGIN_REGION, origin);
-                Assert.That(h, Is.InRange(planet.Info.height_min, planet.Info.height_max));
+                Assert.AreEqual(HeightOrigin.Region, origin);
+                Assert.That(h, Is.InRange(planet.Info.HeightMin, planet.Info.HeightMax));
+                Assert.AreEqual(planet.Info.Radius + h, terrain.Surface(pos, planet.Info.Radius).Length, 1e-6);
                 var line = new double[3 * 16];
                 for (int i = 0; i < 16; i++)
                 {
-                    Span<double> p = new Span<double>(line, 3 * i, 3);
-                    terrain.PositionAt(0, 17.8 + i * 0.01, p);
+                    Double3 p = terrain.PositionAt(0, 17.8 + i * 0.01);
+                    line[3 * i] = p.X; line[3 * i + 1] = p.Y; line[3 * i + 2] = p.Z;
                 }
                 var hs = new float[16];
                 terrain.Heights(line, hs);
-                uint o2;
-                Assert.AreEqual(terrain.Height(new ReadOnlySpan<double>(line, 0, 3), out o2), hs[0]);
-                Span<float> n3 = stackalloc float[3];
-                terrain.Normal(pos, n3);
-                Assert.Greater(n3[0] * pos[0] + n3[1] * pos[1] + n3[2] * pos[2], 0.0);
+                Assert.AreEqual(terrain.Height(new Double3(line[0], line[1], line[2])), hs[0]);
+                Assert.Greater(terrain.Normal(pos, out origin).Dot(pos), 0.0);
                 double biome, sediment, rain;
-                Assert.IsTrue(terrain.Sample(pos, NativeMethods.RELIEF_PLANET_FIELD_BIOME, out biome));
-                Assert.IsNotEmpty(planet.BiomeName((uint)biome));
-                Assert.IsTrue(terrain.Sample(pos, NativeMethods.RELIEF_PLANET_FIELD_SEDIMENT, out sediment));
+                Assert.IsTrue(terrain.Sample(pos, PlanetField.Biome, out biome));
+                Assert.IsNotEmpty(planet.BiomeName((int)biome));
+                Assert.IsTrue(terrain.Sample(pos, PlanetField.Sediment, out sediment));
                 Assert.GreaterOrEqual(sediment, 0.0);
-                Assert.IsTrue(terrain.Sample(pos, NativeMethods.RELIEF_PLANET_FIELD_PRECIPITATION, out rain));
+                Assert.IsTrue(terrain.Sample(pos, PlanetField.Precipitation, out rain));
                 Assert.Greater(rain, 0.0);
-                Assert.AreEqual(1u, terrain.River(pos, 1e6).found, "some river within 1000 km");
-                Assert.AreEqual(1u, terrain.Lake(pos, 1e6).found, "some lake within 1000 km");
-                var e = Assert.Throws<ReliefException>(delegate { terrain.Sample(pos, 7, out biome); });
-                Assert.AreEqual(NativeMethods.RELIEF_STATUS_INVALID_ARGUMENT, e.Status);
-                e = Assert.Throws<ReliefException>(delegate { terrain.Height(new double[3], out o2); });
-                Assert.AreEqual(NativeMethods.RELIEF_STATUS_INVALID_ARGUMENT, e.Status);
+                Assert.IsTrue(terrain.River(pos, 1e6).Found, "some river within 1000 km");
+                Assert.IsTrue(terrain.Lake(pos, 1e6).Found, "some lake within 1000 km");
+                var e = Assert.Throws<ReliefException>(delegate { terrain.Sample(pos, (PlanetField)7, out biome); });
+                Assert.AreEqual(ReliefStatus.InvalidArgument, e.Status);
+                e = Assert.Throws<ReliefException>(delegate { terrain.Height(new Double3(0, 0, 0)); });
+                Assert.AreEqual(ReliefStatus.InvalidArgument, e.Status);
             }
         }
     }

@@ -16,8 +16,8 @@ namespace Relief.Tests
     [TestFixture]
     public class StreamingAssetsTests
     {
-        static string PackPath { get { return Environment.GetEnvironmentVariable("RELIEF_PACK"); } }
-        static string PlanetPath { get { return Environment.GetEnvironmentVariable("RELIEF_PLANET"); } }
+        static string PackPath { get { return Fixtures.Pack; } }
+        static string PlanetPath { get { return Fixtures.Planet; } }
 
         /// <summary>A minimal zip writer: each entry's local header, data, then the central
         /// directory and its end record. Stored entries get a local extra field of
@@ -98,26 +98,24 @@ namespace Relief.Tests
             using (World inApk = StreamingAssets.OpenWorld(streaming, "worlds/island.rlpack"))
             using (World byPath = World.Open(PackPath))
             {
-                Assert.AreEqual(byPath.Info.region_count, inApk.Info.region_count);
-                double extent = inApk.Info.region_size * inApk.Info.vertex_spacing;
-                double x = (inApk.Info.region_min_x + inApk.Info.region_max_x + 1) * extent / 2;
-                double z = (inApk.Info.region_min_z + inApk.Info.region_max_z + 1) * extent / 2;
+                Assert.AreEqual(byPath.Info.RegionCount, inApk.Info.RegionCount);
+                double x = inApk.Info.Centre.X, z = inApk.Info.Centre.Z;
                 using (var s = new Streamer(inApk))
-                using (var t = new Terrain(s))
+                using (var t = new TerrainQueries(s))
                 using (var s2 = new Streamer(byPath))
-                using (var t2 = new Terrain(s2))
+                using (var t2 = new TerrainQueries(s2))
                 {
                     Assert.IsTrue(s.Settle(x, 0, z, 60000));
                     Assert.IsTrue(s2.Settle(x, 0, z, 60000));
-                    uint origin, origin2;
+                    HeightOrigin origin, origin2;
                     float h = t.Height(x + 3.5, z - 7.25, out origin);
-                    Assert.AreEqual(NativeMethods.RELIEF_ORIGIN_REGION, origin);
+                    Assert.AreEqual(HeightOrigin.Region, origin);
                     Assert.AreEqual(t2.Height(x + 3.5, z - 7.25, out origin2), h);
                 }
             }
             using (Planet planet = StreamingAssets.OpenPlanet(streaming, "planet.plnt"))
             using (Planet byPath = Planet.Open(PlanetPath))
-                Assert.AreEqual(byPath.Info.radius, planet.Info.radius);
+                Assert.AreEqual(byPath.Info.Radius, planet.Info.Radius);
             File.Delete(apk);
         }
 

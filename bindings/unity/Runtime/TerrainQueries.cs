@@ -4,34 +4,37 @@ using Relief.Native;
 
 namespace Relief
 {
-    /// <summary>Questions about the ground, from any thread, over a streamer's regions (the
-    /// overview answers heights where none is resident).</summary>
-    public sealed class Terrain : IDisposable
+    /// <summary>Questions about a flat world's ground, from any thread, over what a streamer
+    /// or runtime holds (the overview answers heights where no region is resident). Positions
+    /// are world metres, Y up.</summary>
+    public sealed class TerrainQueries : IDisposable
     {
-        public readonly TerrainHandle Handle;
+        internal readonly TerrainHandle Handle;
 
-        public Terrain(Streamer streamer)
+        public TerrainQueries(Streamer streamer)
         {
             ReliefException.Check(NativeMethods.relief_terrain_create(streamer.Handle, out Handle));
         }
 
         /// <summary>Queries over what a runtime streams (a flat world's).</summary>
-        public Terrain(Runtime runtime)
+        public TerrainQueries(Runtime runtime)
         {
             ReliefException.Check(NativeMethods.relief_runtime_create_terrain(runtime.Handle, out Handle));
         }
 
-        /// <summary>Height at (x, z), metres; <paramref name="origin"/> is a RELIEF_ORIGIN_*.</summary>
-        public float Height(double x, double z, out uint origin)
+        /// <summary>Height at (x, z), metres, and where it came from.</summary>
+        public float Height(double x, double z, out HeightOrigin origin)
         {
             float h;
-            ReliefException.Check(NativeMethods.relief_terrain_height(Handle, x, z, out h, out origin));
+            uint o;
+            ReliefException.Check(NativeMethods.relief_terrain_height(Handle, x, z, out h, out o));
+            origin = (HeightOrigin)o;
             return h;
         }
 
         public float Height(double x, double z)
         {
-            uint origin;
+            HeightOrigin origin;
             return Height(x, z, out origin);
         }
 
@@ -46,15 +49,20 @@ namespace Relief
             return (int)fromRegions;
         }
 
-        /// <summary>Unit normal (x, y, z) at (x, z) into <paramref name="normal"/> (3 floats).</summary>
-        public unsafe uint Normal(double x, double z, Span<float> normal)
+        /// <summary>The unit normal at (x, z) (Y up) and where it came from.</summary>
+        public unsafe Double3 Normal(double x, double z, out HeightOrigin origin)
         {
-            if (normal.Length < 3)
-                throw new ArgumentException("normal needs 3 floats");
-            uint origin;
-            fixed (float* o = &MemoryMarshal.GetReference(normal))
-                ReliefException.Check(NativeMethods.relief_terrain_normal(Handle, x, z, o, out origin));
-            return origin;
+            float* n = stackalloc float[3];
+            uint o;
+            ReliefException.Check(NativeMethods.relief_terrain_normal(Handle, x, z, n, out o));
+            origin = (HeightOrigin)o;
+            return new Double3(n[0], n[1], n[2]);
+        }
+
+        public Double3 Normal(double x, double z)
+        {
+            HeightOrigin origin;
+            return Normal(x, z, out origin);
         }
 
         /// <summary>Normals for pairs (x, z) into <paramref name="normals"/> (3 floats each).</summary>
@@ -65,36 +73,39 @@ namespace Relief
                 ReliefException.Check(NativeMethods.relief_terrain_normals(Handle, p, (UIntPtr)(xz.Length / 2), o, (UIntPtr)normals.Length));
         }
 
-        public relief_ground Ground(double x, double z)
+        /// <summary>The region maps at (x, z): texture, hole, biome, lake.</summary>
+        public Ground Ground(double x, double z)
         {
             var g = new relief_ground();
             g.struct_size = (uint)Marshal.SizeOf(typeof(relief_ground));
             ReliefException.Check(NativeMethods.relief_terrain_ground(Handle, x, z, ref g));
-            return g;
+            return new Ground(g);
         }
 
         /// <summary>The biome id at (x, z), or -1 where no resident region covers it.</summary>
-        public int Biome(double x, double z)
+        public int BiomeId(double x, double z)
         {
             uint found, biome;
             ReliefException.Check(NativeMethods.relief_terrain_biome(Handle, x, z, out found, out biome));
             return found != 0 ? (int)biome : -1;
         }
 
-        public relief_river River(double x, double z, double radius)
+        /// <summary>The nearest river within <paramref name="radius"/> metres.</summary>
+        public RiverAt River(double x, double z, double radius)
         {
             var r = new relief_river();
             r.struct_size = (uint)Marshal.SizeOf(typeof(relief_river));
             ReliefException.Check(NativeMethods.relief_terrain_river(Handle, x, z, radius, ref r));
-            return r;
+            return new RiverAt(r);
         }
 
-        public relief_lake Lake(double x, double z, double radius)
+        /// <summary>The nearest lake within <paramref name="radius"/> metres.</summary>
+        public LakeAt Lake(double x, double z, double radius)
         {
             var l = new relief_lake();
             l.struct_size = (uint)Marshal.SizeOf(typeof(relief_lake));
             ReliefException.Check(NativeMethods.relief_terrain_lake(Handle, x, z, radius, ref l));
-            return l;
+            return new LakeAt(l);
         }
 
         public void Dispose() { Handle.Dispose(); }

@@ -1,0 +1,116 @@
+using System;
+
+namespace Relief
+{
+    /// <summary>What a relief call returned (the C ABI's RELIEF_STATUS_*).</summary>
+    public enum ReliefStatus : uint
+    {
+        Ok = 0,
+        /// <summary>A NULL, undersized or out-of-range argument; the message names it.</summary>
+        InvalidArgument = 1,
+        /// <summary>A file, entry or resident piece that isn't there.</summary>
+        NotFound = 2,
+        /// <summary>Bytes that aren't what they claim to be (a damaged or truncated file).</summary>
+        Corrupt = 3,
+        /// <summary>A format or ABI version this library doesn't speak.</summary>
+        UnsupportedVersion = 4,
+        /// <summary>Reading failed (disk, network).</summary>
+        Io = 5,
+        /// <summary>A bug in relief, caught at the boundary: dispose the handles the call used.</summary>
+        Panic = 6,
+    }
+
+    /// <summary>What a <see cref="StreamEvent"/> reports (RELIEF_EVENT_*).</summary>
+    public enum EventKind : uint
+    {
+        /// <summary>A region (flat world) or tile (planet) is resident: X, Z (and Face).</summary>
+        Loaded = 0,
+        /// <summary>A region or tile left memory.</summary>
+        Unloaded = 1,
+        /// <summary>A region or tile failed to load; <see cref="StreamEvent.WillRetry"/> says
+        /// whether relief tries again.</summary>
+        Failed = 2,
+        /// <summary>A collision chunk (Face, X, Z) is built.</summary>
+        ChunkReady = 3,
+        /// <summary>A collision chunk was dropped.</summary>
+        ChunkDropped = 4,
+        /// <summary>A collision chunk failed to build.</summary>
+        ChunkFailed = 5,
+        /// <summary>Far-ground levels changed: X rectangles to fetch with GetDirty.</summary>
+        LevelsDirty = 6,
+    }
+
+    /// <summary>Which defaults a <see cref="StreamConfig"/> starts from (RELIEF_STREAM_KIND_*).</summary>
+    public enum StreamKind : uint
+    {
+        Regions = 0,
+        Collision = 1,
+    }
+
+    /// <summary>Parts a <see cref="Runtime"/> leaves out (RELIEF_RUNTIME_*).</summary>
+    [Flags]
+    public enum RuntimeFlags : uint
+    {
+        None = 0,
+        /// <summary>No collision chunks (a flat world drawn with Unity Terrains, whose own
+        /// colliders serve).</summary>
+        NoCollision = 1,
+        /// <summary>No far-ground levels (a headless server).</summary>
+        NoLevels = 2,
+    }
+
+    /// <summary>Where a height came from (RELIEF_ORIGIN_*).</summary>
+    public enum HeightOrigin : uint
+    {
+        /// <summary>A resident region or tile: full resolution.</summary>
+        Region = 0,
+        /// <summary>The world's overview: coarse, where nothing is resident.</summary>
+        Overview = 1,
+        /// <summary>Outside the world.</summary>
+        Outside = 2,
+    }
+
+    /// <summary>What a river reach is (RELIEF_REACH_*).</summary>
+    public enum ReachKind : uint
+    {
+        Creek = 0,
+        River = 1,
+    }
+
+    /// <summary>A planet's per-sample fields (RELIEF_PLANET_FIELD_*).</summary>
+    public enum PlanetField : uint
+    {
+        /// <summary>The biome id.</summary>
+        Biome = 0,
+        /// <summary>Metres of sediment (v7 planets).</summary>
+        Sediment = 1,
+        /// <summary>Precipitation, mm/yr (v7 planets).</summary>
+        Precipitation = 2,
+    }
+
+    /// <summary>The ground classes relief's baker writes (`relief bake`, flat worlds and
+    /// planets alike): the id is the biome layer's byte, and the world's
+    /// <see cref="World.BiomeName"/> of that id is the lower-case, spaced member name ("sea
+    /// floor" for <see cref="SeaFloor"/>). A world imported from Terrain3D names its own ids
+    /// (by ground texture): read those with BiomeName, not this enum.</summary>
+    public enum Biome : byte
+    {
+        SeaFloor = 0,
+        Shelf = 1,
+        Beach = 2,
+        LakeBed = 3,
+        Wetland = 4,
+        BareRock = 5,
+        Snow = 6,
+        Tundra = 7,
+        Taiga = 8,
+        Grassland = 9,
+        Shrubland = 10,
+        TemperateForest = 11,
+        TemperateRainforest = 12,
+        Desert = 13,
+        Savanna = 14,
+        TropicalSeasonalForest = 15,
+        TropicalRainforest = 16,
+    }
+}

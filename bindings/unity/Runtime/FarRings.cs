@@ -1,0 +1,84 @@
+using System;
+
+namespace Relief
+{
+    /// <summary>The far-ground mesh, engine-free: one ring of quads per level, each ring's
+    /// quads twice the size of the ring inside it, level 0 a full square. A shader lifts each
+    /// vertex to the height of the finest level whose window holds it (the levels' textures,
+    /// <see cref="FarLevels"/>). The mesh follows the camera in steps of its coarsest quad
+    /// (<see cref="Snap"/>), so vertices stay on the same cells and the ground doesn't swim.</summary>
+    public static class FarRings
+    {
+        /// <summary>Quads along a level's side: each level's quads are two of its cells wide,
+        /// so a ring covers half the level's window.</summary>
+        public static int QuadsPerSide(int levelSize) { return levelSize / 2; }
+
+        /// <summary>Quads the mesh holds for <paramref name="levels"/> levels of
+        /// <paramref name="levelSize"/> cells.</summary>
+        public static int QuadCount(int levels, int levelSize)
+        {
+            int side = QuadsPerSide(levelSize), half = side / 2;
+            return side * side + (levels - 1) * (side * side - half * half);
+        }
+
+        /// <summary>Fills <paramref name="vertices"/> (x, y = 0, z per vertex; 4 per quad,
+        /// 12 floats) and <paramref name="indices"/> (6 per quad, clockwise from above: Unity's
+        /// front face) with the rings, in metres around the mesh's origin. Returns the quads
+        /// written.</summary>
+        public static int Build(int levels, int levelSize, double baseSpacing, float[] vertices, int[] indices)
+        {
+            if (levels < 1 || levels > 8)
+                throw new ArgumentOutOfRangeException("levels", levels, "1 … 8 levels");
+            if (levelSize < 8 || (levelSize & (levelSize - 1)) != 0)
+                throw new ArgumentOutOfRangeException("levelSize", levelSize, "a power of two, at least 8");
+            int count = QuadCount(levels, levelSize);
+            if (vertices == null || vertices.Length < 12 * count)
+                throw new ArgumentException("vertices must hold " + 12 * count + " floats", "vertices");
+            if (indices == null || indices.Length < 6 * count)
+                throw new ArgumentException("indices must hold " + 6 * count + " ints", "indices");
+            int side = QuadsPerSide(levelSize), half = side / 2, quarter = half / 2, q = 0;
+            for (int k = 0; k < levels; k++)
+            {
+                double quad = baseSpacing * (1 << k) * 2.0;
+                for (int j = -half; j < half; j++)
+                    for (int i = -half; i < half; i++)
+                    {
+                        // Inside the ring: the finer level's square (half as wide) covers it.
+                        bool inner = i >= -quarter && i < quarter && j >= -quarter && j < quarter;
+                        if (k > 0 && inner)
+                            continue;
+                        Quad(vertices, indices, q++, i * quad, j * quad, quad);
+                    }
+            }
+            return q;
+        }
+
+        static void Quad(float[] v, int[] idx, int q, double x, double z, double side)
+        {
+            int b = 4 * q;
+            Put(v, b, x, z);
+            Put(v, b + 1, x + side, z);
+            Put(v, b + 2, x + side, z + side);
+            Put(v, b + 3, x, z + side);
+            // a (x, z), b (x+1, z), c (x+1, z+1), d (x, z+1): a d c and a c b run clockwise
+            // seen from above (+Y) in Unity's left-handed frame.
+            int i = 6 * q;
+            idx[i] = b; idx[i + 1] = b + 3; idx[i + 2] = b + 2;
+            idx[i + 3] = b; idx[i + 4] = b + 2; idx[i + 5] = b + 1;
+        }
+
+        static void Put(float[] v, int vertex, double x, double z)
+        {
+            v[3 * vertex] = (float)x;
+            v[3 * vertex + 1] = 0f;
+            v[3 * vertex + 2] = (float)z;
+        }
+
+        /// <summary>The mesh's step: its coarsest quad.</summary>
+        public static double Step(int levels, double baseSpacing) { return baseSpacing * (1 << (levels - 1)) * 2.0; }
+
+        /// <summary><paramref name="value"/> (a camera coordinate) snapped to the nearest
+        /// multiple of <paramref name="step"/>: where the mesh's origin goes.</summary>
+        public static double Snap(double value, double step) { return Math.Round(value / step) * step; }
+    }
+}

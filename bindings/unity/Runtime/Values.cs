@@ -1,0 +1,391 @@
+// The public value types: each holds its C struct (Relief.Native, internal) as its only field,
+// so an array of them has the C layout and crosses the ABI without a copy, while callers see
+// PascalCase properties and enums.
+using System;
+using System.Runtime.InteropServices;
+using Relief.Native;
+
+namespace Relief
+{
+    /// <summary>A position or direction in doubles: planet-frame metres, or world metres on a
+    /// flat world (Y up). Planets need doubles: a float at 6,000 km has half-metre steps.</summary>
+    public readonly struct Double3 : IEquatable<Double3>
+    {
+        public readonly double X, Y, Z;
+
+        public Double3(double x, double y, double z) { X = x; Y = y; Z = z; }
+
+        public double Length { get { return Math.Sqrt(X * X + Y * Y + Z * Z); } }
+        public double Dot(Double3 o) { return X * o.X + Y * o.Y + Z * o.Z; }
+        public Double3 Normalized { get { double l = Length; return l > 0 ? this * (1.0 / l) : this; } }
+
+        public static Double3 operator +(Double3 a, Double3 b) { return new Double3(a.X + b.X, a.Y + b.Y, a.Z + b.Z); }
+        public static Double3 operator -(Double3 a, Double3 b) { return new Double3(a.X - b.X, a.Y - b.Y, a.Z - b.Z); }
+        public static Double3 operator *(Double3 a, double s) { return new Double3(a.X * s, a.Y * s, a.Z * s); }
+
+        public bool Equals(Double3 o) { return X == o.X && Y == o.Y && Z == o.Z; }
+        public override bool Equals(object o) { return o is Double3 && Equals((Double3)o); }
+        public override int GetHashCode() { return X.GetHashCode() ^ (Y.GetHashCode() * 397) ^ (Z.GetHashCode() * 7919); }
+        public override string ToString() { return string.Format("({0:0.###}, {1:0.###}, {2:0.###})", X, Y, Z); }
+
+        internal static unsafe Double3 From(double* p) { return new Double3(p[0], p[1], p[2]); }
+    }
+
+    /// <summary>An opened flat world's extent and contents.</summary>
+    public readonly struct WorldInfo
+    {
+        readonly relief_world_info c;
+        internal WorldInfo(relief_world_info c) { this.c = c; }
+
+        /// <summary>Samples along a region's side (512 for Terrain3D-style regions).</summary>
+        public int RegionSize { get { return (int)c.region_size; } }
+        /// <summary>Metres between samples.</summary>
+        public double VertexSpacing { get { return c.vertex_spacing; } }
+        /// <summary>A region's side in metres (RegionSize × VertexSpacing).</summary>
+        public double RegionExtent { get { return c.region_size * c.vertex_spacing; } }
+        public int RegionMinX { get { return c.region_min_x; } }
+        public int RegionMinZ { get { return c.region_min_z; } }
+        public int RegionMaxX { get { return c.region_max_x; } }
+        public int RegionMaxZ { get { return c.region_max_z; } }
+        public float HeightMin { get { return c.height_min; } }
+        public float HeightMax { get { return c.height_max; } }
+        public float SeaLevel { get { return c.sea_level; } }
+        public int RegionCount { get { return (int)c.region_count; } }
+        public int ReachCount { get { return (int)c.reach_count; } }
+        public int LakeCount { get { return (int)c.lake_count; } }
+        public int BiomeCount { get { return (int)c.biome_count; } }
+
+        /// <summary>The middle of the regions' bounding box, world metres (y = 0).</summary>
+        public Double3 Centre
+        {
+            get
+            {
+                double e = RegionExtent;
+                return new Double3((c.region_min_x + c.region_max_x + 1) * e / 2, 0, (c.region_min_z + c.region_max_z + 1) * e / 2);
+            }
+        }
+    }
+
+    /// <summary>An opened planet's shape and contents.</summary>
+    public readonly struct PlanetInfo
+    {
+        readonly relief_planet_info c;
+        internal PlanetInfo(relief_planet_info c) { this.c = c; }
+
+        public int Version { get { return (int)c.version; } }
+        /// <summary>Sea-level radius, metres.</summary>
+        public double Radius { get { return c.radius; } }
+        public unsafe Double3 PolarAxis { get { fixed (double* p = c.polar_axis) return Double3.From(p); } }
+        /// <summary>Samples along a cube face's side.</summary>
+        public int FaceResolution { get { return (int)c.face_resolution; } }
+        public int TileSize { get { return (int)c.tile_size; } }
+        public int TilesPerSide { get { return (int)c.tiles_per_side; } }
+        public int Projection { get { return (int)c.projection; } }
+        /// <summary>Metres between samples at the face centre.</summary>
+        public double Spacing { get { return c.spacing; } }
+        public float HeightMin { get { return c.height_min; } }
+        public float HeightMax { get { return c.height_max; } }
+        public float SeaLevel { get { return c.sea_level; } }
+        /// <summary>Whether tiles carry sediment and precipitation (v7).</summary>
+        public bool HasV7Fields { get { return c.has_v7_fields != 0; } }
+        public int ReachCount { get { return (int)c.reach_count; } }
+        public int LakeCount { get { return (int)c.lake_count; } }
+        public int BiomeCount { get { return (int)c.biome_count; } }
+        public int FieldCount { get { return (int)c.field_count; } }
+    }
+
+    /// <summary>How a stream of regions, tiles or collision chunks behaves. Start from
+    /// <see cref="Default"/> (a default-constructed config is refused: its version is 0).</summary>
+    public struct StreamConfig
+    {
+        internal relief_stream_config c;
+        internal StreamConfig(relief_stream_config c) { this.c = c; }
+
+        /// <summary>relief's defaults for <paramref name="kind"/>.</summary>
+        public static StreamConfig Default(StreamKind kind)
+        {
+            Abi.Require();
+            relief_stream_config c;
+            ReliefException.Check(NativeMethods.relief_stream_config_default((uint)kind, out c));
+            return new StreamConfig(c);
+        }
+
+        /// <summary>Loader threads; 0: relief picks.</summary>
+        public int WorkerThreads { get { return (int)c.worker_threads; } set { c.worker_threads = (uint)value; } }
+        /// <summary>Metres around the focus that are loaded.</summary>
+        public double LoadRadius { get { return c.load_radius; } set { c.load_radius = value; } }
+        /// <summary>Metres past which resident pieces are dropped (≥ LoadRadius).</summary>
+        public double DropRadius { get { return c.drop_radius; } set { c.drop_radius = value; } }
+        /// <summary>The most resident and cached pieces may hold, bytes.</summary>
+        public ulong BudgetBytes { get { return c.budget_bytes; } set { c.budget_bytes = value; } }
+        /// <summary>Microseconds one Update may spend on the calling thread.</summary>
+        public int UpdateBudgetUs { get { return (int)c.update_budget_us; } set { c.update_budget_us = (uint)value; } }
+        /// <summary>Tries of a failing load before it is given up.</summary>
+        public int MaxAttempts { get { return (int)c.max_attempts; } set { c.max_attempts = (uint)value; } }
+        public int RetryDelayMs { get { return (int)c.retry_delay_ms; } set { c.retry_delay_ms = (uint)value; } }
+        /// <summary>The config's version: its C struct's size (set by Default).</summary>
+        public int StructSize { get { return (int)c.struct_size; } set { c.struct_size = (uint)value; } }
+    }
+
+    /// <summary>The far-ground levels' shape. Start from <see cref="Default"/>.</summary>
+    public struct ClipmapConfig
+    {
+        internal relief_clipmap_config c;
+        internal ClipmapConfig(relief_clipmap_config c) { this.c = c; }
+
+        public static ClipmapConfig Default()
+        {
+            Abi.Require();
+            relief_clipmap_config c;
+            ReliefException.Check(NativeMethods.relief_clipmap_config_default(out c));
+            return new ClipmapConfig(c);
+        }
+
+        /// <summary>How many levels, each twice the spacing of the one before.</summary>
+        public int Levels { get { return (int)c.levels; } set { c.levels = (uint)value; } }
+        /// <summary>Cells along a level's side (a power of two).</summary>
+        public int Size { get { return (int)c.size; } set { c.size = (uint)value; } }
+        /// <summary>Level 0's metres per cell.</summary>
+        public double BaseSpacing { get { return c.base_spacing; } set { c.base_spacing = value; } }
+        public int StructSize { get { return (int)c.struct_size; } set { c.struct_size = (uint)value; } }
+    }
+
+    /// <summary>Everything a <see cref="Runtime"/> streams. Start from <see cref="Default"/>.</summary>
+    public struct RuntimeConfig
+    {
+        internal relief_runtime_config c;
+        internal RuntimeConfig(relief_runtime_config c) { this.c = c; }
+
+        /// <summary>The defaults of every part (nested versions set).</summary>
+        public static RuntimeConfig Default()
+        {
+            Abi.Require();
+            relief_runtime_config c;
+            ReliefException.Check(NativeMethods.relief_runtime_config_default(out c));
+            return new RuntimeConfig(c);
+        }
+
+        /// <summary>Parts to leave out.</summary>
+        public RuntimeFlags Flags { get { return (RuntimeFlags)c.flags; } set { c.flags = (uint)value; } }
+        /// <summary>Regions (flat world) or tiles (planet).</summary>
+        public StreamConfig Pieces { get { return new StreamConfig(c.pieces); } set { c.pieces = value.c; } }
+        /// <summary>Collision chunks.</summary>
+        public StreamConfig Collision { get { return new StreamConfig(c.collision); } set { c.collision = value.c; } }
+        /// <summary>A collision chunk's side, metres (0: 64 m).</summary>
+        public double ChunkSize { get { return c.chunk_size_m; } set { c.chunk_size_m = value; } }
+        /// <summary>The far-ground levels.</summary>
+        public ClipmapConfig Levels { get { return new ClipmapConfig(c.levels); } set { c.levels = value.c; } }
+    }
+
+    /// <summary>One thing that happened in a stream (<see cref="Runtime.PollEvents"/>).</summary>
+    public readonly struct StreamEvent
+    {
+        readonly relief_event c;
+        internal StreamEvent(relief_event c) { this.c = c; }
+
+        public EventKind Kind { get { return (EventKind)c.kind; } }
+        /// <summary>Region x (flat), tile x (planet), chunk x; the rectangle count for LevelsDirty.</summary>
+        public int X { get { return c.x; } }
+        /// <summary>Region z (flat), tile y (planet), chunk z.</summary>
+        public int Z { get { return c.z; } }
+        /// <summary>Cube face on a planet; 0 on flat worlds.</summary>
+        public int Face { get { return (int)c.face; } }
+        /// <summary>Why it failed (Failed, ChunkFailed); Ok otherwise.</summary>
+        public ReliefStatus Status { get { return (ReliefStatus)c.status; } }
+        /// <summary>Bytes the piece holds (Loaded).</summary>
+        public ulong Bytes { get { return c.bytes; } }
+        /// <summary>Which try this was (Failed).</summary>
+        public int Attempt { get { return (int)c.attempt; } }
+        /// <summary>Whether relief tries a failed load again.</summary>
+        public bool WillRetry { get { return c.will_retry != 0; } }
+
+        public override string ToString() { return string.Format("{0} ({1}, {2}) face {3}", Kind, X, Z, Face); }
+    }
+
+    /// <summary>A stream's state and timings.</summary>
+    public readonly struct StreamStats
+    {
+        readonly relief_stream_stats c;
+        internal StreamStats(relief_stream_stats c) { this.c = c; }
+
+        /// <summary>Pieces resident and ready.</summary>
+        public int Ready { get { return (int)c.ready; } }
+        /// <summary>Pieces kept past the drop radius while the budget allows.</summary>
+        public int Cached { get { return (int)c.cached; } }
+        public int InFlight { get { return (int)c.in_flight; } }
+        public int QueueDepth { get { return (int)c.queue_depth; } }
+        /// <summary>Pieces the focus wants.</summary>
+        public int Wanted { get { return (int)c.wanted; } }
+        /// <summary>Wanted pieces left out to stay within the budget.</summary>
+        public int Trimmed { get { return (int)c.trimmed; } }
+        public int LatencyP50Us { get { return (int)c.latency_p50_us; } }
+        public int LatencyP99Us { get { return (int)c.latency_p99_us; } }
+        public int UpdateLastUs { get { return (int)c.update_last_us; } }
+        public int UpdateP50Us { get { return (int)c.update_p50_us; } }
+        public int UpdateP99Us { get { return (int)c.update_p99_us; } }
+        public int UpdateMaxUs { get { return (int)c.update_max_us; } }
+        public ulong ReadyBytes { get { return c.ready_bytes; } }
+        public ulong CachedBytes { get { return c.cached_bytes; } }
+        public ulong InFlightBytes { get { return c.in_flight_bytes; } }
+        public ulong BudgetBytes { get { return c.budget_bytes; } }
+        public ulong Loads { get { return c.loads; } }
+        public ulong Failures { get { return c.failures; } }
+        public ulong Evictions { get { return c.evictions; } }
+    }
+
+    /// <summary>A runtime's parts' stats and its own frame timings.</summary>
+    public readonly struct RuntimeStats
+    {
+        readonly relief_runtime_stats c;
+        internal RuntimeStats(relief_runtime_stats c) { this.c = c; }
+
+        /// <summary>Whether the runtime builds collision chunks.</summary>
+        public bool HasChunks { get { return c.has_chunks != 0; } }
+        public StreamStats Pieces { get { return new StreamStats(c.pieces); } }
+        public StreamStats Chunks { get { return new StreamStats(c.chunks); } }
+        public int UpdateLastUs { get { return (int)c.update_last_us; } }
+        public int PiecesLastUs { get { return (int)c.pieces_last_us; } }
+        public int LevelsLastUs { get { return (int)c.levels_last_us; } }
+        public int ChunksLastUs { get { return (int)c.chunks_last_us; } }
+        public int UpdateP50Us { get { return (int)c.update_p50_us; } }
+        public int UpdateP99Us { get { return (int)c.update_p99_us; } }
+        public int UpdateMaxUs { get { return (int)c.update_max_us; } }
+        public ulong LevelCellsLast { get { return c.level_cells_last; } }
+        public ulong LevelCellsTotal { get { return c.level_cells_total; } }
+    }
+
+    /// <summary>What lies at a point of a flat world (its region's maps there).</summary>
+    public readonly struct Ground
+    {
+        readonly relief_ground c;
+        internal Ground(relief_ground c) { this.c = c; }
+
+        /// <summary>Whether a resident region covers the point; every other member is zero
+        /// when false.</summary>
+        public bool Found { get { return c.found != 0; } }
+        /// <summary>The Terrain3D control word.</summary>
+        public uint Control { get { return c.control; } }
+        public int BaseTexture { get { return c.base_texture; } }
+        public int OverlayTexture { get { return c.overlay_texture; } }
+        /// <summary>Overlay blend, 0…255.</summary>
+        public int Blend { get { return c.blend; } }
+        public int UvRotation { get { return c.uv_rotation; } }
+        public int UvScale { get { return c.uv_scale; } }
+        public bool Hole { get { return c.hole != 0; } }
+        public bool Navigation { get { return c.navigation != 0; } }
+        public bool Autoshader { get { return c.autoshader != 0; } }
+        public bool HasBiome { get { return c.has_biome != 0; } }
+        /// <summary>The biome layer's id (<see cref="World.BiomeName"/> names it).</summary>
+        public int BiomeId { get { return (int)c.biome; } }
+        /// <summary>The id as relief's baked class (worlds from `relief bake`).</summary>
+        public Biome Biome { get { return (Biome)c.biome; } }
+        public bool HasLake { get { return c.has_lake != 0; } }
+        public int Lake { get { return (int)c.lake; } }
+        public int RegionX { get { return c.region_x; } }
+        public int RegionZ { get { return c.region_z; } }
+    }
+
+    /// <summary>The nearest river to a point of a flat world, within a radius.</summary>
+    public readonly struct RiverAt
+    {
+        readonly relief_river c;
+        internal RiverAt(relief_river c) { this.c = c; }
+
+        /// <summary>Whether a reach lies within the radius.</summary>
+        public bool Found { get { return c.found != 0; } }
+        public int Reach { get { return (int)c.reach; } }
+        /// <summary>The nearest point on the reach's centreline (x, z), world metres.</summary>
+        public double NearestX { get { return c.nearest_x; } }
+        public double NearestZ { get { return c.nearest_z; } }
+        public ReachKind Kind { get { return (ReachKind)c.kind; } }
+        /// <summary>Whether the channel holds water there.</summary>
+        public bool HasWater { get { return c.has_water != 0; } }
+        public float Width { get { return c.width_m; } }
+        /// <summary>Metres from the point to the centreline.</summary>
+        public float Distance { get { return c.distance_m; } }
+        /// <summary>The bed's height, metres.</summary>
+        public float Bed { get { return c.bed_m; } }
+    }
+
+    /// <summary>The nearest river to a point on a planet.</summary>
+    public readonly struct PlanetRiverAt
+    {
+        readonly relief_planet_river c;
+        internal PlanetRiverAt(relief_planet_river c) { this.c = c; }
+
+        public bool Found { get { return c.found != 0; } }
+        public int Reach { get { return (int)c.reach; } }
+        /// <summary>The nearest point on the reach, planet frame.</summary>
+        public unsafe Double3 Nearest { get { fixed (double* p = c.nearest) return Double3.From(p); } }
+        public ReachKind Kind { get { return (ReachKind)c.kind; } }
+        public bool HasWater { get { return c.has_water != 0; } }
+        public float Width { get { return c.width_m; } }
+        public float Distance { get { return c.distance_m; } }
+        public float Bed { get { return c.bed_m; } }
+    }
+
+    /// <summary>The nearest lake to a point, within a radius (flat worlds and planets).</summary>
+    public readonly struct LakeAt
+    {
+        readonly relief_lake c;
+        internal LakeAt(relief_lake c) { this.c = c; }
+
+        public bool Found { get { return c.found != 0; } }
+        public int Lake { get { return (int)c.lake; } }
+        /// <summary>Whether the point is on the lake.</summary>
+        public bool Inside { get { return c.inside != 0; } }
+        /// <summary>The water level, metres.</summary>
+        public float Level { get { return c.level_m; } }
+        /// <summary>Metres to the shore (0 inside).</summary>
+        public float Distance { get { return c.distance_m; } }
+    }
+
+    /// <summary>A rectangle of a far-ground level that changed, in the level's toroidal
+    /// storage: cells x .. x + Width, z .. z + Depth (wrapping), of <see cref="Level"/>.</summary>
+    public readonly struct DirtyRect
+    {
+        readonly relief_dirty_rect c;
+        internal DirtyRect(relief_dirty_rect c) { this.c = c; }
+
+        /// <summary>A rectangle from its parts (for tests and tools).</summary>
+        public DirtyRect(int level, int x, int z, int width, int depth)
+        {
+            c = new relief_dirty_rect { level = (uint)level, x = (uint)x, z = (uint)z, width = (uint)width, depth = (uint)depth };
+        }
+
+        public int Level { get { return (int)c.level; } }
+        public int X { get { return (int)c.x; } }
+        public int Z { get { return (int)c.z; } }
+        public int Width { get { return (int)c.width; } }
+        public int Depth { get { return (int)c.depth; } }
+    }
+
+    /// <summary>A far-ground level's window (its heights are read through
+    /// <see cref="Runtime.LevelHeights"/> or <see cref="Clipmap.Heights"/>). Cell (i, j) of the
+    /// window lies at plane position (i, j) × Spacing and is stored at texel
+    /// (j mod Size) · Size + (i mod Size).</summary>
+    public readonly struct LevelInfo
+    {
+        readonly relief_clipmap_level c;
+        internal LevelInfo(relief_clipmap_level c) { this.c = c; }
+        internal IntPtr Heights { get { return c.heights; } }
+
+        /// <summary>Which level (0 is the finest).</summary>
+        public int Level { get { return (int)c.level; } }
+        /// <summary>Cells along a side.</summary>
+        public int Size { get { return (int)c.size; } }
+        /// <summary>Whether every cell holds a height yet.</summary>
+        public bool Filled { get { return c.filled != 0; } }
+        /// <summary>The window's first cell, in cells of this level.</summary>
+        public long OriginI { get { return c.origin_i; } }
+        public long OriginJ { get { return c.origin_j; } }
+        /// <summary>Metres per cell.</summary>
+        public double Spacing { get { return c.spacing; } }
+        /// <summary>The plane the level lies on: identity axes on a flat world; on a planet the
+        /// tangent plane near the focus (origin on the sphere, X, up and Z axes).</summary>
+        public unsafe Double3 PlaneOrigin { get { fixed (double* p = c.plane_origin) return Double3.From(p); } }
+        public unsafe Double3 PlaneX { get { fixed (double* p = c.plane_x) return Double3.From(p); } }
+        public unsafe Double3 PlaneUp { get { fixed (double* p = c.plane_up) return Double3.From(p); } }
+        public unsafe Double3 PlaneZ { get { fixed (double* p = c.plane_z) return Double3.From(p); } }
+    }
+}

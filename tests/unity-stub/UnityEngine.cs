@@ -1,0 +1,315 @@
+// A reference stub of exactly the UnityEngine members relief's components use
+// (bindings/unity/Components), so CI compiles them without Unity. Each member has the
+// signature its page in Unity's Scripting Reference gives (Unity 2021.3 LTS and later; pages at
+// https://docs.unity3d.com/ScriptReference/<Type>.<member>.html, cited per member). Bodies
+// throw: nothing here runs. A member the components use and this file lacks fails the build,
+// which is the point.
+#pragma warning disable 0660, 0661 // Object defines == without Equals/GetHashCode, as Unity's does
+using System;
+
+namespace UnityEngine.Rendering
+{
+    // ScriptReference/Rendering.MeshUpdateFlags.html
+    [Flags] public enum MeshUpdateFlags { Default = 0, DontValidateIndices = 1, DontResetBoneBounds = 2, DontNotifyMeshUsers = 4, DontRecalculateBounds = 8 }
+}
+
+namespace UnityEngine
+{
+    static class Stub { internal static Exception Never() { return new NotSupportedException("UnityEngine reference stub: compile only"); } }
+
+    // ScriptReference/Object.html
+    public class Object
+    {
+        // Object.GetInstanceID.html
+        public int GetInstanceID() { throw Stub.Never(); }
+        // Object.name.html
+        public string name { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        // Object.Destroy.html: public static void Destroy(Object obj, float t = 0.0F);
+        public static void Destroy(Object obj, float t = 0.0F) { throw Stub.Never(); }
+        // Object-operator_eq.html, Object-operator_ne.html, Object-operator_Object.html
+        public static bool operator ==(Object x, Object y) { throw Stub.Never(); }
+        public static bool operator !=(Object x, Object y) { throw Stub.Never(); }
+        public static implicit operator bool(Object exists) { throw Stub.Never(); }
+    }
+
+    // ScriptReference/Component.html
+    public class Component : Object
+    {
+        // Component-transform.html, Component-gameObject.html
+        public Transform transform { get { throw Stub.Never(); } }
+        public GameObject gameObject { get { throw Stub.Never(); } }
+        // Component.GetComponent.html: public T GetComponent<T>();
+        public T GetComponent<T>() { throw Stub.Never(); }
+    }
+
+    // ScriptReference/Behaviour.html
+    public class Behaviour : Component
+    {
+        // Behaviour-enabled.html
+        public bool enabled { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+    }
+
+    // ScriptReference/MonoBehaviour.html
+    public class MonoBehaviour : Behaviour { }
+
+    // ScriptReference/GameObject.html
+    public sealed class GameObject : Object
+    {
+        // GameObject-ctor.html: public GameObject(string name);
+        public GameObject(string name) { throw Stub.Never(); }
+        // GameObject-transform.html
+        public Transform transform { get { throw Stub.Never(); } }
+        // GameObject.SetActive.html: public void SetActive(bool value);
+        public void SetActive(bool value) { throw Stub.Never(); }
+        // GameObject.AddComponent.html: public T AddComponent<T>() where T : Component;
+        public T AddComponent<T>() where T : Component { throw Stub.Never(); }
+        // GameObject.GetComponent.html: public T GetComponent<T>();
+        public T GetComponent<T>() { throw Stub.Never(); }
+    }
+
+    // ScriptReference/Transform.html
+    public class Transform : Component
+    {
+        // Transform-position.html, Transform-rotation.html, Transform-localPosition.html
+        public Vector3 position { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        public Quaternion rotation { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        public Vector3 localPosition { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        // Transform-forward.html, Transform-right.html
+        public Vector3 forward { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        public Vector3 right { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        // Transform.SetParent.html: public void SetParent(Transform parent, bool worldPositionStays);
+        public void SetParent(Transform parent, bool worldPositionStays) { throw Stub.Never(); }
+        // Transform.SetPositionAndRotation.html
+        public void SetPositionAndRotation(Vector3 position, Quaternion rotation) { throw Stub.Never(); }
+    }
+
+    // ScriptReference/Vector3.html
+    public struct Vector3
+    {
+        public float x, y, z;
+        // Vector3-ctor.html
+        public Vector3(float x, float y, float z) { this.x = x; this.y = y; this.z = z; }
+        // Vector3-zero.html, Vector3-up.html
+        public static Vector3 zero { get { throw Stub.Never(); } }
+        public static Vector3 up { get { throw Stub.Never(); } }
+        // Vector3-magnitude.html, Vector3-normalized.html
+        public float magnitude { get { throw Stub.Never(); } }
+        public Vector3 normalized { get { throw Stub.Never(); } }
+        // Vector3.Dot.html, Vector3.Cross.html, Vector3.ProjectOnPlane.html
+        public static float Dot(Vector3 lhs, Vector3 rhs) { throw Stub.Never(); }
+        public static Vector3 Cross(Vector3 lhs, Vector3 rhs) { throw Stub.Never(); }
+        public static Vector3 ProjectOnPlane(Vector3 vector, Vector3 planeNormal) { throw Stub.Never(); }
+        // Vector3-operator_add.html, _subtract, _multiply
+        public static Vector3 operator +(Vector3 a, Vector3 b) { throw Stub.Never(); }
+        public static Vector3 operator -(Vector3 a, Vector3 b) { throw Stub.Never(); }
+        public static Vector3 operator *(Vector3 a, float d) { throw Stub.Never(); }
+    }
+
+    // ScriptReference/Vector4.html, Vector4-ctor.html
+    public struct Vector4
+    {
+        public float x, y, z, w;
+        public Vector4(float x, float y, float z, float w) { this.x = x; this.y = y; this.z = z; this.w = w; }
+    }
+
+    // ScriptReference/Quaternion.html
+    public struct Quaternion
+    {
+        public float x, y, z, w;
+        // Quaternion-ctor.html: public Quaternion(float x, float y, float z, float w);
+        public Quaternion(float x, float y, float z, float w) { this.x = x; this.y = y; this.z = z; this.w = w; }
+        // Quaternion-identity.html
+        public static Quaternion identity { get { throw Stub.Never(); } }
+        // Quaternion.LookRotation.html: public static Quaternion LookRotation(Vector3 forward, Vector3 upwards = Vector3.up);
+        public static Quaternion LookRotation(Vector3 forward, Vector3 upwards) { throw Stub.Never(); }
+    }
+
+    // ScriptReference/Color.html, Color-ctor.html
+    public struct Color
+    {
+        public float r, g, b, a;
+        public Color(float r, float g, float b, float a) { this.r = r; this.g = g; this.b = b; this.a = a; }
+    }
+
+    // ScriptReference/Rect.html, Rect-ctor.html
+    public struct Rect
+    {
+        public Rect(float x, float y, float width, float height) { throw Stub.Never(); }
+    }
+
+    // ScriptReference/Bounds.html, Bounds-ctor.html
+    public struct Bounds
+    {
+        public Bounds(Vector3 center, Vector3 size) { throw Stub.Never(); }
+    }
+
+    // ScriptReference/Terrain.html
+    public sealed class Terrain : Behaviour
+    {
+        // Terrain.CreateTerrainGameObject.html: public static GameObject CreateTerrainGameObject(TerrainData assignTerrain);
+        public static GameObject CreateTerrainGameObject(TerrainData assignTerrain) { throw Stub.Never(); }
+        // Terrain-terrainData.html, Terrain-materialTemplate.html, Terrain-allowAutoConnect.html
+        public TerrainData terrainData { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        public Material materialTemplate { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        public bool allowAutoConnect { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        // Terrain.SetNeighbors.html: public void SetNeighbors(Terrain left, Terrain top, Terrain right, Terrain bottom);
+        public void SetNeighbors(Terrain left, Terrain top, Terrain right, Terrain bottom) { throw Stub.Never(); }
+    }
+
+    // ScriptReference/TerrainData.html
+    public sealed class TerrainData : Object
+    {
+        // TerrainData-ctor.html
+        public TerrainData() { throw Stub.Never(); }
+        // TerrainData-heightmapResolution.html, TerrainData-size.html
+        public int heightmapResolution { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        public Vector3 size { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        // TerrainData.SetHeightsDelayLOD.html: public void SetHeightsDelayLOD(int xBase, int yBase, float[,] heights);
+        public void SetHeightsDelayLOD(int xBase, int yBase, float[,] heights) { throw Stub.Never(); }
+        // TerrainData.SyncHeightmap.html
+        public void SyncHeightmap() { throw Stub.Never(); }
+        // TerrainData.SetHolesDelayLOD.html: public void SetHolesDelayLOD(int xBase, int yBase, bool[,] holes);
+        public void SetHolesDelayLOD(int xBase, int yBase, bool[,] holes) { throw Stub.Never(); }
+        // TerrainData.SyncTexture.html: public void SyncTexture(string textureName);
+        public void SyncTexture(string textureName) { throw Stub.Never(); }
+        // TerrainData.HolesTextureName.html
+        public static string HolesTextureName { get { throw Stub.Never(); } }
+    }
+
+    // ScriptReference/Mesh.html
+    public sealed class Mesh : Object
+    {
+        // Mesh-ctor.html
+        public Mesh() { throw Stub.Never(); }
+        // Mesh.SetVertices.html: public void SetVertices(Vector3[] inVertices, int start, int length, Rendering.MeshUpdateFlags flags = MeshUpdateFlags.Default);
+        public void SetVertices(Vector3[] inVertices, int start, int length, Rendering.MeshUpdateFlags flags = Rendering.MeshUpdateFlags.Default) { throw Stub.Never(); }
+        // Mesh.SetTriangles.html: public void SetTriangles(int[] triangles, int submesh, bool calculateBounds = true, int baseVertex = 0);
+        public void SetTriangles(int[] triangles, int submesh, bool calculateBounds = true, int baseVertex = 0) { throw Stub.Never(); }
+        // Mesh.RecalculateNormals.html, Mesh.MarkDynamic.html
+        public void RecalculateNormals() { throw Stub.Never(); }
+        public void MarkDynamic() { throw Stub.Never(); }
+        // Mesh-bounds.html
+        public Bounds bounds { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+    }
+
+    // ScriptReference/Collider.html, MeshCollider.html, MeshCollider-sharedMesh.html
+    public class Collider : Component { }
+    public sealed class MeshCollider : Collider
+    {
+        public Mesh sharedMesh { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+    }
+
+    // ScriptReference/MeshFilter.html, MeshFilter-sharedMesh.html
+    public sealed class MeshFilter : Component
+    {
+        public Mesh sharedMesh { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+    }
+
+    // ScriptReference/Renderer.html, Renderer-sharedMaterial.html; MeshRenderer.html
+    public class Renderer : Component
+    {
+        public Material sharedMaterial { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+    }
+    public sealed class MeshRenderer : Renderer { }
+
+    // ScriptReference/Physics.html
+    public static class Physics
+    {
+        // Physics.BakeMesh.html: public static void BakeMesh(int meshID, bool convex);
+        public static void BakeMesh(int meshID, bool convex) { throw Stub.Never(); }
+    }
+
+    // ScriptReference/TextureFormat.html (RFloat = 18), TextureWrapMode.html, FilterMode.html
+    public enum TextureFormat { RFloat = 18 }
+    public enum TextureWrapMode { Repeat = 0, Clamp = 1 }
+    public enum FilterMode { Point = 0, Bilinear = 1, Trilinear = 2 }
+
+    // ScriptReference/Texture.html, Texture-wrapMode.html, Texture-filterMode.html
+    public class Texture : Object
+    {
+        public TextureWrapMode wrapMode { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        public FilterMode filterMode { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+    }
+
+    // ScriptReference/Texture2D.html
+    public sealed class Texture2D : Texture
+    {
+        // Texture2D-ctor.html: public Texture2D(int width, int height, TextureFormat textureFormat, bool mipChain);
+        public Texture2D(int width, int height, TextureFormat textureFormat, bool mipChain) { throw Stub.Never(); }
+        // Texture2D.LoadRawTextureData.html: public void LoadRawTextureData(IntPtr data, int size);
+        public void LoadRawTextureData(IntPtr data, int size) { throw Stub.Never(); }
+        // Texture2D.Apply.html: public void Apply(bool updateMipmaps = true, bool makeNoLongerReadable = false);
+        public void Apply(bool updateMipmaps = true, bool makeNoLongerReadable = false) { throw Stub.Never(); }
+    }
+
+    // ScriptReference/Shader.html, Shader.Find.html, Shader.PropertyToID.html
+    public sealed class Shader : Object
+    {
+        public static Shader Find(string name) { throw Stub.Never(); }
+        public static int PropertyToID(string name) { throw Stub.Never(); }
+    }
+
+    // ScriptReference/Material.html
+    public class Material : Object
+    {
+        // Material-ctor.html: public Material(Shader shader);
+        public Material(Shader shader) { throw Stub.Never(); }
+        // Material.SetTexture.html, Material.SetVector.html, Material.SetFloat.html, Material.SetVectorArray.html
+        public void SetTexture(int nameID, Texture value) { throw Stub.Never(); }
+        public void SetVector(int nameID, Vector4 value) { throw Stub.Never(); }
+        public void SetFloat(int nameID, float value) { throw Stub.Never(); }
+        public void SetVectorArray(int nameID, Vector4[] values) { throw Stub.Never(); }
+    }
+
+    // ScriptReference/Camera.html, Camera-main.html
+    public sealed class Camera : Behaviour
+    {
+        public static Camera main { get { throw Stub.Never(); } }
+    }
+
+    // ScriptReference/Debug.html: Debug.LogError.html, Debug.LogWarning.html, Debug.Log.html
+    public static class Debug
+    {
+        public static void Log(object message, Object context) { throw Stub.Never(); }
+        public static void LogWarning(object message, Object context) { throw Stub.Never(); }
+        public static void LogError(object message, Object context) { throw Stub.Never(); }
+    }
+
+    // ScriptReference/Application.html, Application-streamingAssetsPath.html, Application-persistentDataPath.html
+    public static class Application
+    {
+        public static string streamingAssetsPath { get { throw Stub.Never(); } }
+        public static string persistentDataPath { get { throw Stub.Never(); } }
+    }
+
+    // ScriptReference/Time.html, Time-deltaTime.html
+    public static class Time
+    {
+        public static float deltaTime { get { throw Stub.Never(); } }
+    }
+
+    // ScriptReference/KeyCode.html (values as Unity numbers them)
+    public enum KeyCode { Space = 32, E = 101, Q = 113, LeftShift = 304 }
+
+    // ScriptReference/Input.html, Input.GetAxis.html, Input.GetKey.html
+    public static class Input
+    {
+        public static float GetAxis(string axisName) { throw Stub.Never(); }
+        public static bool GetKey(KeyCode key) { throw Stub.Never(); }
+    }
+
+    // ScriptReference/GUI.html, GUI.Label.html: public static void Label(Rect position, string text);
+    public static class GUI
+    {
+        public static void Label(Rect position, string text) { throw Stub.Never(); }
+    }
+
+    // ScriptReference/SerializeField.html, TooltipAttribute.html, HeaderAttribute.html,
+    // RangeAttribute.html, AddComponentMenu.html, DisallowMultipleComponent.html
+    [AttributeUsage(AttributeTargets.Field)] public sealed class SerializeField : Attribute { }
+    [AttributeUsage(AttributeTargets.Field)] public class TooltipAttribute : Attribute { public TooltipAttribute(string tooltip) { } }
+    [AttributeUsage(AttributeTargets.Field, AllowMultiple = true)] public class HeaderAttribute : Attribute { public HeaderAttribute(string header) { } }
+    [AttributeUsage(AttributeTargets.Field)] public sealed class RangeAttribute : Attribute { public RangeAttribute(float min, float max) { } }
+    [AttributeUsage(AttributeTargets.Class)] public sealed class AddComponentMenu : Attribute { public AddComponentMenu(string menuName) { } }
+    [AttributeUsage(AttributeTargets.Class)] public sealed class DisallowMultipleComponent : Attribute { }
+}
