@@ -9,7 +9,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::native::{must, native, record_summary, root, run};
+use common::native::{must, native, record_summary, root, run, tool};
 
 /// A C program printing what the C compiler makes of every struct and constant in the header.
 fn layout_program(header: &str) -> String {
@@ -49,17 +49,6 @@ fn layout_program(header: &str) -> String {
     format!(
         "#include <stddef.h>\n#include <stdio.h>\n#include \"relief.h\"\n\nint main(void) {{\n{body}    printf(\"version %s\\n\", RELIEF_VERSION_STRING);\n    return 0;\n}}\n"
     )
-}
-
-fn tool(name: &str) {
-    let found = Command::new("sh")
-        .args(["-c", &format!("command -v {name}")])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        found,
-        "`{name}` is missing: run .ci/deps (Debian: apt-get install mono-mcs mono-runtime nunit-console libnunit-cil-dev)"
-    );
 }
 
 #[test]
@@ -222,36 +211,4 @@ fn the_csharp_layer_passes_its_nunit_tests_under_mono() {
         out.status.success() && summary.contains("Errors: 0, Failures: 0"),
         "NUnit under Mono: {summary}\n{text}"
     );
-}
-
-/// Unity ignores files without a .meta inside a package (packages are read-only), so every
-/// file and folder of the package has one, and every .meta has its file.
-#[test]
-fn every_package_file_and_folder_has_a_meta() {
-    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk(&p, out);
-            }
-            out.push(p);
-        }
-    }
-    let mut all = Vec::new();
-    walk(&root().join("bindings/unity"), &mut all);
-    // Tests/Fixtures~ holds what the C# test above links in; Unity skips it, git ignores it.
-    all.retain(|p| !p.to_string_lossy().contains("/Tests/Fixtures~"));
-    let mut problems = Vec::new();
-    for p in &all {
-        let name = p.to_string_lossy();
-        match name.strip_suffix(".meta") {
-            Some(file) if !Path::new(file).exists() => problems.push(format!("{name}: orphan")),
-            Some(_) => {}
-            None if !Path::new(&format!("{name}.meta")).exists() => {
-                problems.push(format!("{name}: no .meta"))
-            }
-            None => {}
-        }
-    }
-    assert!(all.len() > 20 && problems.is_empty(), "{problems:#?}");
 }

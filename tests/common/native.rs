@@ -28,6 +28,18 @@ pub fn run(cmd: &mut Command) -> Output {
         .unwrap_or_else(|e| panic!("could not run {cmd:?}: {e}"))
 }
 
+/// Fails the test, saying how to get it, unless `name` is on the PATH.
+pub fn tool(name: &str) {
+    let found = Command::new("sh")
+        .args(["-c", &format!("command -v {name}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        found,
+        "`{name}` is missing: run .ci/deps (Debian: apt-get install mono-mcs mono-runtime nunit-console libnunit-cil-dev)"
+    );
+}
+
 /// Fails the test with a command's output unless it succeeded.
 pub fn must(cmd: &mut Command) -> Output {
     let out = run(cmd);

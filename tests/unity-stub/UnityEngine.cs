@@ -1,9 +1,10 @@
-// A reference stub of exactly the UnityEngine members relief's components use
-// (bindings/unity/Components), so CI compiles them without Unity. Each member has the
-// signature its page in Unity's Scripting Reference gives (Unity 2021.3 LTS and later; pages at
-// https://docs.unity3d.com/ScriptReference/<Type>.<member>.html, cited per member). Bodies
-// throw: nothing here runs. A member the components use and this file lacks fails the build,
-// which is the point.
+// A reference stub of exactly the UnityEngine members relief's components
+// (bindings/unity/Components) and samples (bindings/unity/Samples~) use, so CI compiles them
+// without Unity. Each member has the signature its page in Unity's Scripting Reference gives
+// (Unity 2021.3 LTS and later; pages at https://docs.unity3d.com/ScriptReference/<page>, cited
+// per member). Bodies throw: nothing here runs. A member the components use and this file
+// lacks fails the build, which is the point; tests/csharp.rs also fails on a member nothing
+// uses or a declaration citing no page.
 #pragma warning disable 0660, 0661 // Object defines == without Equals/GetHashCode, as Unity's does
 using System;
 
@@ -11,6 +12,8 @@ namespace UnityEngine.Rendering
 {
     // ScriptReference/Rendering.MeshUpdateFlags.html
     [Flags] public enum MeshUpdateFlags { Default = 0, DontValidateIndices = 1, DontResetBoneBounds = 2, DontNotifyMeshUsers = 4, DontRecalculateBounds = 8 }
+    // ScriptReference/Rendering.IndexFormat.html
+    public enum IndexFormat { UInt16 = 0, UInt32 = 1 }
 }
 
 namespace UnityEngine
@@ -61,6 +64,8 @@ namespace UnityEngine
         public Transform transform { get { throw Stub.Never(); } }
         // GameObject.SetActive.html: public void SetActive(bool value);
         public void SetActive(bool value) { throw Stub.Never(); }
+        // GameObject-activeSelf.html
+        public bool activeSelf { get { throw Stub.Never(); } }
         // GameObject.AddComponent.html: public T AddComponent<T>() where T : Component;
         public T AddComponent<T>() where T : Component { throw Stub.Never(); }
         // GameObject.GetComponent.html: public T GetComponent<T>();
@@ -70,10 +75,17 @@ namespace UnityEngine
     // ScriptReference/Transform.html
     public class Transform : Component
     {
-        // Transform-position.html, Transform-rotation.html, Transform-localPosition.html
+        // Transform-position.html, Transform-localPosition.html
         public Vector3 position { get { throw Stub.Never(); } set { throw Stub.Never(); } }
-        public Quaternion rotation { get { throw Stub.Never(); } set { throw Stub.Never(); } }
         public Vector3 localPosition { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        // Transform-localRotation.html
+        public Quaternion localRotation { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        // Transform.TransformPoint.html: public Vector3 TransformPoint(Vector3 position);
+        public Vector3 TransformPoint(Vector3 position) { throw Stub.Never(); }
+        // Transform.InverseTransformPoint.html: public Vector3 InverseTransformPoint(Vector3 position);
+        public Vector3 InverseTransformPoint(Vector3 position) { throw Stub.Never(); }
+        // Transform.TransformDirection.html: public Vector3 TransformDirection(Vector3 direction);
+        public Vector3 TransformDirection(Vector3 direction) { throw Stub.Never(); }
         // Transform-forward.html, Transform-right.html
         public Vector3 forward { get { throw Stub.Never(); } set { throw Stub.Never(); } }
         public Vector3 right { get { throw Stub.Never(); } set { throw Stub.Never(); } }
@@ -118,17 +130,14 @@ namespace UnityEngine
         public float x, y, z, w;
         // Quaternion-ctor.html: public Quaternion(float x, float y, float z, float w);
         public Quaternion(float x, float y, float z, float w) { this.x = x; this.y = y; this.z = z; this.w = w; }
-        // Quaternion-identity.html
-        public static Quaternion identity { get { throw Stub.Never(); } }
         // Quaternion.LookRotation.html: public static Quaternion LookRotation(Vector3 forward, Vector3 upwards = Vector3.up);
         public static Quaternion LookRotation(Vector3 forward, Vector3 upwards) { throw Stub.Never(); }
-    }
-
-    // ScriptReference/Color.html, Color-ctor.html
-    public struct Color
-    {
-        public float r, g, b, a;
-        public Color(float r, float g, float b, float a) { this.r = r; this.g = g; this.b = b; this.a = a; }
+        // Quaternion.Euler.html: public static Quaternion Euler(float x, float y, float z);
+        public static Quaternion Euler(float x, float y, float z) { throw Stub.Never(); }
+        // Quaternion.AngleAxis.html: public static Quaternion AngleAxis(float angle, Vector3 axis);
+        public static Quaternion AngleAxis(float angle, Vector3 axis) { throw Stub.Never(); }
+        // Quaternion-operator_multiply.html: public static Vector3 operator *(Quaternion rotation, Vector3 point);
+        public static Vector3 operator *(Quaternion rotation, Vector3 point) { throw Stub.Never(); }
     }
 
     // ScriptReference/Rect.html, Rect-ctor.html
@@ -148,8 +157,7 @@ namespace UnityEngine
     {
         // Terrain.CreateTerrainGameObject.html: public static GameObject CreateTerrainGameObject(TerrainData assignTerrain);
         public static GameObject CreateTerrainGameObject(TerrainData assignTerrain) { throw Stub.Never(); }
-        // Terrain-terrainData.html, Terrain-materialTemplate.html, Terrain-allowAutoConnect.html
-        public TerrainData terrainData { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        // Terrain-materialTemplate.html, Terrain-allowAutoConnect.html
         public Material materialTemplate { get { throw Stub.Never(); } set { throw Stub.Never(); } }
         public bool allowAutoConnect { get { throw Stub.Never(); } set { throw Stub.Never(); } }
         // Terrain.SetNeighbors.html: public void SetNeighbors(Terrain left, Terrain top, Terrain right, Terrain bottom);
@@ -188,6 +196,8 @@ namespace UnityEngine
         // Mesh.RecalculateNormals.html, Mesh.MarkDynamic.html
         public void RecalculateNormals() { throw Stub.Never(); }
         public void MarkDynamic() { throw Stub.Never(); }
+        // Mesh-indexFormat.html
+        public Rendering.IndexFormat indexFormat { get { throw Stub.Never(); } set { throw Stub.Never(); } }
         // Mesh-bounds.html
         public Bounds bounds { get { throw Stub.Never(); } set { throw Stub.Never(); } }
     }
@@ -242,18 +252,17 @@ namespace UnityEngine
         public void Apply(bool updateMipmaps = true, bool makeNoLongerReadable = false) { throw Stub.Never(); }
     }
 
-    // ScriptReference/Shader.html, Shader.Find.html, Shader.PropertyToID.html
+    // ScriptReference/Shader.html, Shader.PropertyToID.html
     public sealed class Shader : Object
     {
-        public static Shader Find(string name) { throw Stub.Never(); }
         public static int PropertyToID(string name) { throw Stub.Never(); }
     }
 
     // ScriptReference/Material.html
     public class Material : Object
     {
-        // Material-ctor.html: public Material(Shader shader);
-        public Material(Shader shader) { throw Stub.Never(); }
+        // Material-ctor.html: public Material(Material source);
+        public Material(Material source) { throw Stub.Never(); }
         // Material.SetTexture.html, Material.SetVector.html, Material.SetFloat.html, Material.SetVectorArray.html
         public void SetTexture(int nameID, Texture value) { throw Stub.Never(); }
         public void SetVector(int nameID, Vector4 value) { throw Stub.Never(); }
@@ -275,11 +284,10 @@ namespace UnityEngine
         public static void LogError(object message, Object context) { throw Stub.Never(); }
     }
 
-    // ScriptReference/Application.html, Application-streamingAssetsPath.html, Application-persistentDataPath.html
+    // ScriptReference/Application.html, Application-streamingAssetsPath.html
     public static class Application
     {
         public static string streamingAssetsPath { get { throw Stub.Never(); } }
-        public static string persistentDataPath { get { throw Stub.Never(); } }
     }
 
     // ScriptReference/Time.html, Time-deltaTime.html
@@ -289,7 +297,7 @@ namespace UnityEngine
     }
 
     // ScriptReference/KeyCode.html (values as Unity numbers them)
-    public enum KeyCode { Space = 32, E = 101, Q = 113, LeftShift = 304 }
+    public enum KeyCode { Space = 32, E = 101, Q = 113, LeftShift = 304, LeftControl = 306 }
 
     // ScriptReference/Input.html, Input.GetAxis.html, Input.GetKey.html
     public static class Input

@@ -149,12 +149,14 @@ namespace Relief
         public PlanetQueries(Streamer streamer)
         {
             ReliefException.Check(NativeMethods.relief_planet_terrain_create(streamer.Handle, out Handle));
+            ReadBasis();
         }
 
         /// <summary>Queries over what a planet's runtime streams.</summary>
         public PlanetQueries(Runtime runtime)
         {
             ReliefException.Check(NativeMethods.relief_runtime_create_planet_terrain(runtime.Handle, out Handle));
+            ReadBasis();
         }
 
         /// <summary>The sea-level position under latitude/longitude (degrees).</summary>
@@ -163,6 +165,28 @@ namespace Relief
             double* p = stackalloc double[3];
             ReliefException.Check(NativeMethods.relief_planet_terrain_position_at(Handle, latitude, longitude, p));
             return Double3.From(p);
+        }
+
+        // Longitude 0 and 90° on the equator, and the pole: the planet's own meridian basis,
+        // read through PositionAt when the queries are made, so LatLon inverts it exactly.
+        Double3 east, north, pole;
+
+        void ReadBasis()
+        {
+            east = PositionAt(0, 0).Normalized;
+            north = PositionAt(0, 90).Normalized;
+            pole = PositionAt(90, 0).Normalized;
+        }
+
+        /// <summary>Latitude and longitude (degrees) of the ground under
+        /// <paramref name="position"/>: the inverse of <see cref="PositionAt"/>. Longitude is in
+        /// (−180, 180]; at a pole it is 0.</summary>
+        public void LatLon(Double3 position, out double latitude, out double longitude)
+        {
+            Double3 d = position.Normalized;
+            latitude = Math.Asin(Math.Max(-1.0, Math.Min(1.0, d.Dot(pole)))) * (180.0 / Math.PI);
+            double x = d.Dot(east), y = d.Dot(north);
+            longitude = x * x + y * y < 1e-24 ? 0 : Math.Atan2(y, x) * (180.0 / Math.PI);
         }
 
         /// <summary>The ground's height above the sea-level radius under

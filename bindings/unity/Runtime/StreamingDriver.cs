@@ -13,6 +13,8 @@ namespace Relief
     {
         /// <summary>Metres around the focus that are loaded; 0: relief's default.</summary>
         public double LoadRadius;
+        /// <summary>Metres around the focus that get collision chunks; 0: relief's default.</summary>
+        public double CollisionRadius;
         /// <summary>The most resident pieces may hold, bytes; 0: relief's default.</summary>
         public ulong BudgetBytes;
         /// <summary>Milliseconds of main-thread work a frame may spend showing what workers
@@ -120,20 +122,27 @@ namespace Relief
             if (!chunks) flags |= RuntimeFlags.NoCollision;
             if (!settings.FarGround) flags |= RuntimeFlags.NoLevels;
             c.Flags = flags;
-            StreamConfig pieces = c.Pieces;
-            if (settings.LoadRadius > 0)
-            {
-                // Keep relief's gap between loading and dropping, so pieces at the edge don't churn.
-                double gap = Math.Max(pieces.DropRadius - pieces.LoadRadius, 0);
-                pieces.LoadRadius = settings.LoadRadius;
-                pieces.DropRadius = settings.LoadRadius + gap;
-            }
+            StreamConfig pieces = Widened(c.Pieces, settings.LoadRadius);
             if (settings.BudgetBytes > 0)
                 pieces.BudgetBytes = settings.BudgetBytes;
             c.Pieces = pieces;
+            c.Collision = Widened(c.Collision, settings.CollisionRadius);
             if (settings.ChunkSize > 0)
                 c.ChunkSize = settings.ChunkSize;
             return c;
+        }
+
+        /// <summary><paramref name="config"/> loading out to <paramref name="radius"/> (0: as
+        /// it is), keeping relief's gap between loading and dropping so pieces at the edge
+        /// don't churn.</summary>
+        static StreamConfig Widened(StreamConfig config, double radius)
+        {
+            if (radius <= 0)
+                return config;
+            double gap = Math.Max(config.DropRadius - config.LoadRadius, 0);
+            config.LoadRadius = radius;
+            config.DropRadius = radius + gap;
+            return config;
         }
 
         /// <summary>One frame: pieces and colliders follow <paramref name="focus"/>, far ground

@@ -105,7 +105,7 @@ namespace Relief.Tests
                 for (int id = 0; id < members.Length; id++)
                 {
                     // TemperateForest → "temperate forest"
-                    string spaced = System.Text.RegularExpressions.Regex.Replace(((Biome)id).ToString(), "(?<=[a-z])([A-Z])", " $1").ToLowerInvariant();
+                    string spaced = Readout.Name((Biome)id);
                     Assert.AreEqual(world.BiomeName(id), spaced, "id {0}", id);
                     Assert.AreEqual(planet.BiomeName(id), spaced, "id {0}", id);
                 }

@@ -550,6 +550,31 @@ namespace Relief.Tests
         }
 
         [Test]
+        public void LatLonInvertsPositionAtEverywhere()
+        {
+            using (Planet planet = Planet.Open(PlanetPath))
+            using (var rt = new Runtime(planet))
+            using (var terrain = new PlanetQueries(rt))
+            {
+                var random = new Random(15);
+                for (int i = 0; i < 500; i++)
+                {
+                    double lat = random.NextDouble() * 178 - 89, lon = random.NextDouble() * 359.9 - 179.9;
+                    // Any point along the ray answers for the ground under it.
+                    Double3 p = terrain.PositionAt(lat, lon) * (0.5 + random.NextDouble());
+                    double la, lo;
+                    terrain.LatLon(p, out la, out lo);
+                    Assert.AreEqual(lat, la, 1e-9, "latitude at " + p);
+                    Assert.AreEqual(lon, lo, 1e-9, "longitude at " + p);
+                }
+                double poleLat, poleLon;
+                terrain.LatLon(planet.Info.PolarAxis, out poleLat, out poleLon);
+                Assert.AreEqual(90, poleLat, 1e-9);
+                Assert.AreEqual(0, poleLon);
+            }
+        }
+
+        [Test]
         public void AWalkOnThePlanetStreamsTilesChunksAndRingsAndEveryQueryAnswers()
         {
             using (Planet planet = Planet.Open(PlanetPath))

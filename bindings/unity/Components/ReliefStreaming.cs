@@ -1,0 +1,201 @@
+// What ReliefTerrain and ReliefPlanet share: open the source when enabled, drive the runtime
+// once a frame within a main-thread budget, keep a floating origin, and stop cleanly — one
+// Debug.LogError with relief's message, never an exception every frame.
+using System;
+using UnityEngine;
+
+namespace Relief.Unity
+{
+    /// <summary>A component streaming relief ground around a focus. Keep its GameObject
+    /// unrotated and unscaled: Unity terrains cannot rotate, and relief's frame is the
+    /// component's local space shifted by <see cref="Origin"/>. Enabling opens the source;
+    /// a failure (missing or compressed StreamingAssets entry, corrupt file) logs relief's
+    /// message once and disables the component. A failure while streaming, or a destroyed
+    /// focus, logs once and stops streaming: what was shown stays until the component is
+    /// disabled, which frees everything it made.</summary>
+    [DisallowMultipleComponent]
+    public abstract class ReliefStreaming : MonoBehaviour
+    {
+        [Header("Source")]
+        [Tooltip("A file inside StreamingAssets (keep the name lowercase ASCII so Android stores it uncompressed in the APK), or an http(s) URL.")]
+        [SerializeField] string file = "";
+
+        [Header("Streaming")]
+        [Tooltip("What the ground streams around: the player. Required.")]
+        [SerializeField] Transform focus;
+        [Tooltip("What the far ground follows; empty: Camera.main, else the focus.")]
+        [SerializeField] Camera viewCamera;
+        [Tooltip("Metres around the focus kept loaded; 0: relief's default.")]
+        [SerializeField] float loadRadius;
+        [Tooltip("Metres around the focus that get collision (planets: mesh colliders); 0: relief's default.")]
+        [SerializeField] float collisionRadius;
+        [Tooltip("The most memory loaded pieces may take, MiB; 0: relief's default.")]
+        [SerializeField] int budgetMegabytes;
+        [Tooltip("Milliseconds a frame may spend turning finished work into terrains and colliders.")]
+        [SerializeField, Range(0.25f, 16f)] float mainThreadBudgetMs = 2f;
+        [Tooltip("Block in OnEnable until the ground around the focus is loaded (a loading screen), at most this many seconds; 0: stream in over frames.")]
+        [SerializeField] float settleSeconds = 10f;
+
+        [Header("Drawing")]
+        [Tooltip("Draw the far ground (relief's levels) with this material; its shader must be Relief/FarGround. Empty: no far ground.")]
+        [SerializeField] Material farGroundMaterial;
+
+        [Header("Floating origin")]
+        [Tooltip("When the focus gets this far (m) from the component's origin, everything shifts back by the focus's offset; 0: never.")]
+        [SerializeField] float recentreDistance = 2048f;
+
+        StreamingDriver<TerrainTile, ColliderChunk> driver;
+        UnityEngineBridge bridge;
+
+        /// <summary>The relief position at the component's local (0, 0, 0).</summary>
+        public Double3 Origin { get; private set; }
+
+        /// <summary>Raised after the floating origin moved by <c>delta</c> (relief metres,
+        /// which the focus and every streamed piece moved by −delta in Unity space): move your
+        /// own world-placed objects by −delta too.</summary>
+        public event Action<Vector3> OriginShifted;
+
+        /// <summary>The streamed file: set it before enabling the component.</summary>
+        public string File { get { return file; } set { file = value; } }
+        public Transform Focus { get { return focus; } set { focus = value; } }
+        public Camera ViewCamera { get { return viewCamera; } set { viewCamera = value; } }
+
+        /// <summary>Whether the component is streaming (enabled, opened, not stopped).</summary>
+        public bool IsStreaming { get { return driver != null && driver.State == DriverState.Running; } }
+        /// <summary>Why streaming stopped or never started, or null.</summary>
+        public string StopReason { get; private set; }
+        /// <summary>Counts and the driver's own main-thread cost.</summary>
+        public DriverStats Stats { get { return driver != null ? driver.Stats : new DriverStats(); } }
+
+        internal StreamingDriver<TerrainTile, ColliderChunk> Driver { get { return driver; } }
+
+        /// <summary>Opens the source and makes the driver; returns null with
+        /// <paramref name="error"/> set on failure.</summary>
+        internal abstract StreamingDriver<TerrainTile, ColliderChunk> Open(string streamingAssetsPath, string name,
+            UnityEngineBridge bridge, DriverSettings settings, out string error);
+        /// <summary>The far ground's plane radius: the planet's, or 0 on a flat world.</summary>
+        internal abstract double PlanetRadius { get; }
+        /// <summary>Where <see cref="Origin"/> starts, once the source is open.</summary>
+        internal abstract Double3 StartOrigin();
+        /// <summary>Frees what the subclass opened.</summary>
+        internal abstract void Closed();
+        /// <summary>Metres the far ground sits below the ground (under terrain tiles).</summary>
+        internal virtual float FarGroundSink { get { return 0f; } }
+        /// <summary>The material flat-world terrain tiles draw with (null: Unity's default).</summary>
+        internal virtual Material TerrainMaterial { get { return null; } }
+
+        protected virtual void OnEnable()
+        {
+            StopReason = null;
+            if (focus == null)
+            {
+                Fail("no focus Transform set: drag the player into the component's Focus field");
+                return;
+            }
+            var settings = new DriverSettings
+            {
+                LoadRadius = loadRadius,
+                CollisionRadius = collisionRadius,
+                BudgetBytes = (ulong)Math.Max(budgetMegabytes, 0) << 20,
+                MainThreadBudgetMs = mainThreadBudgetMs,
+                FarGround = farGroundMaterial != null,
+            };
+            try
+            {
+                bridge = new UnityEngineBridge(this, TerrainMaterial);
+                string error;
+                driver = Open(Application.streamingAssetsPath, file, bridge, settings, out error);
+                if (driver == null)
+                {
+                    Fail(error);
+                    return;
+                }
+                if (farGroundMaterial != null)
+                    bridge.Far = new FarGroundMesh(transform, farGroundMaterial, RuntimeConfig.Default().Levels, PlanetRadius, FarGroundSink);
+                Origin = StartOrigin();
+                if (settleSeconds > 0)
+                    driver.Settle(FocusPosition(), (int)(settleSeconds * 1000));
+            }
+            catch (Exception e) // a corrupt pack, a bad config: relief's message, once
+            {
+                Fail(e.Message);
+            }
+        }
+
+        void Fail(string why)
+        {
+            StopReason = why;
+            Debug.LogError("relief: " + why, this);
+            Close();
+            enabled = false;
+        }
+
+        protected virtual void Update()
+        {
+            if (driver == null || driver.State != DriverState.Running)
+                return; // stopped: what was shown stays until the component is disabled
+            if (focus == null)
+            {
+                // Destroyed while streaming: stop once (logged by the driver), keep what is shown.
+                driver.Stop("the focus Transform was destroyed");
+                StopReason = driver.StopReason;
+                return;
+            }
+            Recentre();
+            Double3 at = FocusPosition();
+            Camera cam = viewCamera != null ? viewCamera : Camera.main;
+            Double3 eye = cam != null ? ToRelief(cam.transform.position) : at;
+            if (!driver.Frame(at, eye))
+            {
+                StopReason = driver.StopReason; // the driver logged it
+                return;
+            }
+            if (bridge.Far != null)
+                bridge.Far.Follow(eye, Origin);
+        }
+
+        void Recentre()
+        {
+            if (recentreDistance <= 0)
+                return;
+            Vector3 local = transform.InverseTransformPoint(focus.position);
+            if (local.magnitude < recentreDistance)
+                return;
+            // Whole metres, so positions shift by exactly representable amounts.
+            var delta = new Double3(Math.Round(local.x), Math.Round(local.y), Math.Round(local.z));
+            Origin = Origin + delta;
+            Vector3 d = Conversions.ToVector3(delta);
+            focus.position = transform.TransformPoint(local - d);
+            bridge.Replace(Origin);
+            if (OriginShifted != null)
+                OriginShifted(d);
+        }
+
+        Double3 FocusPosition() { return ToRelief(focus.position); }
+
+        /// <summary>A Unity world position in relief's frame (world or planet metres).</summary>
+        public Double3 ToRelief(Vector3 position)
+        {
+            return Conversions.ToRelief(transform.InverseTransformPoint(position), Origin);
+        }
+
+        /// <summary>A relief position as a Unity world position.</summary>
+        public Vector3 ToUnity(Double3 position)
+        {
+            return transform.TransformPoint(Conversions.ToLocal(position, Origin));
+        }
+
+        protected virtual void OnDisable() { Close(); }
+
+        void Close()
+        {
+            if (driver != null)
+                driver.Dispose(); // destroys every tile and collider it made
+            driver = null;
+            if (bridge != null && bridge.Far != null)
+                bridge.Far.Destroy();
+            bridge = null;
+            Closed();
+        }
+    }
+}

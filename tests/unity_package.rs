@@ -1,0 +1,479 @@
+//! The Unity package as Unity would take it, without Unity: every file's `.meta`, the plugin
+//! import settings, the components and samples compiled against a cited UnityEngine stub, the
+//! sample scenes' references, and the tarball `bindings/unity-package` builds. The C# layer's
+//! own tests (NUnit under Mono) are in tests/csharp.rs.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::native::{must, native, root, run, tool};
+
+/// Unity ignores files without a .meta inside a package (packages are read-only), so every
+/// file and folder of the package has one, and every .meta has its file.
+#[test]
+fn every_package_file_and_folder_has_a_meta() {
+    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            }
+            out.push(p);
+        }
+    }
+    let mut all = Vec::new();
+    walk(&root().join("bindings/unity"), &mut all);
+    // Tests/Fixtures~ holds what the C# test above links in; Unity skips it, git ignores it.
+    all.retain(|p| !p.to_string_lossy().contains("/Tests/Fixtures~"));
+    let mut problems = Vec::new();
+    for p in &all {
+        let name = p.to_string_lossy();
+        match name.strip_suffix(".meta") {
+            // A native library's import settings wait for the library (bindings/unity-package
+            // puts it there, or drops the .meta).
+            Some(file) if !Path::new(file).exists() && !file.contains("/Plugins/") => {
+                problems.push(format!("{name}: orphan"))
+            }
+            Some(_) => {}
+            // A folder ending in `~` (Samples~) is one Unity skips: no .meta of its own.
+            None if name.ends_with('~') => {}
+            None if !Path::new(&format!("{name}.meta")).exists() => {
+                problems.push(format!("{name}: no .meta"))
+            }
+            None => {}
+        }
+    }
+    assert!(all.len() > 20 && problems.is_empty(), "{problems:#?}");
+}
+
+/// Every `.cs` file under `bindings/unity/<sub>`, sorted.
+fn package_sources(sub: &str) -> Vec<std::path::PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|e| e == "cs") {
+                out.push(p);
+            }
+        }
+    }
+    let mut v = Vec::new();
+    walk(&root().join("bindings/unity").join(sub), &mut v);
+    v.sort();
+    v
+}
+
+/// The name a stub line declares: a type, a member, `ctor` for a constructor, `operator` for
+/// an operator; None for anything else (fields, braces, comments).
+fn stub_declaration(line: &str) -> Option<String> {
+    let l = line.trim();
+    if !l.starts_with("public ") {
+        return None;
+    }
+    let words: Vec<&str> = l.split_whitespace().collect();
+    for kind in ["class", "struct", "enum"] {
+        if let Some(i) = words.iter().position(|w| *w == kind) {
+            return Some(words[i + 1].trim_end_matches(['{', ';']).to_string());
+        }
+    }
+    if !l.contains("Stub.Never()") {
+        return None; // a field
+    }
+    if l.contains(" operator ") {
+        return Some("operator".into());
+    }
+    let head = &l[..l.find(['(', '{']).unwrap()];
+    // `GetComponent<T>` is `GetComponent`.
+    let name = head
+        .split_whitespace()
+        .last()
+        .unwrap()
+        .split('<')
+        .next()
+        .unwrap();
+    // `public Name(` with nothing between: a constructor.
+    Some(if head.split_whitespace().count() == 2 {
+        "ctor".into()
+    } else {
+        name.to_string()
+    })
+}
+
+/// The components (`Components/`, assembly Relief.Unity) and the samples (`Samples~/`) use
+/// UnityEngine, which no registry reachable here provides: they are compiled against
+/// tests/unity-stub/UnityEngine.cs, a stub of exactly the members they use, each citing its
+/// Scripting Reference page. The stub is checked too: every declaration cites a page naming
+/// it, and every member is used, so the stub can't drift into an API of its own.
+#[test]
+fn the_unity_components_and_samples_compile_against_the_cited_stub() {
+    tool("mcs");
+    let dir = std::env::temp_dir().join(format!("relief-unity-stub-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let stub_cs = root().join("tests/unity-stub/UnityEngine.cs");
+    let dll = |name: &str| dir.join(format!("{name}.dll"));
+    let mcs = |out: &str, refs: &[&str], sources: &[std::path::PathBuf]| {
+        let mut c = Command::new("mcs");
+        c.args([
+            "-langversion:7.2",
+            "-unsafe",
+            "-warnaserror",
+            "-target:library",
+        ])
+        .arg(format!("-out:{}", dll(out).display()));
+        for r in refs {
+            c.arg(format!("-r:{}", dll(r).display()));
+        }
+        must(c.args(sources));
+    };
+    mcs("UnityEngine", &[], std::slice::from_ref(&stub_cs));
+    mcs("Relief", &[], &package_sources("Runtime"));
+    let components = package_sources("Components");
+    let samples = package_sources("Samples~");
+    assert!(components.len() >= 5 && samples.len() >= 4);
+    mcs("Relief.Unity", &["Relief", "UnityEngine"], &components);
+    mcs(
+        "Relief.Samples",
+        &["Relief", "UnityEngine", "Relief.Unity"],
+        &samples,
+    );
+
+    // The stub: each declaration cites the page of what it declares, and is used.
+    let stub = std::fs::read_to_string(&stub_cs).unwrap();
+    let users: String = components
+        .iter()
+        .chain(&samples)
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    let used = |name: &str| {
+        users.match_indices(name).any(|(i, _)| {
+            let before = users[..i].chars().next_back().unwrap_or(' ');
+            let after = users[i + name.len()..].chars().next().unwrap_or(' ');
+            !before.is_alphanumeric() && !after.is_alphanumeric() && after != '_'
+        })
+    };
+    // Base classes the used types inherit their used members through, and the stub's own helper.
+    let structural = [
+        "Stub",
+        "Component",
+        "Behaviour",
+        "Collider",
+        "Texture",
+        "Renderer",
+    ];
+    let lines: Vec<&str> = stub.lines().collect();
+    let mut problems = Vec::new();
+    let mut declared = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let Some(name) = stub_declaration(line) else {
+            continue;
+        };
+        declared += 1;
+        // The nearest comment above, skipping sibling declarations, must cite a page that
+        // names this declaration (`Transform-position.html`, `Vector3-ctor.html`,
+        // `Object-operator_eq.html`; a type by its own page).
+        let cite = lines[..i]
+            .iter()
+            .rev()
+            .map(|l| l.trim())
+            .find(|l| l.starts_with("//"))
+            .unwrap_or("");
+        let cited = cite.contains(".html")
+            && match name.as_str() {
+                "operator" => cite.contains("operator"),
+                "ctor" => cite.contains("ctor"),
+                n => cite.contains(n),
+            };
+        if !cited && name != "Stub" {
+            problems.push(format!(
+                "line {}: `{name}` cites no page naming it: {cite:?}",
+                i + 1
+            ));
+        }
+        if !matches!(name.as_str(), "operator" | "ctor")
+            && !structural.contains(&name.as_str())
+            && !used(&name)
+        {
+            problems.push(format!(
+                "line {}: `{name}` is used by no component or sample: drop it",
+                i + 1
+            ));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(declared > 40, "only {declared} declarations read");
+    assert!(problems.is_empty(), "{problems:#?}");
+}
+
+/// The package's `guid` → path (of the file the .meta describes), from every .meta.
+fn package_guids() -> BTreeMap<String, PathBuf> {
+    fn walk(dir: &Path, out: &mut BTreeMap<String, PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                if !p.ends_with("Fixtures~") {
+                    walk(&p, out);
+                }
+            } else if p.extension().is_some_and(|e| e == "meta") {
+                let text = std::fs::read_to_string(&p).unwrap();
+                let guid = text
+                    .lines()
+                    .find_map(|l| l.strip_prefix("guid: "))
+                    .unwrap_or_else(|| panic!("{}: no guid", p.display()));
+                let file = p.with_extension("");
+                let before = out.insert(guid.to_string(), file.clone());
+                assert!(
+                    before.is_none(),
+                    "guid {guid} twice: {file:?} and {before:?}"
+                );
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(&root().join("bindings/unity"), &mut out);
+    out
+}
+
+/// The fields Unity serializes for the MonoBehaviour in `cs` (its `[SerializeField]`s and
+/// those of ReliefStreaming when it derives from it).
+fn serialized_fields(cs: &Path) -> BTreeSet<String> {
+    let mut text = std::fs::read_to_string(cs).unwrap();
+    if text.contains(": ReliefStreaming") {
+        text +=
+            &std::fs::read_to_string(root().join("bindings/unity/Components/ReliefStreaming.cs"))
+                .unwrap();
+    }
+    let mut fields = BTreeSet::new();
+    for line in text.lines() {
+        let l = line.trim();
+        if !l.starts_with("[SerializeField") {
+            continue;
+        }
+        // `[SerializeField, Range(0.25f, 16f)] float mainThreadBudgetMs = 2f;`
+        let decl = &l[l.rfind(']').unwrap() + 1..];
+        let decl = decl.split(['=', ';']).next().unwrap();
+        fields.insert(decl.split_whitespace().last().unwrap().to_string());
+    }
+    fields
+}
+
+/// The sample scenes are what Unity would load: every object reference resolves in the scene,
+/// every asset reference to a file of the package, and each script's fields in the scene are
+/// exactly the fields it serializes (a renamed field would silently reset to its default).
+#[test]
+fn the_sample_scenes_reference_what_exists() {
+    let guids = package_guids();
+    let mut scenes = 0;
+    for sample in ["FlatWorld", "Planet"] {
+        let path = root().join(format!("bindings/unity/Samples~/{sample}/{sample}.unity"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        scenes += 1;
+        let docs: Vec<&str> = text.split("--- !u!").skip(1).collect();
+        let ids: BTreeSet<u64> = docs
+            .iter()
+            .map(|d| {
+                let head = d.lines().next().unwrap();
+                head.split('&').nth(1).unwrap().trim().parse().unwrap()
+            })
+            .collect();
+        let mut behaviours = 0;
+        for doc in &docs {
+            // References inside the scene.
+            for (i, _) in doc.match_indices("{fileID: ") {
+                let rest = &doc[i + 9..];
+                let id: u64 = rest[..rest.find([',', '}']).unwrap()].parse().unwrap();
+                let external = rest[..rest.find('}').unwrap()].contains("guid:");
+                assert!(
+                    id == 0 || external || ids.contains(&id),
+                    "{sample}: fileID {id} is no object of the scene"
+                );
+            }
+            // References to the package's assets.
+            for (i, _) in doc.match_indices("guid: ") {
+                let g = &doc[i + 6..i + 6 + 32];
+                assert!(
+                    guids.contains_key(g),
+                    "{sample}: guid {g} is no package file"
+                );
+            }
+            if !doc.contains("\nMonoBehaviour:") {
+                continue;
+            }
+            behaviours += 1;
+            let line = doc.lines().find(|l| l.contains("m_Script:")).unwrap();
+            let g = &line[line.find("guid: ").unwrap() + 6..][..32];
+            let cs = &guids[g];
+            assert!(cs.extension().is_some_and(|e| e == "cs"), "{cs:?}");
+            let written: BTreeSet<String> = doc
+                .split("m_EditorClassIdentifier:")
+                .nth(1)
+                .unwrap()
+                .lines()
+                .skip(1)
+                .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+                .map(|l| l.trim().split(':').next().unwrap().to_string())
+                .collect();
+            assert_eq!(
+                written,
+                serialized_fields(cs),
+                "{sample}: the scene's {} fields against the script's",
+                cs.display()
+            );
+        }
+        assert!(behaviours >= 3, "{sample}: {behaviours} scripts");
+    }
+    assert_eq!(scenes, 2);
+}
+
+/// Each native library's import settings enable it on its platform and nowhere else, and
+/// iOS, where it is linked statically, is the platform Native.cs imports `__Internal` on.
+#[test]
+fn each_plugin_is_imported_for_its_platform_only() {
+    let expected = [
+        (
+            "Linux/x86_64/librelief.so",
+            &["Editor: Editor", "Standalone: Linux64"][..],
+            "OS: Linux",
+        ),
+        (
+            "Windows/x86_64/relief.dll",
+            &["Editor: Editor", "Standalone: Win64"][..],
+            "OS: Windows",
+        ),
+        (
+            "macOS/librelief.dylib",
+            &["Editor: Editor", "Standalone: OSXUniversal"][..],
+            "OS: OSX",
+        ),
+        (
+            "Android/arm64-v8a/librelief.so",
+            &["Android: Android"][..],
+            "CPU: ARM64",
+        ),
+        ("iOS/librelief.a", &["iPhone: iOS"][..], "CPU: ARM64"),
+    ];
+    for (lib, platforms, setting) in expected {
+        let meta = root().join(format!("bindings/unity/Plugins/{lib}.meta"));
+        let text = std::fs::read_to_string(&meta).unwrap();
+        assert!(text.contains("PluginImporter:"), "{lib}");
+        assert!(text.contains(setting), "{lib}: no `{setting}`");
+        // Blocks: `- first:\n      <platform>\n    second:\n      enabled: N`.
+        let enabled: Vec<&str> = text
+            .split("  - first:\n")
+            .skip(1)
+            .filter(|b| b.contains("enabled: 1"))
+            .map(|b| b.lines().next().unwrap().trim())
+            .collect();
+        assert_eq!(enabled, platforms, "{lib}: enabled on");
+    }
+    let native = std::fs::read_to_string(root().join("bindings/unity/Runtime/Native.cs")).unwrap();
+    let internal = native.find("\"__Internal\"").expect("an __Internal import");
+    let condition = native[..internal].rfind("#if").unwrap();
+    assert!(
+        native[condition..internal].contains("UNITY_IOS"),
+        "__Internal is imported on iOS"
+    );
+}
+
+/// `bindings/unity-package` makes the tarball "Add package from tarball" takes: everything
+/// under `package/`, the host library in its Plugins folder with its .meta, no test fixtures,
+/// no .meta without its file, and a platform given no library left out whole.
+#[test]
+fn the_package_tarball_holds_the_package_and_the_host_library() {
+    let n = native();
+    let out = n.scratch.join("unity-package");
+    let _ = std::fs::remove_dir_all(&out);
+    let lib = n.lib_dir.join("librelief.so");
+    let made = must(
+        Command::new(root().join("bindings/unity-package"))
+            .arg("--out")
+            .arg(&out)
+            .arg(format!("linux-x86_64={}", lib.display())),
+    );
+    let tarball = String::from_utf8(made.stdout).unwrap().trim().to_string();
+    assert!(tarball.ends_with(".tgz"), "{tarball}");
+    let list = must(Command::new("tar").arg("-tzf").arg(&tarball)).stdout;
+    let entries: BTreeSet<String> = String::from_utf8(list)
+        .unwrap()
+        .lines()
+        .map(|l| l.trim_end_matches('/').to_string())
+        .collect();
+    for needed in [
+        "package/package.json",
+        "package/Runtime/Native.cs",
+        "package/Components/ReliefPlanet.cs",
+        "package/Components/Shaders/ReliefFarGround.shader",
+        "package/Samples~/Planet/Planet.unity",
+        "package/Plugins/Linux/x86_64/librelief.so",
+        "package/Plugins/Linux/x86_64/librelief.so.meta",
+        "package/CHANGELOG.md",
+        "package/LICENSE.md",
+    ] {
+        assert!(entries.contains(needed), "{needed} missing from {tarball}");
+    }
+    for e in &entries {
+        assert!(
+            !e.contains("Fixtures~"),
+            "{e}: test fixtures in the package"
+        );
+        assert!(!e.contains("Plugins/iOS"), "{e}: iOS was given no library");
+        if let Some(file) = e.strip_suffix(".meta") {
+            assert!(entries.contains(file), "{e} without its file");
+        }
+    }
+    // The library in it is the one given.
+    let unpacked = out.join("unpacked");
+    std::fs::create_dir_all(&unpacked).unwrap();
+    must(
+        Command::new("tar")
+            .arg("-xzf")
+            .arg(&tarball)
+            .arg("-C")
+            .arg(&unpacked),
+    );
+    assert_eq!(
+        std::fs::read(unpacked.join("package/Plugins/Linux/x86_64/librelief.so")).unwrap(),
+        std::fs::read(&lib).unwrap()
+    );
+    // A platform it doesn't know is refused before anything is written.
+    let bad = run(Command::new(root().join("bindings/unity-package"))
+        .arg("--out")
+        .arg(out.join("bad"))
+        .arg(format!("linux-x86_64={}", lib.display()))
+        .arg("playstation=/dev/null"));
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(!out.join("bad").exists());
+}
+
+/// The package ships under the crate's licence and version.
+#[test]
+fn the_package_carries_the_crates_licence_and_version() {
+    let cargo = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let field = |text: &str, key: &str, sep: &str| -> String {
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(key))
+            .unwrap_or_else(|| panic!("no {key}"));
+        line.split(sep)
+            .nth(1)
+            .unwrap()
+            .trim()
+            .trim_matches([',', '"', ' '])
+            .to_string()
+    };
+    let package = std::fs::read_to_string(root().join("bindings/unity/package.json")).unwrap();
+    let licence = field(&cargo, "license", "=");
+    assert_eq!(field(&package, "\"license\"", ":"), licence);
+    assert_eq!(
+        field(&package, "\"version\"", ":"),
+        field(&cargo, "version", "=")
+    );
+    let text = std::fs::read_to_string(root().join("bindings/unity/LICENSE.md")).unwrap();
+    assert!(text.contains(&format!("`license = \"{licence}\"`")));
+    assert!(text.contains("Permission is hereby granted") && text.contains("Apache License"));
+    assert!(text.contains("Version 2.0, January 2004"));
+}
