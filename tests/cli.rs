@@ -18,7 +18,9 @@ fn info_prints_a_census() {
         "km of creek",
         "reaches",
         "lakes",
-        "biomes",
+        "classes  ",
+        "province",
+        "of land",
         "verified 64 regions",
     ] {
         assert!(out.contains(word), "`{word}` missing from:\n{out}");

@@ -827,3 +827,82 @@ fn integer_fields_are_scaled_into_f32() {
         }
     }
 }
+
+/// Every class on a baked planet carries the causes that can be checked from the blob alone:
+/// temperature (recomputed from latitude and height), depth, lake membership and the stored
+/// precipitation. (The classifier's every law is checked against all its fields in
+/// `bake::classify`'s tests.)
+#[test]
+fn every_class_on_the_baked_planet_carries_its_cause() {
+    use relief::bake::classify::*;
+    use relief::bake::planet::climate::temperature;
+    let (path, _) = baked();
+    let blob = Blob::open(path).unwrap();
+    let h = blob.header();
+    let (n, t) = (h.face_resolution, h.tile_size);
+    let mut seen = [0u64; BiomeId::COUNT];
+    let mut wrong = Vec::new();
+    for key in all_keys((n / t) as u16) {
+        let Samples::F32(height) = blob.read_tile(0, key).unwrap() else {
+            panic!("height is f32")
+        };
+        let Samples::U8(biome) = blob.read_tile(1, key).unwrap() else {
+            panic!("biome is u8")
+        };
+        let Samples::U16(lake) = blob.read_tile(2, key).unwrap() else {
+            panic!("lake is u16")
+        };
+        let Samples::U16(precip) = blob.read_tile(4, key).unwrap() else {
+            panic!("precipitation is u16")
+        };
+        for j in 0..t {
+            for i in 0..t {
+                let o = (j * t + i) as usize;
+                let (gi, gj) = (key.tx as u32 * t + i, key.ty as u32 * t + j);
+                let d = cube::direction(
+                    h.projection,
+                    key.face as usize,
+                    cube::coord_of(gi as f64, n),
+                    cube::coord_of(gj as f64, n),
+                );
+                let z = height[o] as f64;
+                let temp = temperature(d, z, h.polar_axis);
+                // Stored to half a millimetre a year: the thresholds are whole hundreds.
+                let p = precip[o] as f64 * 0.5;
+                let b = BiomeId::from_id(biome[o]).expect("a known class");
+                seen[b as usize] += 1;
+                let depth = -z;
+                let in_lake = lake[o] != 0;
+                // Heights are stored as f32: allow their rounding at each threshold.
+                let e = 1e-3;
+                let ok = match b {
+                    BiomeId::Ice | BiomeId::Snow => temp < ICE_LINE_C + e,
+                    BiomeId::Moraine => {
+                        temp > ICE_LINE_C - e && temp < ICE_LINE_C + GLACIAL_COOLING_C + e
+                    }
+                    BiomeId::Reef | BiomeId::RockyReef => {
+                        depth > REEF_MIN_DEPTH_M - e
+                            && depth < REEF_MAX_DEPTH_M + e
+                            && temp > REEF_MIN_SEA_C - e
+                    }
+                    BiomeId::Seagrass => depth > TIDE_M - e && depth < SEAGRASS_MAX_DEPTH_M + e,
+                    BiomeId::SeaFloor => depth > SHELF_BREAK_M - e && !in_lake,
+                    BiomeId::Shelf => depth > TIDE_M - e && depth < SHELF_BREAK_M + e,
+                    BiomeId::LakeBed | BiomeId::LakeShore | BiomeId::SaltFlat => in_lake,
+                    BiomeId::Dunes => temp > DUNE_MIN_C - e && p < DUNE_MAX_MM + 1.0,
+                    BiomeId::Mangrove => temp > MANGROVE_MIN_C - e && depth.abs() < TIDE_M + e,
+                    BiomeId::AlpineMeadow => temp < TREE_LINE_C + e && z > ALPINE_ABOVE_M - e,
+                    BiomeId::TropicalRainforest | BiomeId::Savanna => temp > 20.0 - e && !in_lake,
+                    _ => !in_lake,
+                };
+                if !ok && wrong.len() < 10 {
+                    wrong.push(format!("{b:?} at {d:?}: {z:.1} m, {temp:.1} °C, {p} mm"));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "classes without their cause: {wrong:#?}");
+    let present = seen.iter().filter(|&&c| c > 0).count();
+    println!("{present} classes present: {seen:?}");
+    assert!(present >= 15, "only {present} classes on the planet");
+}

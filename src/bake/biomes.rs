@@ -1,6 +1,6 @@
-//! Biomes: the Whittaker temperature × precipitation plane for land, plus the classes that
-//! terrain rather than climate decides: sea floor, shelf, beach, lake bed, wetland, bare rock
-//! above the angle of repose, and snow.
+//! The ground classes a bake writes (the biome layer's ids, `biomes.json`): their names,
+//! colours, ground textures and provinces. What decides a sample's class is in
+//! [`crate::bake::classify`].
 
 use crate::flat::tables::Biome;
 
@@ -24,67 +24,101 @@ pub enum BiomeId {
     Savanna = 14,
     TropicalSeasonalForest = 15,
     TropicalRainforest = 16,
+    // Bake version 5 on (ids above are unchanged, so older worlds still read).
+    Reef = 17,
+    RockyReef = 18,
+    Seagrass = 19,
+    TidalFlat = 20,
+    SaltMarsh = 21,
+    Mangrove = 22,
+    Estuary = 23,
+    LakeShore = 24,
+    Swamp = 25,
+    Floodplain = 26,
+    SaltFlat = 27,
+    Scree = 28,
+    Canyon = 29,
+    AlpineMeadow = 30,
+    Moraine = 31,
+    Ice = 32,
+    ConiferForest = 33,
+    Steppe = 34,
+    Dunes = 35,
 }
 
-/// (id, name, display color, Terrain3D ground texture slot).
-const TABLE: [(BiomeId, &str, [u8; 3], u8); 17] = [
-    (BiomeId::SeaFloor, "sea floor", [28, 58, 112], texture::SAND),
-    (BiomeId::Shelf, "shelf", [58, 108, 168], texture::SAND),
-    (BiomeId::Beach, "beach", [226, 210, 160], texture::SAND),
-    (BiomeId::LakeBed, "lake bed", [70, 128, 186], texture::MUD),
-    (BiomeId::Wetland, "wetland", [92, 128, 98], texture::MUD),
-    (
-        BiomeId::BareRock,
-        "bare rock",
-        [138, 132, 126],
-        texture::ROCK,
-    ),
-    (BiomeId::Snow, "snow", [244, 244, 250], texture::SNOW),
-    (BiomeId::Tundra, "tundra", [168, 168, 138], texture::MOSS),
-    (BiomeId::Taiga, "taiga", [62, 98, 72], texture::FOREST_FLOOR),
-    (
-        BiomeId::Grassland,
-        "grassland",
-        [170, 190, 110],
-        texture::GRASS,
-    ),
-    (
-        BiomeId::Shrubland,
-        "shrubland",
-        [160, 150, 92],
-        texture::DRY_GRASS,
-    ),
-    (
-        BiomeId::TemperateForest,
-        "temperate forest",
-        [72, 128, 62],
-        texture::FOREST_FLOOR,
-    ),
-    (
-        BiomeId::TemperateRainforest,
-        "temperate rainforest",
-        [40, 108, 72],
-        texture::MOSS,
-    ),
-    (BiomeId::Desert, "desert", [220, 196, 140], texture::SAND),
-    (
-        BiomeId::Savanna,
-        "savanna",
-        [190, 180, 92],
-        texture::DRY_GRASS,
-    ),
-    (
-        BiomeId::TropicalSeasonalForest,
-        "tropical seasonal forest",
-        [100, 150, 52],
-        texture::FOREST_FLOOR,
-    ),
-    (
-        BiomeId::TropicalRainforest,
-        "tropical rainforest",
-        [30, 118, 42],
-        texture::FOREST_FLOOR,
-    ),
+/// The groups a census reports classes in (seed 000's provinces).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Province {
+    OceanFloor,
+    ReefAndMeadow,
+    Coast,
+    FreshWater,
+    Arid,
+    RockAndAlpine,
+    IceAndTundra,
+    Forest,
+    GrassAndSteppe,
+}
+
+impl Province {
+    pub fn name(self) -> &'static str {
+        match self {
+            Province::OceanFloor => "ocean floor",
+            Province::ReefAndMeadow => "reef & meadow",
+            Province::Coast => "coast",
+            Province::FreshWater => "fresh water",
+            Province::Arid => "arid",
+            Province::RockAndAlpine => "rock & alpine",
+            Province::IceAndTundra => "ice & tundra",
+            Province::Forest => "forest",
+            Province::GrassAndSteppe => "grass & steppe",
+        }
+    }
+}
+
+use Province as P;
+
+/// (id, name, display color, Terrain3D ground texture slot, province, what it is).
+type Row = (BiomeId, &'static str, [u8; 3], u8, Province, &'static str);
+
+#[rustfmt::skip]
+const TABLE: [Row; 36] = [
+    (BiomeId::SeaFloor, "sea floor", [28, 58, 112], texture::SAND, P::OceanFloor, "below the shelf break"),
+    (BiomeId::Shelf, "shelf", [58, 108, 168], texture::SAND, P::OceanFloor, "continental shelf, sea level to the shelf break"),
+    (BiomeId::Beach, "beach", [226, 210, 160], texture::SAND, P::Coast, "sand at the waterline of an exposed shore"),
+    (BiomeId::LakeBed, "lake bed", [70, 128, 186], texture::MUD, P::FreshWater, "a lake's floor below the rooted-plant depth"),
+    (BiomeId::Wetland, "wetland", [92, 128, 98], texture::MUD, P::FreshWater, "marsh: saturated ground just above drainage"),
+    (BiomeId::BareRock, "bare rock", [138, 132, 126], texture::ROCK, P::RockAndAlpine, "slopes above the angle of repose"),
+    (BiomeId::Snow, "snow", [244, 244, 250], texture::SNOW, P::IceAndTundra, "cold and too dry for a glacier: wind-drifted snow"),
+    (BiomeId::Tundra, "tundra", [168, 168, 138], texture::MOSS, P::IceAndTundra, "cold and dry"),
+    (BiomeId::Taiga, "taiga", [62, 98, 72], texture::FOREST_FLOOR, P::Forest, "cold and wet boreal forest"),
+    (BiomeId::Grassland, "grassland", [170, 190, 110], texture::GRASS, P::GrassAndSteppe, "temperate and dry"),
+    (BiomeId::Shrubland, "shrubland", [160, 150, 92], texture::DRY_GRASS, P::GrassAndSteppe, "temperate, between grass and forest"),
+    (BiomeId::TemperateForest, "temperate forest", [72, 128, 62], texture::FOREST_FLOOR, P::Forest, "temperate and wet"),
+    (BiomeId::TemperateRainforest, "temperate rainforest", [40, 108, 72], texture::MOSS, P::Forest, "temperate and very wet"),
+    (BiomeId::Desert, "desert", [220, 196, 140], texture::SAND, P::Arid, "too dry for grass"),
+    (BiomeId::Savanna, "savanna", [190, 180, 92], texture::DRY_GRASS, P::GrassAndSteppe, "hot with a dry season"),
+    (BiomeId::TropicalSeasonalForest, "tropical seasonal forest", [100, 150, 52], texture::FOREST_FLOOR, P::Forest, "hot and wet"),
+    (BiomeId::TropicalRainforest, "tropical rainforest", [30, 118, 42], texture::FOREST_FLOOR, P::Forest, "hot and very wet"),
+    (BiomeId::Reef, "reef", [96, 196, 190], texture::SAND, P::ReefAndMeadow, "coral framework in warm, clear, photic water"),
+    (BiomeId::RockyReef, "rocky reef", [84, 156, 160], texture::ROCK, P::ReefAndMeadow, "coral veneer on a steep rocky bottom"),
+    (BiomeId::Seagrass, "seagrass", [70, 140, 110], texture::MUD, P::ReefAndMeadow, "a meadow on soft, sheltered, photic bottom"),
+    (BiomeId::TidalFlat, "tidal flat", [150, 140, 118], texture::MUD, P::Coast, "bare intertidal mud on a sheltered shore"),
+    (BiomeId::SaltMarsh, "salt marsh", [120, 146, 104], texture::MOSS, P::Coast, "herbs above high water on a sheltered, cool shore"),
+    (BiomeId::Mangrove, "mangrove", [52, 104, 66], texture::MUD, P::Coast, "intertidal forest on a sheltered, warm shore"),
+    (BiomeId::Estuary, "estuary", [96, 130, 150], texture::MUD, P::Coast, "a drowned river mouth"),
+    (BiomeId::LakeShore, "lake shore", [104, 150, 132], texture::MUD, P::FreshWater, "a lake's emergent-plant belt, shallower than rooted plants reach"),
+    (BiomeId::Swamp, "swamp", [70, 100, 70], texture::MUD, P::FreshWater, "ponded, saturated, wooded: warm and wet"),
+    (BiomeId::Floodplain, "floodplain", [140, 168, 100], texture::GRASS, P::FreshWater, "flats a large river floods"),
+    (BiomeId::SaltFlat, "salt flat", [236, 230, 214], texture::SAND, P::Arid, "evaporite where an arid closed basin dries"),
+    (BiomeId::Scree, "scree", [150, 140, 128], texture::GRAVEL, P::RockAndAlpine, "talus just under the angle of repose"),
+    (BiomeId::Canyon, "canyon", [176, 110, 80], texture::ROCK, P::RockAndAlpine, "steep walls a river cut through dry land"),
+    (BiomeId::AlpineMeadow, "alpine meadow", [150, 170, 120], texture::GRASS, P::RockAndAlpine, "above the tree line, below the snow"),
+    (BiomeId::Moraine, "moraine", [160, 150, 140], texture::GRAVEL, P::RockAndAlpine, "till left at the ice's maximum extent"),
+    (BiomeId::Ice, "ice", [214, 232, 246], texture::SNOW, P::IceAndTundra, "glacier: above the ice line with snow to feed it"),
+    (BiomeId::ConiferForest, "conifer forest", [48, 90, 62], texture::FOREST_FLOOR, P::Forest, "cold-temperate and wet"),
+    (BiomeId::Steppe, "steppe", [184, 176, 120], texture::DRY_GRASS, P::GrassAndSteppe, "cool, dry, flat"),
+    (BiomeId::Dunes, "dunes", [232, 204, 150], texture::SAND, P::Arid, "sand seas: hot, dry, sandy, open"),
 ];
 
 /// Terrain3D texture slots the baker paints with (a world's texture list must follow it).
@@ -113,8 +147,30 @@ impl BiomeId {
     pub fn texture(self) -> u8 {
         TABLE[self as usize].3
     }
+    pub fn province(self) -> Province {
+        TABLE[self as usize].4
+    }
+    /// What the class is, in a few words (the census prints it).
+    pub fn what(self) -> &'static str {
+        TABLE[self as usize].5
+    }
+    /// Every class, in id order.
+    pub fn all() -> impl Iterator<Item = BiomeId> {
+        TABLE.iter().map(|t| t.0)
+    }
+    /// The class with id `id`.
+    pub fn from_id(id: u8) -> Option<BiomeId> {
+        TABLE.get(id as usize).map(|t| t.0)
+    }
+    /// Under water: sea, reef and meadow, lake floor (the census's "of land" leaves them out).
     pub fn is_water(self) -> bool {
-        matches!(self, BiomeId::SeaFloor | BiomeId::Shelf | BiomeId::LakeBed)
+        matches!(
+            self.province(),
+            Province::OceanFloor | Province::ReefAndMeadow
+        ) || matches!(
+            self,
+            BiomeId::LakeBed | BiomeId::LakeShore | BiomeId::Estuary
+        )
     }
 }
 
@@ -122,7 +178,7 @@ impl BiomeId {
 pub fn table() -> Vec<Biome> {
     TABLE
         .iter()
-        .map(|(id, name, color, _)| Biome {
+        .map(|(id, name, color, ..)| Biome {
             id: *id as u8,
             name: name.to_string(),
             color: *color,
@@ -130,152 +186,19 @@ pub fn table() -> Vec<Biome> {
         .collect()
 }
 
-/// Everything that decides one sample's biome.
-#[derive(Clone, Copy, Debug)]
-pub struct Site {
-    pub height: f64,
-    pub sea_level: f64,
-    /// Mean annual temperature, °C.
-    pub temperature: f64,
-    /// Mean annual precipitation, mm.
-    pub precipitation: f64,
-    /// Gradient magnitude (rise over run).
-    pub slope: f64,
-    /// Tangent of the local rock's angle of repose.
-    pub tan_repose: f64,
-    pub in_lake: bool,
-    /// 0..1: flat ground where much water gathers.
-    pub wetness: f64,
-}
-
-pub const SNOW_BELOW_C: f64 = -3.0;
-pub const SHELF_DEPTH: f64 = 20.0;
-pub const BEACH_ABOVE_SEA: f64 = 1.5;
-
-pub fn classify(s: &Site) -> BiomeId {
-    let above = s.height - s.sea_level;
-    if s.in_lake {
-        return BiomeId::LakeBed;
-    }
-    if above < -SHELF_DEPTH {
-        return BiomeId::SeaFloor;
-    }
-    if above < 0.0 {
-        return BiomeId::Shelf;
-    }
-    if s.slope > s.tan_repose {
-        return BiomeId::BareRock;
-    }
-    if s.temperature < SNOW_BELOW_C {
-        return BiomeId::Snow;
-    }
-    if above < BEACH_ABOVE_SEA && s.slope < 0.2 {
-        return BiomeId::Beach;
-    }
-    if s.wetness > 0.5 && s.temperature > 0.0 {
-        return BiomeId::Wetland;
-    }
-    whittaker(s.temperature, s.precipitation)
-}
-
-/// Whittaker's plane, simplified to straight boundaries.
-pub fn whittaker(t: f64, p: f64) -> BiomeId {
-    match (t, p) {
-        (t, _) if t < -5.0 => BiomeId::Tundra,
-        (t, p) if t < 3.0 => {
-            if p < 300.0 {
-                BiomeId::Tundra
-            } else {
-                BiomeId::Taiga
-            }
-        }
-        (t, p) if t < 20.0 => match p {
-            p if p < 300.0 => BiomeId::Desert,
-            p if p < 650.0 => BiomeId::Grassland,
-            p if p < 1000.0 => BiomeId::Shrubland,
-            p if p < 2000.0 => BiomeId::TemperateForest,
-            _ => BiomeId::TemperateRainforest,
-        },
-        (_, p) => match p {
-            p if p < 400.0 => BiomeId::Desert,
-            p if p < 1300.0 => BiomeId::Savanna,
-            p if p < 2500.0 => BiomeId::TropicalSeasonalForest,
-            _ => BiomeId::TropicalRainforest,
-        },
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn whittaker_corners() {
-        assert_eq!(whittaker(25.0, 3000.0), BiomeId::TropicalRainforest);
-        assert_eq!(whittaker(25.0, 200.0), BiomeId::Desert);
-        assert_eq!(whittaker(0.0, 800.0), BiomeId::Taiga);
-        assert_eq!(whittaker(0.0, 100.0), BiomeId::Tundra);
-        assert_eq!(whittaker(10.0, 1500.0), BiomeId::TemperateForest);
-    }
-
-    #[test]
-    fn terrain_classes_override_climate() {
-        let base = Site {
-            height: 100.0,
-            sea_level: 0.0,
-            temperature: 10.0,
-            precipitation: 1500.0,
-            slope: 0.1,
-            tan_repose: 0.8,
-            in_lake: false,
-            wetness: 0.0,
-        };
-        assert_eq!(classify(&base), BiomeId::TemperateForest);
-        assert_eq!(classify(&Site { slope: 1.2, ..base }), BiomeId::BareRock);
-        assert_eq!(
-            classify(&Site {
-                height: -5.0,
-                ..base
-            }),
-            BiomeId::Shelf
-        );
-        assert_eq!(
-            classify(&Site {
-                height: -50.0,
-                ..base
-            }),
-            BiomeId::SeaFloor
-        );
-        assert_eq!(
-            classify(&Site {
-                height: 1.0,
-                ..base
-            }),
-            BiomeId::Beach
-        );
-        assert_eq!(
-            classify(&Site {
-                in_lake: true,
-                ..base
-            }),
-            BiomeId::LakeBed
-        );
-        assert_eq!(
-            classify(&Site {
-                temperature: -6.0,
-                ..base
-            }),
-            BiomeId::Snow
-        );
-        assert_eq!(
-            classify(&Site {
-                wetness: 0.9,
-                ..base
-            }),
-            BiomeId::Wetland
-        );
+    fn ids_are_indices_and_names_are_unique() {
+        let mut names = std::collections::BTreeSet::new();
         for (i, b) in table().iter().enumerate() {
             assert_eq!(b.id as usize, i, "biomes.json ids are indices");
+            assert_eq!(BiomeId::from_id(i as u8).unwrap() as usize, i);
+            assert!(names.insert(b.name.clone()), "{} twice", b.name);
         }
+        const { assert!(BiomeId::COUNT >= 30) };
+        assert!(BiomeId::from_id(BiomeId::COUNT as u8).is_none());
     }
 }

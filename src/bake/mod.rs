@@ -5,9 +5,11 @@
 //! docs/architecture.md.
 
 pub mod biomes;
+pub mod classify;
 pub mod climate;
 pub mod erosion;
 pub mod grid;
+pub mod ground;
 pub mod hydrology;
 pub mod noise;
 pub mod planet;
@@ -32,7 +34,9 @@ pub use erosion::ErosionConfig;
 
 /// Version of the generation algorithm, recorded in every manifest. Bump it whenever the
 /// same seed would produce different bytes.
-pub const BAKE_VERSION: u32 = 3;
+/// 4: 36 ground classes from their causes (`classify`), with shore exposure, sediment and
+/// height above drainage.
+pub const BAKE_VERSION: u32 = 4;
 
 /// Reports progress of long steps. The CLI draws bars; tests pass [`Silent`].
 pub trait Progress: Sync {

@@ -6,10 +6,12 @@
 
 use std::collections::HashMap;
 
-use crate::bake::biomes::{self, texture, BiomeId, Site};
+use crate::bake::biomes::{self, texture, BiomeId};
+use crate::bake::classify::{self, Site};
 use crate::bake::climate::ClimateSetup;
 use crate::bake::grid::Grid;
-use crate::bake::hydrology::{channel_depth, Hydrology};
+use crate::bake::ground;
+use crate::bake::hydrology::{channel_depth, Hydrology, CREEK_AREA_M2};
 use crate::bake::noise::Noise;
 use crate::flat::control::Control;
 use crate::flat::layer::plain;
@@ -51,6 +53,11 @@ pub struct Surface {
     pub precip: Vec<f64>,
     pub tan_repose: Vec<f64>,
     pub wetness: Vec<f64>,
+    pub sediment: Vec<f64>,
+    /// Height above drainage (m) and the area of the channel drained to (km²).
+    pub above_drainage: Vec<f64>,
+    pub channel_area_km2: Vec<f64>,
+    pub exposure: Vec<f64>,
     pub roughness: Vec<f64>,
     pub climate: ClimateSetup,
     pub sea_level: f64,
@@ -63,13 +70,25 @@ pub struct Surface {
 }
 
 /// What a region contributed to the world's census.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct RegionCensus {
     pub min_height: f32,
     pub max_height: f32,
     pub ocean: u64,
     pub lake: u64,
     pub biomes: [u64; BiomeId::COUNT],
+}
+
+impl Default for RegionCensus {
+    fn default() -> RegionCensus {
+        RegionCensus {
+            min_height: 0.0,
+            max_height: 0.0,
+            ocean: 0,
+            lake: 0,
+            biomes: [0; BiomeId::COUNT],
+        }
+    }
 }
 
 impl Surface {
@@ -115,6 +134,21 @@ impl Surface {
                 (0.25 + 2.4 * steep) * (0.15 + 0.85 * low) * dry
             })
             .collect();
+        let (sediment, _) = ground::soils(
+            &grid,
+            h,
+            sea_level,
+            ocean,
+            &hydro.routing,
+            &hydro.area,
+            &hydro.lake,
+        );
+        let channel: Vec<bool> = (0..n)
+            .map(|k| !ocean[k] && hydro.lake[k] == 0 && hydro.area[k] >= CREEK_AREA_M2)
+            .collect();
+        let (above_drainage, channel_area_km2) =
+            ground::drainage(h, &hydro.routing, &hydro.area, &channel);
+        let exposure = flat_exposure(&grid, h, sea_level);
         let mut lake_levels = vec![0.0];
         lake_levels.extend(hydro.lakes.iter().map(|l| l.level_m as f64));
 
@@ -165,6 +199,10 @@ impl Surface {
             precip,
             tan_repose,
             wetness,
+            sediment,
+            above_drainage,
+            channel_area_km2,
+            exposure,
             roughness,
             climate,
             sea_level,
@@ -303,7 +341,8 @@ impl Surface {
                 let slope = libm::sqrt(gx * gx + gz * gz);
                 let node = self.grid.nearest(px, pz);
                 let lake_id = self.lake[node];
-                let in_lake = lake_id != 0 && hh < self.lake_levels[lake_id as usize];
+                let level = self.lake_levels[lake_id as usize];
+                let in_lake = lake_id != 0 && hh < level;
                 let site = Site {
                     height: hh,
                     sea_level: self.sea_level,
@@ -311,10 +350,14 @@ impl Surface {
                     precipitation: self.grid.sample(&self.precip, px, pz),
                     slope,
                     tan_repose: self.tan_repose[node],
-                    in_lake,
+                    lake_depth: if in_lake { level - hh } else { 0.0 },
                     wetness: self.grid.sample(&self.wetness, px, pz),
+                    sediment: self.grid.sample(&self.sediment, px, pz),
+                    above_drainage: self.grid.sample(&self.above_drainage, px, pz),
+                    channel_area_km2: self.channel_area_km2[node],
+                    exposure: self.grid.sample(&self.exposure, px, pz),
                 };
-                let b = biomes::classify(&site);
+                let b = classify::classify(&site);
                 let o = y * n + x;
                 region.height[o] = hh as f32;
                 biome[o] = b as u8;
@@ -350,6 +393,31 @@ fn smoothstep(x: f64, lo: f64, hi: f64) -> f64 {
 
 /// The control word: the biome's ground as base, rock (or gravel in channels) as overlay,
 /// blended by how close the slope is to the rock's angle of repose.
+/// Exposure of every node of a flat world's grid: rays in the plane, and the sea beyond the
+/// baked area open (the island sits in an ocean).
+fn flat_exposure(grid: &Grid, h: &[f64], sea_level: f64) -> Vec<f64> {
+    let (w, d) = (grid.nx as f64 * grid.dx, grid.nz as f64 * grid.dx);
+    let dirs: Vec<(f64, f64)> = (0..ground::EXPOSURE_RAYS)
+        .map(|r| {
+            let a = r as f64 * std::f64::consts::TAU / ground::EXPOSURE_RAYS as f64;
+            (libm::cos(a), libm::sin(a))
+        })
+        .collect();
+    ground::exposure(
+        h,
+        sea_level,
+        grid.dx,
+        10_000.0,
+        3.0 * grid.dx,
+        |k, ray, dist| {
+            let (x, z) = grid.pos(k);
+            let (px, pz) = (x + dist * dirs[ray].0, z + dist * dirs[ray].1);
+            let outside = px < grid.x0 || pz < grid.z0 || px > grid.x0 + w || pz > grid.z0 + d;
+            outside || grid.sample(h, px, pz) < sea_level
+        },
+    )
+}
+
 fn paint(b: BiomeId, steepness: f64, in_channel: bool, slope: f64) -> u32 {
     let (overlay, blend) = if in_channel {
         (texture::GRAVEL, 0.8)

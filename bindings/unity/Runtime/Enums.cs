@@ -88,7 +88,7 @@ namespace Relief
         Precipitation = 2,
     }
 
-    /// <summary>The ground classes relief's baker writes (`relief bake`, flat worlds and
+    /// <summary>The 36 ground classes relief's baker writes (`relief bake`, flat worlds and
     /// planets alike): the id is the biome layer's byte, and the world's
     /// <see cref="World.BiomeName"/> of that id is the lower-case, spaced member name ("sea
     /// floor" for <see cref="SeaFloor"/>). A world imported from Terrain3D names its own ids
@@ -112,5 +112,25 @@ namespace Relief
         Savanna = 14,
         TropicalSeasonalForest = 15,
         TropicalRainforest = 16,
+        // Bake version 4 (flat) and planet bake version 4 on.
+        Reef = 17,
+        RockyReef = 18,
+        Seagrass = 19,
+        TidalFlat = 20,
+        SaltMarsh = 21,
+        Mangrove = 22,
+        Estuary = 23,
+        LakeShore = 24,
+        Swamp = 25,
+        Floodplain = 26,
+        SaltFlat = 27,
+        Scree = 28,
+        Canyon = 29,
+        AlpineMeadow = 30,
+        Moraine = 31,
+        Ice = 32,
+        ConiferForest = 33,
+        Steppe = 34,
+        Dunes = 35,
     }
 }

@@ -15,6 +15,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::bake::biomes;
+use crate::bake::ground;
 use crate::bake::noise::Noise3;
 use crate::bake::routing::Graph;
 use crate::bake::seed::fnv1a;
@@ -28,8 +29,9 @@ use crate::planet::tables::{encode_lakes, encode_reaches, PlanetCensus};
 use crate::planet::writer::{encode_tile, BlobSpec, BlobWriter};
 
 /// The planet baker's algorithm version (in every blob's header). 3: sediment stored as u16
-/// millimetres (1/1024 m) instead of f32, and tiles written with LZ4-HC.
-pub const PLANET_BAKE_VERSION: u32 = 3;
+/// millimetres (1/1024 m) instead of f32, and tiles written with LZ4-HC. 4: 36 ground classes
+/// from their causes (`bake::classify`), with shore exposure and height above drainage.
+pub const PLANET_BAKE_VERSION: u32 = 4;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlanetConfig {
@@ -116,7 +118,21 @@ pub fn bake_planet(
         (4.0 * std::f64::consts::PI * cfg.radius * cfg.radius * 5e-5).max(10.0 * cell_area);
     let water = water::analyse(&grid, &shape.height, &shape.ocean, river_area);
     let precipitation = climate::precipitation(&grid, &shape.height, &shape.ocean, cfg.polar_axis);
-    let (sediment, wetness) = soils(&grid, &shape.height, &shape.ocean, &water);
+    let (sediment, wetness) = ground::soils(
+        &grid,
+        &shape.height,
+        0.0,
+        &shape.ocean,
+        &water.routing,
+        &water.area,
+        &water.lake,
+    );
+    let channel: Vec<bool> = (0..grid.node_count())
+        .map(|k| !shape.ocean[k] && water.lake[k] == 0 && water.area[k] >= river_area)
+        .collect();
+    let (above_drainage, channel_area_km2) =
+        ground::drainage(&shape.height, &water.routing, &water.area, &channel);
+    let exposure = sphere_exposure(&grid, &shape.height);
     let lake_levels: Vec<f32> = water.lakes.iter().map(|l| l.level_m).collect();
     let coarse = tiles::Coarse {
         grid: &grid,
@@ -124,6 +140,9 @@ pub fn bake_planet(
         precipitation: &precipitation,
         sediment: &sediment,
         wetness: &wetness,
+        above_drainage: &above_drainage,
+        channel_area_km2: &channel_area_km2,
+        exposure: &exposure,
         lake: &water.lake,
         lake_levels: &lake_levels,
         pole: cfg.polar_axis,
@@ -217,33 +236,41 @@ pub fn bake_planet(
     Ok(census)
 }
 
-/// Sediment thickness (m) and wetness (0–1) per coarse node.
-fn soils(
-    g: &sphere::SphereGrid,
-    h: &[f64],
-    ocean: &[bool],
-    w: &water::Water,
-) -> (Vec<f64>, Vec<f64>) {
-    let n = g.node_count();
-    let mut sediment = vec![0.0; n];
-    let mut wet = vec![0.0; n];
-    for k in 0..n {
-        let r = w.routing.recv[k] as usize;
-        let d = w.routing.dist[k].max(1.0);
-        let slope = ((h[k] - h[r]) / d).abs();
-        if ocean[k] {
-            // Shelves hold what rivers bring; the deep floor a thin drape.
-            sediment[k] = 1.0 + 20.0 * (h[k] / 600.0).exp();
-            continue;
-        }
-        let a_km2 = w.area[k] / 1e6;
-        sediment[k] = (0.4 * a_km2.powf(0.35) * (-slope / 0.06).exp()).min(40.0);
-        if w.lake[k] > 0 {
-            sediment[k] += 3.0;
-        }
-        wet[k] = (((a_km2.log10() - 0.5) / 2.0).clamp(0.0, 1.0)) * (-slope / 0.02).exp();
-    }
-    (sediment, wet)
+/// Exposure of every coarse node: rays along great circles (p cos φ + t sin φ), so cube
+/// seams are no matter by construction.
+fn sphere_exposure(g: &sphere::SphereGrid, h: &[f64]) -> Vec<f64> {
+    let cell = g.radius * std::f64::consts::FRAC_PI_2 / g.m as f64;
+    let max_fetch = (20_000.0f64).min(g.radius);
+    let angles: Vec<(f64, f64)> = (0..ground::EXPOSURE_RAYS)
+        .map(|r| {
+            let a = r as f64 * std::f64::consts::TAU / ground::EXPOSURE_RAYS as f64;
+            (a.cos(), a.sin())
+        })
+        .collect();
+    ground::exposure(h, 0.0, cell, max_fetch, 3.0 * cell, |k, ray, dist| {
+        let d = g.dir(k);
+        let seed = if d[1].abs() < 0.9 {
+            [0.0, 1.0, 0.0]
+        } else {
+            [1.0, 0.0, 0.0]
+        };
+        let e = cube::normalize(cube::cross(seed, d));
+        let n = cube::cross(d, e);
+        let (c, s) = angles[ray];
+        let t = [
+            c * e[0] + s * n[0],
+            c * e[1] + s * n[1],
+            c * e[2] + s * n[2],
+        ];
+        let phi = dist / g.radius;
+        let (cp, sp) = (phi.cos(), phi.sin());
+        let p = [
+            d[0] * cp + t[0] * sp,
+            d[1] * cp + t[1] * sp,
+            d[2] * cp + t[2] * sp,
+        ];
+        g.sample(h, p) < 0.0
+    })
 }
 
 fn census_of(t: &tiles::Tally, w: &water::Water, radius: f64) -> PlanetCensus {

@@ -3,7 +3,8 @@
 //! sediment and precipitation for each sample. A tile depends only on its key and the coarse
 //! fields, so tiles bake in parallel and come out the same on any thread.
 
-use crate::bake::biomes::{classify, BiomeId, Site};
+use crate::bake::biomes::BiomeId;
+use crate::bake::classify::{classify, Site};
 use crate::bake::noise::Noise3;
 use crate::planet::blob::TileKey;
 use crate::planet::cube::{self, Projection, Vec3};
@@ -19,14 +20,20 @@ pub struct Coarse<'a> {
     pub precipitation: &'a [f64],
     pub sediment: &'a [f64],
     pub wetness: &'a [f64],
+    pub above_drainage: &'a [f64],
+    pub channel_area_km2: &'a [f64],
+    pub exposure: &'a [f64],
     pub lake: &'a [u16],
     pub lake_levels: &'a [f32],
     pub pole: Vec3,
     pub detail: Noise3,
 }
 
+/// Tangent of the angle of repose (35°) of a planet's rock, everywhere.
+pub const TAN_REPOSE: f64 = 0.7;
+
 /// Per-tile counts for the census.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Tally {
     pub samples: u64,
     pub ocean: u64,
@@ -34,6 +41,19 @@ pub struct Tally {
     pub biomes: [u64; BiomeId::COUNT],
     pub height_min: f32,
     pub height_max: f32,
+}
+
+impl Default for Tally {
+    fn default() -> Tally {
+        Tally {
+            samples: 0,
+            ocean: 0,
+            lake: 0,
+            biomes: [0; BiomeId::COUNT],
+            height_min: 0.0,
+            height_max: 0.0,
+        }
+    }
 }
 
 impl Tally {
@@ -113,25 +133,35 @@ pub fn bake_tile(c: &Coarse, n: u32, t: u32, key: TileKey) -> (Vec<Vec<u8>>, Tal
             let slope = (gx * gx + gz * gz).sqrt();
             let node = g.nearest(d);
             let lake_id = c.lake[node];
-            let in_lake = lake_id > 0 && (h as f32) < c.lake_levels[lake_id as usize - 1];
+            let level = if lake_id > 0 {
+                c.lake_levels[lake_id as usize - 1] as f64
+            } else {
+                f64::MIN
+            };
+            let in_lake = lake_id > 0 && h < level;
             // One stencil for every coarse field at this sample.
             let st = g.stencil(d);
             let rain = g.sample_at(&st, c.precipitation).max(0.0);
+            let coarse_sediment = g.sample_at(&st, c.sediment).max(0.0);
             let site = Site {
                 height: h,
                 sea_level: 0.0,
                 temperature: climate::temperature(d, h, c.pole),
                 precipitation: rain,
                 slope,
-                tan_repose: 0.7,
-                in_lake,
+                tan_repose: TAN_REPOSE,
+                lake_depth: if in_lake { level - h } else { 0.0 },
                 wetness: g.sample_at(&st, c.wetness),
+                sediment: coarse_sediment,
+                above_drainage: g.sample_at(&st, c.above_drainage),
+                channel_area_km2: c.channel_area_km2[node],
+                exposure: g.sample_at(&st, c.exposure),
             };
             let b = classify(&site);
             let sed = if b == BiomeId::BareRock {
                 0.0
             } else {
-                g.sample_at(&st, c.sediment).max(0.0)
+                coarse_sediment
             };
             height.extend_from_slice(&(h as f32).to_le_bytes());
             biome.push(b as u8);

@@ -2,6 +2,7 @@
 
 use std::fmt::Write;
 
+use relief::bake::biomes::BiomeId;
 use relief::flat::{ReachKind, World};
 
 pub fn describe(w: &World) -> String {
@@ -83,13 +84,80 @@ pub fn describe(w: &World) -> String {
             let _ = writeln!(s, "lakes    none");
         }
     }
-    let mut shares: Vec<(&String, &f64)> = c.biome_shares.iter().collect();
-    shares.sort_by(|a, b| b.1.total_cmp(a.1).then(a.0.cmp(b.0)));
-    let list: Vec<String> = shares
-        .iter()
-        .map(|(n, v)| format!("{n} {:.1} %", 100.0 * **v))
-        .collect();
-    let _ = writeln!(s, "biomes   {}", list.join(", "));
+    s += &class_table(
+        &c.biome_shares,
+        c.samples,
+        "world",
+        1.0 - c.ocean_share - c.lake_share,
+    );
+    s
+}
+
+/// The census of ground classes in seed 000's form: class, province, cells, share of the
+/// world (or sphere) and of land, largest first. Classes relief's baker writes carry their
+/// province; an imported world's own names have none. `land` is the share of samples above
+/// water, used where the names are not the baker's.
+fn class_table(
+    shares: &std::collections::BTreeMap<String, f64>,
+    samples: u64,
+    of: &str,
+    land: f64,
+) -> String {
+    let known = |name: &str| BiomeId::all().find(|b| b.name() == name);
+    // Land: every known class not under water; unknown names count as land by `land`.
+    let all_known = shares.keys().all(|n| known(n).is_some());
+    let land_share = if all_known {
+        shares
+            .iter()
+            .filter(|(n, _)| known(n).is_some_and(|b| !b.is_water()))
+            .map(|(_, v)| v)
+            .sum::<f64>()
+    } else {
+        land
+    };
+    let mut rows: Vec<(&String, &f64)> = shares.iter().collect();
+    rows.sort_by(|a, b| b.1.total_cmp(a.1).then(a.0.cmp(b.0)));
+    let mut s = String::new();
+    let present = rows.iter().filter(|(_, v)| **v > 0.0).count();
+    let declared = if all_known {
+        BiomeId::COUNT
+    } else {
+        rows.len()
+    };
+    let _ = writeln!(
+        s,
+        "classes  {present} present of {declared}; land {:.1} % of the {of}",
+        100.0 * land_share
+    );
+    let _ = writeln!(
+        s,
+        "  {:<26} {:<15} {:>12} {:>9} {:>8}  what it is",
+        "class",
+        "province",
+        "cells",
+        format!("of {of}"),
+        "of land"
+    );
+    for (name, &share) in rows {
+        let class = known(name);
+        let province = class.map_or("—", |b| b.province().name());
+        let water = class.is_some_and(|b| b.is_water());
+        let of_land = if water || land_share <= 0.0 {
+            "—".to_string()
+        } else {
+            format!("{:.2} %", 100.0 * share / land_share)
+        };
+        let _ = writeln!(
+            s,
+            "  {:<26} {:<15} {:>12} {:>8.3} % {:>8}  {}",
+            name,
+            province,
+            (share * samples as f64).round() as u64,
+            100.0 * share,
+            of_land,
+            class.map_or("", |b| b.what())
+        );
+    }
     s
 }
 
@@ -165,13 +233,12 @@ pub fn describe_planet(p: &relief::planet::Planet) -> Result<String, relief::fla
             let _ = writeln!(s, "lakes    none");
         }
     }
-    let mut shares: Vec<_> = c.biome_shares.iter().collect();
-    shares.sort_by(|a, b| b.1.total_cmp(a.1));
-    let list: Vec<String> = shares
-        .iter()
-        .map(|(n, v)| format!("{n} {:.1} %", 100.0 * **v))
-        .collect();
-    let _ = writeln!(s, "biomes   {}", list.join(", "));
+    s += &class_table(
+        &c.biome_shares,
+        c.samples,
+        "sphere",
+        1.0 - c.ocean_share - c.lake_share,
+    );
     Ok(s)
 }
 

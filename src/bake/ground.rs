@@ -1,0 +1,235 @@
+//! The fields ground classes are decided from that routing alone does not give, per node of
+//! a bake's coarse grid (flat or cube sphere alike): sediment, height above drainage with the
+//! size of the river drained to, and how exposed a shore is to open water.
+
+use crate::bake::routing::{Graph, Routing};
+
+/// Sediment thickness (m) and wetness (0–1) per node: rivers and lakes hold what they carry,
+/// steep ground sheds it; the sea floor has sand near the shore and a thin drape offshore.
+pub fn soils(
+    g: &impl Graph,
+    h: &[f64],
+    sea_level: f64,
+    ocean: &[bool],
+    routing: &Routing,
+    area: &[f64],
+    lake: &[u16],
+) -> (Vec<f64>, Vec<f64>) {
+    let n = g.node_count();
+    let mut sediment = vec![0.0; n];
+    let mut wet = vec![0.0; n];
+    for k in 0..n {
+        let r = routing.recv[k] as usize;
+        let d = routing.dist[k].max(1.0);
+        let slope = ((h[k] - h[r]) / d).abs();
+        if ocean[k] {
+            // Sand the waves and rivers leave near the shore, thinning over ~15 m of depth
+            // to a half-metre drape offshore.
+            sediment[k] = 0.5 + 3.0 * ((h[k] - sea_level).min(0.0) / 15.0).exp();
+            continue;
+        }
+        let a_km2 = area[k] / 1e6;
+        sediment[k] = (0.4 * a_km2.powf(0.35) * (-slope / 0.06).exp()).min(40.0);
+        if lake[k] > 0 {
+            sediment[k] += 3.0;
+        }
+        wet[k] = (((a_km2.log10() - 0.5) / 2.0).clamp(0.0, 1.0)) * (-slope / 0.02).exp();
+    }
+    (sediment, wet)
+}
+
+/// Height above drainage (metres above the channel node, or sea outlet, each node drains to)
+/// and the area that channel gathers (km²; 0 where a node drains straight to the sea).
+/// `channel` marks the nodes that are channels.
+pub fn drainage(
+    h: &[f64],
+    routing: &Routing,
+    area: &[f64],
+    channel: &[bool],
+) -> (Vec<f64>, Vec<f64>) {
+    let n = h.len();
+    let mut base = vec![0.0; n];
+    let mut gathers = vec![0.0; n];
+    // Outlets first, each node after its receiver: one pass.
+    for &k in &routing.order {
+        let k = k as usize;
+        let r = routing.recv[k] as usize;
+        if channel[k] || r == k {
+            base[k] = h[k];
+            gathers[k] = if channel[k] { area[k] / 1e6 } else { 0.0 };
+        } else {
+            base[k] = base[r];
+            gathers[k] = gathers[r];
+        }
+    }
+    let above = (0..n).map(|k| (h[k] - base[k]).max(0.0)).collect();
+    (above, gathers)
+}
+
+/// Rays cast from each shore node and the distances sampled along each.
+pub const EXPOSURE_RAYS: usize = 16;
+pub const EXPOSURE_STEPS: usize = 32;
+/// Heights (relative to sea level) at which a node may be a shore or shallow sea and so gets
+/// an exposure: the photic depth down, the beach's reach up, with a margin.
+pub const EXPOSURE_BAND_M: (f64, f64) = (-45.0, 6.0);
+
+/// Exposure per node, 0…1: the mean over [`EXPOSURE_RAYS`] directions of the open-water
+/// fetch (how far the ray runs before land, up to `max_fetch` metres) over `max_fetch`. A
+/// node gets one only if it is in [`EXPOSURE_BAND_M`] and water lies within `shore_reach`
+/// metres of it in some direction; elsewhere 0 ("not a shore"). Sixteen rays, because eight
+/// alias: a 45° gap either fully counts or vanishes, so bays flicker between sheltered and
+/// exposed. `water(k, ray, distance)` says whether the point `distance` metres from node `k`
+/// along ray `ray` is sea.
+pub fn exposure(
+    h: &[f64],
+    sea_level: f64,
+    first_step: f64,
+    max_fetch: f64,
+    shore_reach: f64,
+    water: impl Fn(usize, usize, f64) -> bool + Sync,
+) -> Vec<f64> {
+    let steps: Vec<f64> = (0..EXPOSURE_STEPS)
+        .map(|i| {
+            let t = i as f64 / (EXPOSURE_STEPS - 1) as f64;
+            first_step * (max_fetch / first_step).powf(t)
+        })
+        .collect();
+    let one = |k: usize| -> f64 {
+        let above = h[k] - sea_level;
+        if above < EXPOSURE_BAND_M.0 || above > EXPOSURE_BAND_M.1 {
+            return 0.0;
+        }
+        let mut total = 0.0;
+        let mut shore = above < 0.0;
+        for ray in 0..EXPOSURE_RAYS {
+            let mut fetch = max_fetch;
+            let mut was_water = above < 0.0;
+            for &d in &steps {
+                let w = water(k, ray, d);
+                if w && d <= shore_reach {
+                    shore = true;
+                }
+                // Fetch is open water: it ends where the ray first meets land after water
+                // (a land node's rays start on land, and cross it to the sea first).
+                if !w && was_water {
+                    fetch = d;
+                    break;
+                }
+                if !w && d > shore_reach && !was_water {
+                    fetch = 0.0; // inland along this ray
+                    break;
+                }
+                was_water |= w;
+            }
+            total += fetch / max_fetch;
+        }
+        if shore {
+            (total / EXPOSURE_RAYS as f64).max(f64::MIN_POSITIVE)
+        } else {
+            0.0
+        }
+    };
+    let n = h.len();
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let chunk = n.div_ceil(threads).max(1);
+    let mut out = vec![0.0; n];
+    std::thread::scope(|s| {
+        for (c, part) in out.chunks_mut(chunk).enumerate() {
+            let one = &one;
+            s.spawn(move || {
+                for (i, v) in part.iter_mut().enumerate() {
+                    *v = one(c * chunk + i);
+                }
+            });
+        }
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bake::grid::Grid;
+
+    /// A coast along x = 0 (sea at x < 0) with a bay cut into the land at z ∈ [800, 1200].
+    fn coast() -> (Grid, Vec<f64>) {
+        let g = Grid {
+            nx: 200,
+            nz: 200,
+            dx: 10.0,
+            x0: -1000.0,
+            z0: 0.0,
+        };
+        let h = (0..g.len())
+            .map(|k| {
+                let (x, z) = g.pos(k);
+                let bay = (800.0..1200.0).contains(&z) && x < 400.0;
+                if x < 0.0 || bay {
+                    -5.0
+                } else {
+                    1.0 + x / 100.0
+                }
+            })
+            .collect();
+        (g, h)
+    }
+
+    fn exposure_of(g: &Grid, h: &[f64]) -> Vec<f64> {
+        exposure(h, 0.0, 10.0, 2000.0, 30.0, |k, ray, d| {
+            let (x, z) = g.pos(k);
+            let a = ray as f64 * std::f64::consts::TAU / EXPOSURE_RAYS as f64;
+            let (px, pz) = (x + d * a.cos(), z + d * a.sin());
+            let inside = (g.x0..g.x0 + g.nx as f64 * g.dx).contains(&px)
+                && (g.z0..g.z0 + g.nz as f64 * g.dx).contains(&pz);
+            !inside || g.sample(h, px, pz) < 0.0
+        })
+    }
+
+    #[test]
+    fn an_open_shore_is_exposed_a_bay_head_sheltered_and_inland_no_shore() {
+        let (g, h) = coast();
+        let e = exposure_of(&g, &h);
+        let at = |x: f64, z: f64| e[g.nearest(x, z)];
+        let open = at(5.0, 300.0);
+        let bay_head = at(405.0, 1000.0);
+        assert!(open >= crate::bake::classify::EXPOSED, "open shore {open}");
+        assert!(
+            bay_head < open * 0.6 && bay_head > 0.0,
+            "bay head {bay_head} vs {open}"
+        );
+        assert_eq!(at(300.0, 300.0), 0.0, "inland, 300 m from the sea");
+        assert!(at(-900.0, 300.0) > 0.5, "open sea");
+    }
+
+    #[test]
+    fn drainage_is_height_above_the_channel_drained_to() {
+        // A valley: heights rise away from a channel along x = 50, which falls to the sea.
+        let g = Grid {
+            nx: 101,
+            nz: 50,
+            dx: 10.0,
+            x0: 0.0,
+            z0: 0.0,
+        };
+        let h: Vec<f64> = (0..g.len())
+            .map(|k| {
+                let (i, j) = g.ij(k);
+                if j == 0 {
+                    -1.0
+                } else {
+                    j as f64 * 0.5 + (i as f64 - 50.0).abs() * 2.0
+                }
+            })
+            .collect();
+        let ocean: Vec<bool> = h.iter().map(|&v| v < 0.0).collect();
+        let r = Routing::compute(&g, &h, &ocean);
+        let area = r.accumulate(&vec![100.0; g.len()]);
+        let channel: Vec<bool> = (0..g.len()).map(|k| g.ij(k).0 == 50 && !ocean[k]).collect();
+        let (above, gathers) = drainage(&h, &r, &area, &channel);
+        let k = g.idx(60, 20);
+        // It drains across the slope to the channel node beside it in the valley floor.
+        assert!((20.0..=30.0).contains(&above[k]), "{}", above[k]);
+        assert!(gathers[k] > 0.0);
+        assert_eq!(above[g.idx(50, 20)], 0.0);
+    }
+}
