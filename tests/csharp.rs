@@ -9,7 +9,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::native::{must, native, record_summary, root, run, tool};
+use common::native::{must, native, package_sources, record_summary, root, run, tool};
 
 /// A C program printing what the C compiler makes of every struct and constant in the header.
 fn layout_program(header: &str) -> String {
@@ -136,15 +136,6 @@ fn the_csharp_layer_passes_its_nunit_tests_under_mono() {
     std::fs::write(&layout_txt, &layout).unwrap();
 
     // The package's runtime and its tests, compiled as Unity would take them.
-    let sources = |sub: &str| -> Vec<std::path::PathBuf> {
-        let mut v: Vec<_> = std::fs::read_dir(root().join("bindings/unity").join(sub))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "cs"))
-            .collect();
-        v.sort();
-        v
-    };
     let runtime = dir.join("Relief.dll");
     must(
         Command::new("mcs")
@@ -155,7 +146,7 @@ fn the_csharp_layer_passes_its_nunit_tests_under_mono() {
                 "-target:library",
             ])
             .arg(format!("-out:{}", runtime.display()))
-            .args(sources("Runtime")),
+            .args(package_sources("Runtime")),
     );
     let tests = dir.join("Relief.Tests.dll");
     let nunit = "/usr/lib/cli/nunit.framework-2.6.3/nunit.framework.dll";
@@ -169,7 +160,7 @@ fn the_csharp_layer_passes_its_nunit_tests_under_mono() {
             .arg(format!("-out:{}", tests.display()))
             .arg(format!("-r:{}", runtime.display()))
             .arg(format!("-r:{nunit}"))
-            .args(sources("Tests")),
+            .args(package_sources("Tests")),
     );
 
     // The tests find their inputs in the package (Tests/Fixtures~, which Unity skips and git

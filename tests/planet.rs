@@ -125,6 +125,17 @@ fn the_bake_is_byte_identical_at_any_thread_count() {
     assert!(std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap());
 }
 
+/// The direction of sample (i, j) of tile `key` on a face of `n`² in tiles of `t`².
+fn sample_direction(p: Projection, n: u32, t: u32, key: TileKey, i: u32, j: u32) -> [f64; 3] {
+    let (gi, gj) = (key.tx as u32 * t + i, key.ty as u32 * t + j);
+    cube::direction(
+        p,
+        key.face as usize,
+        cube::coord_of(gi as f64, n),
+        cube::coord_of(gj as f64, n),
+    )
+}
+
 /// Every sample's direction and biome, read from the blob.
 fn biomes_by_direction(blob: &Blob) -> Vec<([f64; 3], u8)> {
     let h = blob.header();
@@ -136,13 +147,7 @@ fn biomes_by_direction(blob: &Blob) -> Vec<([f64; 3], u8)> {
         };
         for j in 0..t {
             for i in 0..t {
-                let (gi, gj) = (key.tx as u32 * t + i, key.ty as u32 * t + j);
-                let d = cube::direction(
-                    h.projection,
-                    key.face as usize,
-                    cube::coord_of(gi as f64, n),
-                    cube::coord_of(gj as f64, n),
-                );
+                let d = sample_direction(h.projection, n, t, key, i, j);
                 out.push((d, b[(j * t + i) as usize]));
             }
         }
@@ -858,13 +863,7 @@ fn every_class_on_the_baked_planet_carries_its_cause() {
         for j in 0..t {
             for i in 0..t {
                 let o = (j * t + i) as usize;
-                let (gi, gj) = (key.tx as u32 * t + i, key.ty as u32 * t + j);
-                let d = cube::direction(
-                    h.projection,
-                    key.face as usize,
-                    cube::coord_of(gi as f64, n),
-                    cube::coord_of(gj as f64, n),
-                );
+                let d = sample_direction(h.projection, n, t, key, i, j);
                 let z = height[o] as f64;
                 let temp = temperature(d, z, h.polar_axis);
                 // Stored to half a millimetre a year: the thresholds are whole hundreds.

@@ -9,25 +9,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::native::{must, native, root, run, tool};
+use common::native::{must, native, package_entries, package_sources, root, run, tool};
 
 /// Unity ignores files without a .meta inside a package (packages are read-only), so every
 /// file and folder of the package has one, and every .meta has its file.
 #[test]
 fn every_package_file_and_folder_has_a_meta() {
-    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk(&p, out);
-            }
-            out.push(p);
-        }
-    }
-    let mut all = Vec::new();
-    walk(&root().join("bindings/unity"), &mut all);
-    // Tests/Fixtures~ holds what the C# test above links in; Unity skips it, git ignores it.
-    all.retain(|p| !p.to_string_lossy().contains("/Tests/Fixtures~"));
+    let all = package_entries("");
     let mut problems = Vec::new();
     for p in &all {
         let name = p.to_string_lossy();
@@ -47,24 +35,6 @@ fn every_package_file_and_folder_has_a_meta() {
         }
     }
     assert!(all.len() > 20 && problems.is_empty(), "{problems:#?}");
-}
-
-/// Every `.cs` file under `bindings/unity/<sub>`, sorted.
-fn package_sources(sub: &str) -> Vec<std::path::PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|e| e == "cs") {
-                out.push(p);
-            }
-        }
-    }
-    let mut v = Vec::new();
-    walk(&root().join("bindings/unity").join(sub), &mut v);
-    v.sort();
-    v
 }
 
 /// The name a stub line declares: a type, a member, `ctor` for a constructor, `operator` for
@@ -211,30 +181,23 @@ fn the_unity_components_and_samples_compile_against_the_cited_stub() {
 
 /// The package's `guid` → path (of the file the .meta describes), from every .meta.
 fn package_guids() -> BTreeMap<String, PathBuf> {
-    fn walk(dir: &Path, out: &mut BTreeMap<String, PathBuf>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                if !p.ends_with("Fixtures~") {
-                    walk(&p, out);
-                }
-            } else if p.extension().is_some_and(|e| e == "meta") {
-                let text = std::fs::read_to_string(&p).unwrap();
-                let guid = text
-                    .lines()
-                    .find_map(|l| l.strip_prefix("guid: "))
-                    .unwrap_or_else(|| panic!("{}: no guid", p.display()));
-                let file = p.with_extension("");
-                let before = out.insert(guid.to_string(), file.clone());
-                assert!(
-                    before.is_none(),
-                    "guid {guid} twice: {file:?} and {before:?}"
-                );
-            }
-        }
-    }
     let mut out = BTreeMap::new();
-    walk(&root().join("bindings/unity"), &mut out);
+    for p in package_entries("") {
+        if !p.extension().is_some_and(|e| e == "meta") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&p).unwrap();
+        let guid = text
+            .lines()
+            .find_map(|l| l.strip_prefix("guid: "))
+            .unwrap_or_else(|| panic!("{}: no guid", p.display()));
+        let file = p.with_extension("");
+        let before = out.insert(guid.to_string(), file.clone());
+        assert!(
+            before.is_none(),
+            "guid {guid} twice: {file:?} and {before:?}"
+        );
+    }
     out
 }
 

@@ -78,15 +78,15 @@ pub const EXPOSURE_BAND_M: (f64, f64) = (-45.0, 6.0);
 /// node gets one only if it is in [`EXPOSURE_BAND_M`] and water lies within `shore_reach`
 /// metres of it in some direction; elsewhere 0 ("not a shore"). Sixteen rays, because eight
 /// alias: a 45° gap either fully counts or vanishes, so bays flicker between sheltered and
-/// exposed. `water(k, ray, distance)` says whether the point `distance` metres from node `k`
-/// along ray `ray` is sea.
-pub fn exposure(
+/// exposed. `ray(k, r)` sets up ray `r` from node `k` once (its origin and direction) and
+/// returns what says whether the point `distance` metres along it is sea.
+pub fn exposure<R: Fn(f64) -> bool>(
     h: &[f64],
     sea_level: f64,
     first_step: f64,
     max_fetch: f64,
     shore_reach: f64,
-    water: impl Fn(usize, usize, f64) -> bool + Sync,
+    ray: impl Fn(usize, usize) -> R + Sync,
 ) -> Vec<f64> {
     let steps: Vec<f64> = (0..EXPOSURE_STEPS)
         .map(|i| {
@@ -101,11 +101,12 @@ pub fn exposure(
         }
         let mut total = 0.0;
         let mut shore = above < 0.0;
-        for ray in 0..EXPOSURE_RAYS {
+        for r in 0..EXPOSURE_RAYS {
+            let water = ray(k, r);
             let mut fetch = max_fetch;
             let mut was_water = above < 0.0;
             for &d in &steps {
-                let w = water(k, ray, d);
+                let w = water(d);
                 if w && d <= shore_reach {
                     shore = true;
                 }
@@ -175,13 +176,15 @@ mod tests {
     }
 
     fn exposure_of(g: &Grid, h: &[f64]) -> Vec<f64> {
-        exposure(h, 0.0, 10.0, 2000.0, 30.0, |k, ray, d| {
+        exposure(h, 0.0, 10.0, 2000.0, 30.0, |k, ray| {
             let (x, z) = g.pos(k);
             let a = ray as f64 * std::f64::consts::TAU / EXPOSURE_RAYS as f64;
-            let (px, pz) = (x + d * a.cos(), z + d * a.sin());
-            let inside = (g.x0..g.x0 + g.nx as f64 * g.dx).contains(&px)
-                && (g.z0..g.z0 + g.nz as f64 * g.dx).contains(&pz);
-            !inside || g.sample(h, px, pz) < 0.0
+            move |d: f64| {
+                let (px, pz) = (x + d * a.cos(), z + d * a.sin());
+                let inside = (g.x0..g.x0 + g.nx as f64 * g.dx).contains(&px)
+                    && (g.z0..g.z0 + g.nz as f64 * g.dx).contains(&pz);
+                !inside || g.sample(h, px, pz) < 0.0
+            }
         })
     }
 

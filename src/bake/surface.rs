@@ -403,19 +403,15 @@ fn flat_exposure(grid: &Grid, h: &[f64], sea_level: f64) -> Vec<f64> {
             (libm::cos(a), libm::sin(a))
         })
         .collect();
-    ground::exposure(
-        h,
-        sea_level,
-        grid.dx,
-        10_000.0,
-        3.0 * grid.dx,
-        |k, ray, dist| {
-            let (x, z) = grid.pos(k);
-            let (px, pz) = (x + dist * dirs[ray].0, z + dist * dirs[ray].1);
+    ground::exposure(h, sea_level, grid.dx, 10_000.0, 3.0 * grid.dx, |k, ray| {
+        let (x, z) = grid.pos(k);
+        let (dx, dz) = dirs[ray];
+        move |dist: f64| {
+            let (px, pz) = (x + dist * dx, z + dist * dz);
             let outside = px < grid.x0 || pz < grid.z0 || px > grid.x0 + w || pz > grid.z0 + d;
             outside || grid.sample(h, px, pz) < sea_level
-        },
-    )
+        }
+    })
 }
 
 fn paint(b: BiomeId, steepness: f64, in_channel: bool, slope: f64) -> u32 {

@@ -28,6 +28,36 @@ pub fn run(cmd: &mut Command) -> Output {
         .unwrap_or_else(|e| panic!("could not run {cmd:?}: {e}"))
 }
 
+/// Every file and folder of the Unity package (`bindings/unity`) under `sub` ("" for all),
+/// sorted, leaving out `Tests/Fixtures~` (what the C# test links in; Unity skips it, git
+/// ignores it).
+pub fn package_entries(sub: &str) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.ends_with("Tests/Fixtures~") {
+                continue;
+            }
+            if p.is_dir() {
+                walk(&p, out);
+            }
+            out.push(p);
+        }
+    }
+    let mut v = Vec::new();
+    walk(&root().join("bindings/unity").join(sub), &mut v);
+    v.sort();
+    v
+}
+
+/// Every `.cs` file of the Unity package under `sub`, sorted.
+pub fn package_sources(sub: &str) -> Vec<PathBuf> {
+    package_entries(sub)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "cs"))
+        .collect()
+}
+
 /// Fails the test, saying how to get it, unless `name` is on the PATH.
 pub fn tool(name: &str) {
     let found = Command::new("sh")

@@ -247,7 +247,8 @@ fn sphere_exposure(g: &sphere::SphereGrid, h: &[f64]) -> Vec<f64> {
             (a.cos(), a.sin())
         })
         .collect();
-    ground::exposure(h, 0.0, cell, max_fetch, 3.0 * cell, |k, ray, dist| {
+    ground::exposure(h, 0.0, cell, max_fetch, 3.0 * cell, |k, ray| {
+        // The great circle from the node's direction d along tangent t, set up once a ray.
         let d = g.dir(k);
         let seed = if d[1].abs() < 0.9 {
             [0.0, 1.0, 0.0]
@@ -262,14 +263,16 @@ fn sphere_exposure(g: &sphere::SphereGrid, h: &[f64]) -> Vec<f64> {
             c * e[1] + s * n[1],
             c * e[2] + s * n[2],
         ];
-        let phi = dist / g.radius;
-        let (cp, sp) = (phi.cos(), phi.sin());
-        let p = [
-            d[0] * cp + t[0] * sp,
-            d[1] * cp + t[1] * sp,
-            d[2] * cp + t[2] * sp,
-        ];
-        g.sample(h, p) < 0.0
+        move |dist: f64| {
+            let phi = dist / g.radius;
+            let (cp, sp) = (phi.cos(), phi.sin());
+            let p = [
+                d[0] * cp + t[0] * sp,
+                d[1] * cp + t[1] * sp,
+                d[2] * cp + t[2] * sp,
+            ];
+            g.sample(h, p) < 0.0
+        }
     })
 }
 
