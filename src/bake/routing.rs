@@ -60,14 +60,22 @@ impl Routing {
         let n = grid.node_count();
         let mut filled = h.to_vec();
         let mut seen = vec![false; n];
-        let mut heap = BinaryHeap::with_capacity(n / 4);
+        let mut heap = BinaryHeap::new();
+        let mut order = Vec::with_capacity(n);
+        // Only outlets on the shore need to be in the flood's queue; those with nothing but
+        // outlets around (the open sea) go first as they are, which keeps the queue small.
         for k in 0..n {
             if outlet[k] {
                 seen[k] = true;
-                heap.push(Reverse((key(filled[k]), k as u32)));
+                let mut shore = false;
+                grid.each_neighbour(k, |nb, _| shore |= !outlet[nb]);
+                if shore {
+                    heap.push(Reverse((key(filled[k]), k as u32)));
+                } else {
+                    order.push(k as u32);
+                }
             }
         }
-        let mut order = Vec::with_capacity(n);
         while let Some(Reverse((_, c))) = heap.pop() {
             let c = c as usize;
             order.push(c as u32);
@@ -121,7 +129,12 @@ impl Routing {
     /// Sums `weight` down the drainage tree: each node gets its own weight plus everything
     /// that drains through it (drainage area when the weight is cell area).
     pub fn accumulate(&self, weight: &[f64]) -> Vec<f64> {
-        let mut acc = weight.to_vec();
+        self.accumulate_by(|k| weight[k])
+    }
+
+    /// [`Routing::accumulate`] with each node's weight worked out when needed.
+    pub fn accumulate_by(&self, weight: impl Fn(usize) -> f64) -> Vec<f64> {
+        let mut acc: Vec<f64> = (0..self.recv.len()).map(weight).collect();
         for &k in self.order.iter().rev() {
             let r = self.recv[k as usize] as usize;
             if r != k as usize {

@@ -203,6 +203,16 @@ pub fn index_of(a: f64, n: u32) -> f64 {
     (a + 1.0) * 0.5 * n as f64 - 0.5
 }
 
+/// The sample nearest direction `d` on a face grid of `n`: (face, i, j).
+#[inline]
+pub fn nearest(p: Projection, n: u32, d: Vec3) -> (usize, i64, i64) {
+    let (face, a, b) = face_coords(p, d);
+    let last = n as f64 - 1.0;
+    let i = index_of(a, n).round().clamp(0.0, last) as i64;
+    let j = index_of(b, n).round().clamp(0.0, last) as i64;
+    (face, i, j)
+}
+
 /// Which edge a sample index beyond the face crosses, and the along-edge index there.
 fn crossing(n: i64, i: i64, j: i64) -> Option<(Edge, i64, i64)> {
     // (edge, along-edge index, how far past the edge: 0 = first row across)

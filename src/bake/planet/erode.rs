@@ -105,3 +105,71 @@ pub fn rescale_land(shape: &mut Shape, top: f64) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bake::Silent;
+    use crate::planet::cube::Projection;
+
+    /// At steady state uplift balances incision, U = K·A^m·S, so along channels
+    /// S ∝ A^(−m/n) with n = 1: the fitted exponent must come back as −m.
+    #[test]
+    fn steady_state_slope_area_on_the_sphere_follows_the_stream_power_law() {
+        let g = SphereGrid::new(24, 20_000.0, Projection::EquiAngular);
+        let n = g.node_count();
+        // One ocean cap; the rest uplifts evenly on uniform rock, no creep.
+        let ocean: Vec<bool> = (0..n).map(|k| g.dir(k)[0] > 0.8).collect();
+        for m in [0.4, 0.5] {
+            let mut shape = Shape {
+                height: (0..n)
+                    .map(|k| {
+                        if ocean[k] {
+                            -100.0
+                        } else {
+                            1.0 + (k % 7) as f64 * 0.01
+                        }
+                    })
+                    .collect(),
+                uplift: vec![1.0; n],
+                hardness: vec![1.0; n],
+                ocean: ocean.clone(),
+            };
+            let setup = ErosionSetup {
+                steps: 1000,
+                uplift: 0.5,
+                k: 0.5,
+                m,
+                diffusion: 0.0,
+            };
+            erode(&g, &mut shape, &setup, &Silent);
+            let h = &shape.height;
+            let rt = Routing::compute(&g, h, &ocean);
+            let area = rt.accumulate(&g.area);
+            let cell = g.area.iter().sum::<f64>() / n as f64;
+            let pts: Vec<(f64, f64)> = (0..n)
+                .filter(|&k| !ocean[k] && area[k] >= 10.0 * cell && rt.filled[k] <= h[k] + 1e-3)
+                .map(|k| {
+                    // A river falls to sea level at its mouth, not to the sea floor.
+                    let r = rt.recv[k] as usize;
+                    let below = if ocean[r] { h[r].max(0.0) } else { h[r] };
+                    ((area[k]).ln(), ((h[k] - below) / rt.dist[k]).ln())
+                })
+                .collect();
+            assert!(pts.len() > 100, "{} channel nodes", pts.len());
+            assert!(pts.iter().all(|p| p.1.is_finite()), "every channel falls");
+            let c = pts.len() as f64;
+            let (mx, my) = (
+                pts.iter().map(|p| p.0).sum::<f64>() / c,
+                pts.iter().map(|p| p.1).sum::<f64>() / c,
+            );
+            let cov: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+            let var: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
+            let slope = cov / var;
+            assert!(
+                (slope + m).abs() <= 0.1,
+                "m = {m}: fitted exponent {slope:.3}"
+            );
+        }
+    }
+}

@@ -5,7 +5,9 @@
 //! resolution with detail synthesised up to it, written to one PLNT blob.
 
 pub mod climate;
+pub mod detail;
 pub mod erode;
+pub mod fine_grid;
 pub mod shape;
 pub mod sphere;
 pub mod tiles;
@@ -25,13 +27,15 @@ use crate::flat::ReachKind;
 use crate::planet::blob::TileKey;
 use crate::planet::cube::{self, Projection, Vec3};
 use crate::planet::format::{self, standard_fields};
-use crate::planet::tables::{encode_lakes, encode_reaches, PlanetCensus};
+use crate::planet::tables::{encode_lakes, encode_reaches, PlanetCensus, PlanetReach};
 use crate::planet::writer::{encode_tile, BlobSpec, BlobWriter};
 
 /// The planet baker's algorithm version (in every blob's header). 3: sediment stored as u16
 /// millimetres (1/1024 m) instead of f32, and tiles written with LZ4-HC. 4: 36 ground classes
 /// from their causes (`bake::classify`), with shore exposure and height above drainage.
-pub const PLANET_BAKE_VERSION: u32 = 4;
+/// 5: rivers, lakes, soils and drainage found on the fine grid (the face resolution, or half
+/// of it past 2048²) and channels cut into the ground; a continental shelf.
+pub const PLANET_BAKE_VERSION: u32 = 5;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlanetConfig {
@@ -69,6 +73,18 @@ impl PlanetConfig {
         }
     }
 
+    /// Samples per face side of the grid rivers and lakes are found on: the face resolution,
+    /// or half of it past 2048² (two cells of 19 m on the 4096² planet), and never past
+    /// 4096² (a fine grid of 100 M nodes takes about 6 GB to route).
+    pub fn water_resolution(&self) -> u32 {
+        let n = self.face_resolution;
+        if n <= 2048 {
+            n
+        } else {
+            (n / 2).min(4096)
+        }
+    }
+
     fn check(&self) -> Result<(), FormatError> {
         let bad = |m: String| Err(FormatError::Corrupt(format!("planet bake: {m}")));
         let (n, t) = (self.face_resolution, self.tile_size);
@@ -100,53 +116,110 @@ impl PlanetConfig {
 /// One tile's stored bytes per field and its census counts.
 type BakedTile = (Vec<Vec<u8>>, tiles::Tally);
 
-/// Bakes a planet into the blob at `out`; returns its census.
-pub fn bake_planet(
-    cfg: &PlanetConfig,
-    out: &Path,
-    progress: &dyn Progress,
-) -> Result<PlanetCensus, FormatError> {
+/// Everything a planet's tiles are made from: the coarse grid with its climate, and the
+/// fine grid with the ground after water has shaped it.
+pub struct Landscape {
+    pub grid: sphere::SphereGrid,
+    /// Mean annual precipitation per coarse node, mm.
+    pub precipitation: Vec<f64>,
+    /// Shore exposure per coarse node (see [`ground::exposure`]).
+    pub exposure: Vec<f64>,
+    pub fine: fine_grid::FineGrid,
+    pub water: water::Water,
+}
+
+impl PlanetConfig {
+    fn thread_count(&self) -> usize {
+        if self.threads == 0 {
+            std::thread::available_parallelism().map_or(2, |n| n.get())
+        } else {
+            self.threads
+        }
+    }
+}
+
+/// The planet's ground, climate and water, as [`bake_planet`] makes them before its tiles.
+pub fn landscape(cfg: &PlanetConfig, progress: &dyn Progress) -> Result<Landscape, FormatError> {
     cfg.check()?;
     let seed = fnv1a(&cfg.seed);
     let grid = sphere::SphereGrid::new(cfg.erosion_resolution, cfg.radius, Projection::EquiAngular);
     let mut shape = shape::build(&grid, seed);
     erode::erode(&grid, &mut shape, &erode::ErosionSetup::default(), progress);
     erode::rescale_land(&mut shape, cfg.top);
-    // Rivers drain at least 1/20,000 of the sphere (1.6 km² at R = 50 km) and ten cells.
-    let cell_area = grid.area.iter().sum::<f64>() / grid.node_count() as f64;
-    let river_area =
-        (4.0 * std::f64::consts::PI * cfg.radius * cfg.radius * 5e-5).max(10.0 * cell_area);
-    let water = water::analyse(&grid, &shape.height, &shape.ocean, river_area);
     let precipitation = climate::precipitation(&grid, &shape.height, &shape.ocean, cfg.polar_axis);
+    let exposure = sphere_exposure(&grid, &shape.height);
+
+    // Water on the fine grid: rivers drain at least 1/20,000 of the sphere (1.6 km² at
+    // R = 50 km) and ten cells.
+    progress.start("rivers and lakes", 1);
+    let fine = fine_grid::FineGrid::new(cfg.water_resolution(), cfg.radius);
+    let detail = Noise3::new(seed, 201);
+    let ground = detail::heights(&grid, &shape.height, &detail, &fine, cfg.thread_count());
+    let sphere_area = 4.0 * std::f64::consts::PI * cfg.radius * cfg.radius;
+    let river_area = (sphere_area * 5e-5).max(10.0 * sphere_area / fine.node_count() as f64);
+    let water = water::analyse(&fine, ground, river_area);
+    progress.finish();
+    Ok(Landscape {
+        grid,
+        precipitation,
+        exposure,
+        fine,
+        water,
+    })
+}
+
+/// Bakes a planet into the blob at `out`; returns its census.
+pub fn bake_planet(
+    cfg: &PlanetConfig,
+    out: &Path,
+    progress: &dyn Progress,
+) -> Result<PlanetCensus, FormatError> {
+    let Landscape {
+        grid,
+        precipitation,
+        exposure,
+        fine,
+        water,
+    } = landscape(cfg, progress)?;
+    let threads = cfg.thread_count();
+    let narrow = |v: Vec<f64>| v.into_iter().map(|x| x as f32).collect::<Vec<f32>>();
     let (sediment, wetness) = ground::soils(
-        &grid,
-        &shape.height,
+        &fine,
+        &water.height,
         0.0,
-        &shape.ocean,
+        &water.ocean,
         &water.routing,
         &water.area,
         &water.lake,
     );
-    let channel: Vec<bool> = (0..grid.node_count())
-        .map(|k| !shape.ocean[k] && water.lake[k] == 0 && water.area[k] >= river_area)
-        .collect();
+    let (sediment, wetness) = (narrow(sediment), narrow(wetness));
     let (above_drainage, channel_area_km2) =
-        ground::drainage(&shape.height, &water.routing, &water.area, &channel);
-    let exposure = sphere_exposure(&grid, &shape.height);
-    let lake_levels: Vec<f32> = water.lakes.iter().map(|l| l.level_m).collect();
+        ground::drainage(&water.height, &water.routing, &water.area, &water.channel);
+    let (above_drainage, channel_area_km2) = (narrow(above_drainage), narrow(channel_area_km2));
+    let water::Water {
+        height,
+        lake,
+        lakes,
+        reaches,
+        ..
+    } = water;
+    let height = narrow(height);
+    let lake_levels: Vec<f32> = lakes.iter().map(|l| l.level_m).collect();
     let coarse = tiles::Coarse {
         grid: &grid,
-        height: &shape.height,
         precipitation: &precipitation,
+        exposure: &exposure,
+        pole: cfg.polar_axis,
+    };
+    let fine = tiles::Fine {
+        grid: &fine,
+        height: &height,
         sediment: &sediment,
         wetness: &wetness,
         above_drainage: &above_drainage,
         channel_area_km2: &channel_area_km2,
-        exposure: &exposure,
-        lake: &water.lake,
+        lake: &lake,
         lake_levels: &lake_levels,
-        pole: cfg.polar_axis,
-        detail: Noise3::new(seed, 201),
     };
 
     let mut fields = standard_fields();
@@ -165,7 +238,7 @@ pub fn bake_planet(
         polar_axis: cfg.polar_axis,
         height_range: [0.0, 0.0],
         sea_level: 0.0,
-        seed,
+        seed: fnv1a(&cfg.seed),
         fields: fields.clone(),
     };
     let mut writer = BlobWriter::create(out, spec)?;
@@ -181,11 +254,6 @@ pub fn bake_planet(
             })
         })
         .collect();
-    let threads = if cfg.threads == 0 {
-        std::thread::available_parallelism().map_or(2, |n| n.get())
-    } else {
-        cfg.threads
-    };
     progress.start("planet tiles", keys.len() as u64);
     let mut tally = tiles::Tally::default();
     // Batches in key order keep the blob byte-identical at any thread count.
@@ -200,7 +268,7 @@ pub fn bake_planet(
                 s.spawn(|| loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&key) = batch.get(k) else { break };
-                    let (raw, tally) = tiles::bake_tile(&coarse, n, t, key);
+                    let (raw, tally) = tiles::bake_tile(&coarse, &fine, n, t, key);
                     let stored = raw
                         .iter()
                         .zip(&fields)
@@ -220,14 +288,14 @@ pub fn bake_planet(
     }
     progress.finish();
 
-    let census = census_of(&tally, &water, cfg.radius);
-    let overview = overview(&grid, &shape.height, 64.min(n));
+    let census = census_of(&tally, &reaches, lakes.len(), cfg.radius);
+    let overview = overview(fine.grid, fine.height, 64.min(n));
     let biome_names: Vec<String> = biomes::table().into_iter().map(|b| b.name).collect();
     let sections = vec![
         (format::SEED_TEXT, cfg.seed.as_bytes().to_vec()),
         (format::BIOMES, serde_json::to_vec(&biome_names).unwrap()),
-        (format::RIVERS, encode_reaches(&water.reaches)),
-        (format::LAKES, encode_lakes(&water.lakes)),
+        (format::RIVERS, encode_reaches(&reaches)),
+        (format::LAKES, encode_lakes(&lakes)),
         (format::OVERVIEW, overview),
         (format::CENSUS, serde_json::to_vec(&census).unwrap()),
     ];
@@ -276,7 +344,7 @@ fn sphere_exposure(g: &sphere::SphereGrid, h: &[f64]) -> Vec<f64> {
     })
 }
 
-fn census_of(t: &tiles::Tally, w: &water::Water, radius: f64) -> PlanetCensus {
+fn census_of(t: &tiles::Tally, reaches: &[PlanetReach], lakes: usize, radius: f64) -> PlanetCensus {
     let s = t.samples.max(1) as f64;
     let mut shares = std::collections::BTreeMap::new();
     for (k, &count) in t.biomes.iter().enumerate() {
@@ -286,7 +354,7 @@ fn census_of(t: &tiles::Tally, w: &water::Water, radius: f64) -> PlanetCensus {
         }
     }
     let km = |kind: ReachKind| {
-        w.reaches
+        reaches
             .iter()
             .filter(|r| r.kind == kind)
             .map(|r| {
@@ -308,15 +376,15 @@ fn census_of(t: &tiles::Tally, w: &water::Water, radius: f64) -> PlanetCensus {
         biome_shares: shares,
         river_km: km(ReachKind::River),
         creek_km: km(ReachKind::Creek),
-        reaches: w.reaches.len() as u32,
-        lakes: w.lakes.len() as u32,
+        reaches: reaches.len() as u32,
+        lakes: lakes as u32,
         height_min: t.height_min,
         height_max: t.height_max,
     }
 }
 
 /// The OVRV section: u32 m, then 6·m² f32 heights at cell centres of an m² face grid.
-fn overview(g: &sphere::SphereGrid, h: &[f64], m: u32) -> Vec<u8> {
+fn overview(g: &fine_grid::FineGrid, h: &[f32], m: u32) -> Vec<u8> {
     let mut out = Vec::with_capacity(4 + 6 * (m as usize).pow(2) * 4);
     out.extend_from_slice(&m.to_le_bytes());
     for face in 0..6 {
@@ -328,7 +396,7 @@ fn overview(g: &sphere::SphereGrid, h: &[f64], m: u32) -> Vec<u8> {
                     cube::coord_of(i as f64, m),
                     cube::coord_of(j as f64, m),
                 );
-                out.extend_from_slice(&(g.sample(h, d) as f32).to_le_bytes());
+                out.extend_from_slice(&(g.sample_at(&g.stencil(d), h) as f32).to_le_bytes());
             }
         }
     }

@@ -20,6 +20,42 @@ pub struct Shape {
 
 /// Share of the surface the continents cover.
 pub const LAND_SHARE: f64 = 0.42;
+/// Share of the sea floor that is continental shelf (Earth's: about a fifth).
+pub const SHELF_SHARE: f64 = 0.2;
+/// The shelf's outer edge, metres: just past the classifier's shelf break.
+pub const SHELF_EDGE_M: f64 = 130.0;
+/// The abyssal plain, metres.
+pub const ABYSS_M: f64 = 4200.0;
+
+/// Depth of the sea `offshore` continentality units from the coast (0 at the shore): the
+/// shelf deepens evenly to [`SHELF_EDGE_M`] over `shelf` units, then the continental slope
+/// falls towards the abyssal plain.
+pub fn sea_depth(offshore: f64, shelf: f64) -> f64 {
+    if offshore <= shelf {
+        SHELF_EDGE_M * offshore / shelf
+    } else {
+        SHELF_EDGE_M + (ABYSS_M - SHELF_EDGE_M) * (1.0 - (-(offshore - shelf) * 8.0).exp())
+    }
+}
+
+/// How far offshore (in continentality units) the shelf reaches so that it covers
+/// [`SHELF_SHARE`] of the sea floor's area.
+fn shelf_width(g: &SphereGrid, raw: &[f64], cut: f64, spread: f64) -> f64 {
+    let mut sea: Vec<(f64, f64)> = (0..g.node_count())
+        .filter(|&k| raw[k] <= cut)
+        .map(|k| ((cut - raw[k]) / spread, g.area[k]))
+        .collect();
+    sea.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let total: f64 = sea.iter().map(|s| s.1).sum();
+    let mut acc = 0.0;
+    for (offshore, area) in &sea {
+        acc += area;
+        if acc >= SHELF_SHARE * total {
+            return offshore.max(1e-6);
+        }
+    }
+    1.0
+}
 
 pub fn build(g: &SphereGrid, seed: u64) -> Shape {
     let continents = Noise3::new(seed, 101);
@@ -56,13 +92,13 @@ pub fn build(g: &SphereGrid, seed: u64) -> Shape {
     let mut uplift = vec![0.0; n];
     let mut hardness = vec![1.0; n];
     let mut ocean = vec![false; n];
+    let shelf = shelf_width(g, &raw, cut, spread);
     for k in 0..n {
         let c = (raw[k] - cut) / spread; // −1 … 1, 0 at the coast
         let p = at(g.dir(k));
         if c <= 0.0 {
             ocean[k] = true;
-            // Shelf, slope, abyssal plain.
-            height[k] = -60.0 - 4200.0 * (1.0 - (-(-c) * 6.0).exp());
+            height[k] = -sea_depth(-c, shelf);
             continue;
         }
         let ridge = belts.ridged(p, 0.45 * r, 5);

@@ -5,6 +5,19 @@
 use crate::bake::routing::Graph;
 use crate::planet::cube::{self, Projection, Vec3};
 
+/// The eight neighbour offsets (i, j), counter-clockwise from +i: the order both planet
+/// grids list neighbours in.
+pub const AROUND: [(i64, i64); 8] = [
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
+
 pub struct SphereGrid {
     /// Samples per face side.
     pub m: u32,
@@ -43,16 +56,7 @@ impl SphereGrid {
                 for i in 0..m as i64 {
                     start.push(nbrs.len() as u32);
                     let k = (face * m as usize + j as usize) * m as usize + i as usize;
-                    for (di, dj) in [
-                        (1, 0),
-                        (1, 1),
-                        (0, 1),
-                        (-1, 1),
-                        (-1, 0),
-                        (-1, -1),
-                        (0, -1),
-                        (1, -1),
-                    ] {
+                    for (di, dj) in AROUND {
                         let Some((f2, i2, j2)) = cube::resolve(face, i + di, j + dj, m) else {
                             continue; // beyond a cube corner
                         };
@@ -120,10 +124,7 @@ impl SphereGrid {
 
     /// The node nearest direction `d`.
     pub fn nearest(&self, d: Vec3) -> usize {
-        let (face, a, b) = cube::face_coords(self.projection, d);
-        let m = self.m as f64;
-        let i = cube::index_of(a, self.m).round().clamp(0.0, m - 1.0) as i64;
-        let j = cube::index_of(b, self.m).round().clamp(0.0, m - 1.0) as i64;
+        let (face, i, j) = cube::nearest(self.projection, self.m, d);
         self.index(face, i, j)
     }
 }

@@ -1,32 +1,36 @@
-//! One tile of every field at the face resolution: the eroded coarse surface sampled across
-//! seams, with detail synthesised by 3-D noise scaled to the local relief; then biome, lake,
-//! sediment and precipitation for each sample. A tile depends only on its key and the coarse
-//! fields, so tiles bake in parallel and come out the same on any thread.
+//! One tile of every field at the face resolution, read off the fine grid (where water has
+//! already shaped the ground) and the coarse climate fields, both sampled across seams; then
+//! each sample's ground class, lake, sediment and precipitation. A tile depends only on its
+//! key and those fields, so tiles bake in parallel and come out the same on any thread.
 
 use crate::bake::biomes::BiomeId;
 use crate::bake::classify::{classify, Site};
-use crate::bake::noise::Noise3;
 use crate::planet::blob::TileKey;
 use crate::planet::cube::{self, Projection, Vec3};
 use crate::planet::format::{PRECIPITATION_SCALE, SEDIMENT_SCALE};
 
 use super::climate;
+use super::fine_grid::FineGrid;
 use super::sphere::SphereGrid;
 
-/// The coarse fields tiles are made from.
+/// The coarse grid's climate fields.
 pub struct Coarse<'a> {
     pub grid: &'a SphereGrid,
-    pub height: &'a [f64],
     pub precipitation: &'a [f64],
-    pub sediment: &'a [f64],
-    pub wetness: &'a [f64],
-    pub above_drainage: &'a [f64],
-    pub channel_area_km2: &'a [f64],
     pub exposure: &'a [f64],
+    pub pole: Vec3,
+}
+
+/// The fine grid's fields: the ground and what water made of it.
+pub struct Fine<'a> {
+    pub grid: &'a FineGrid,
+    pub height: &'a [f32],
+    pub sediment: &'a [f32],
+    pub wetness: &'a [f32],
+    pub above_drainage: &'a [f32],
+    pub channel_area_km2: &'a [f32],
     pub lake: &'a [u16],
     pub lake_levels: &'a [f32],
-    pub pole: Vec3,
-    pub detail: Noise3,
 }
 
 /// Tangent of the angle of repose (35°) of a planet's rock, everywhere.
@@ -77,41 +81,27 @@ impl Tally {
 /// The five fields' raw little-endian samples (height f32, biome u8, lake u16, sediment u16
 /// in [`SEDIMENT_SCALE`] steps, precipitation u16 in [`PRECIPITATION_SCALE`] steps), in the
 /// standard field order.
-pub fn bake_tile(c: &Coarse, n: u32, t: u32, key: TileKey) -> (Vec<Vec<u8>>, Tally) {
-    let g = c.grid;
+pub fn bake_tile(c: &Coarse, f: &Fine, n: u32, t: u32, key: TileKey) -> (Vec<Vec<u8>>, Tally) {
     let p = Projection::EquiAngular;
-    let cell = g.radius * std::f64::consts::FRAC_PI_2 / n as f64;
-    let coarse_cell = g.radius * std::f64::consts::FRAC_PI_2 / g.m as f64;
+    let cell = f.grid.radius * std::f64::consts::FRAC_PI_2 / n as f64;
     let w = t as usize + 2;
     // Heights over the tile and a one-sample border (for slopes), the border continuing the
     // face's own projection just past its edge.
     let mut hh = vec![0.0f64; w * w];
     let mut dirs = vec![[0.0; 3]; w * w];
-    let (mut points, mut detail) = (vec![[0.0; 3]; w], vec![0.0; w]);
-    let r = g.radius;
-    for ((hrow, drow), j) in hh
-        .chunks_exact_mut(w)
-        .zip(dirs.chunks_exact_mut(w))
-        .zip(0..)
-    {
-        for ((d, q), i) in drow.iter_mut().zip(&mut points).zip(0..) {
-            let gi = key.tx as f64 * t as f64 + i as f64 - 1.0;
-            let gj = key.ty as f64 * t as f64 + j as f64 - 1.0;
-            *d = cube::direction(
-                p,
-                key.face as usize,
-                cube::coord_of(gi, n),
-                cube::coord_of(gj, n),
-            );
-            *q = [d[0] * r, d[1] * r, d[2] * r];
-        }
-        c.detail
-            .fbm_row(&points, 2.0 * coarse_cell, 6, 0.55, &mut detail);
-        for ((h, d), detail) in hrow.iter_mut().zip(drow.iter()).zip(&detail) {
-            let base = g.sample(c.height, *d);
-            let amp = if base > 0.0 { 6.0 + 0.05 * base } else { 3.0 };
-            *h = base + amp * detail;
-        }
+    let mut stencils = Vec::with_capacity(w * w);
+    for ((h, d), k) in hh.iter_mut().zip(&mut dirs).zip(0..) {
+        let gi = key.tx as f64 * t as f64 + (k % w) as f64 - 1.0;
+        let gj = key.ty as f64 * t as f64 + (k / w) as f64 - 1.0;
+        *d = cube::direction(
+            p,
+            key.face as usize,
+            cube::coord_of(gi, n),
+            cube::coord_of(gj, n),
+        );
+        let st = f.grid.stencil(*d);
+        *h = f.grid.sample_at(&st, f.height);
+        stencils.push(st);
     }
     let tt = (t * t) as usize;
     let mut height = Vec::with_capacity(tt * 4);
@@ -131,18 +121,19 @@ pub fn bake_tile(c: &Coarse, n: u32, t: u32, key: TileKey) -> (Vec<Vec<u8>>, Tal
             let gx = (hh[k + 1] - hh[k - 1]) / (2.0 * cell);
             let gz = (hh[k + w] - hh[k - w]) / (2.0 * cell);
             let slope = (gx * gx + gz * gz).sqrt();
-            let node = g.nearest(d);
-            let lake_id = c.lake[node];
+            let node = f.grid.nearest(d);
+            let lake_id = f.lake[node];
             let level = if lake_id > 0 {
-                c.lake_levels[lake_id as usize - 1] as f64
+                f.lake_levels[lake_id as usize - 1] as f64
             } else {
                 f64::MIN
             };
             let in_lake = lake_id > 0 && h < level;
-            // One stencil for every coarse field at this sample.
-            let st = g.stencil(d);
-            let rain = g.sample_at(&st, c.precipitation).max(0.0);
-            let coarse_sediment = g.sample_at(&st, c.sediment).max(0.0);
+            let fine = &stencils[k];
+            let soil = f.grid.sample_at(fine, f.sediment).max(0.0);
+            // One stencil for both coarse fields at this sample.
+            let st = c.grid.stencil(d);
+            let rain = c.grid.sample_at(&st, c.precipitation).max(0.0);
             let site = Site {
                 height: h,
                 sea_level: 0.0,
@@ -151,18 +142,14 @@ pub fn bake_tile(c: &Coarse, n: u32, t: u32, key: TileKey) -> (Vec<Vec<u8>>, Tal
                 slope,
                 tan_repose: TAN_REPOSE,
                 lake_depth: if in_lake { level - h } else { 0.0 },
-                wetness: g.sample_at(&st, c.wetness),
-                sediment: coarse_sediment,
-                above_drainage: g.sample_at(&st, c.above_drainage),
-                channel_area_km2: c.channel_area_km2[node],
-                exposure: g.sample_at(&st, c.exposure),
+                wetness: f.grid.sample_at(fine, f.wetness),
+                sediment: soil,
+                above_drainage: f.grid.sample_at(fine, f.above_drainage),
+                channel_area_km2: f.channel_area_km2[node] as f64,
+                exposure: c.grid.sample_at(&st, c.exposure),
             };
             let b = classify(&site);
-            let sed = if b == BiomeId::BareRock {
-                0.0
-            } else {
-                coarse_sediment
-            };
+            let sed = if b == BiomeId::BareRock { 0.0 } else { soil };
             height.extend_from_slice(&(h as f32).to_le_bytes());
             biome.push(b as u8);
             lake.extend_from_slice(&(if in_lake { lake_id } else { 0 }).to_le_bytes());

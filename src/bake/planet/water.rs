@@ -1,68 +1,117 @@
-//! Rivers and lakes on the sphere grid: Priority-Flood routing (across seams), lakes where
-//! the flood stands deep enough, river reaches traced between confluences with Strahler
-//! orders and hydraulic-geometry widths.
+//! Rivers and lakes on the fine grid, the flat baker's laws on the sphere: Priority-Flood
+//! routing across seams; depressions at least [`LAKE_MIN_AREA_M2`] in area and
+//! [`LAKE_MIN_DEPTH`] deep become lakes at their spill level, shallower ones are filled;
+//! channels drain at least the river area and are cut to beds that fall strictly to the sea
+//! or their lake; reaches run between confluences with Strahler orders and
+//! hydraulic-geometry widths.
 
-use crate::bake::hydrology::channel_width;
+use crate::bake::hydrology::{channel_depth, channel_width, MIN_BED_GRADE};
 use crate::bake::routing::{Graph, Routing};
 use crate::flat::ReachKind;
 use crate::planet::tables::{PlanetLake, PlanetReach};
 
-use super::sphere::SphereGrid;
+use super::fine_grid::FineGrid;
 
 /// A lake must stand this deep at its deepest, metres.
 pub const LAKE_MIN_DEPTH: f64 = 1.5;
+/// And cover this much, m² (a hectare: smaller ponds are left to the detail a game adds).
+pub const LAKE_MIN_AREA_M2: f64 = 10_000.0;
 
 pub struct Water {
+    /// The ground after water has shaped it: shallow depressions filled to their spill
+    /// level, channels cut to their beds, lake beds as they were.
+    pub height: Vec<f64>,
+    /// Below sea level (0 m): the outlets.
+    pub ocean: Vec<bool>,
     pub routing: Routing,
     /// Drained area per node, m².
     pub area: Vec<f64>,
     /// Lake id per node (1-based; 0 none).
     pub lake: Vec<u16>,
+    /// Nodes that are river or creek channels.
+    pub channel: Vec<bool>,
     pub lakes: Vec<PlanetLake>,
     pub reaches: Vec<PlanetReach>,
 }
 
-pub fn analyse(g: &SphereGrid, h: &[f64], ocean: &[bool], river_area_m2: f64) -> Water {
+/// Finds the water on heights `h` (metres, sea level 0); a channel drains at least
+/// `river_area_m2`.
+pub fn analyse(g: &FineGrid, mut h: Vec<f64>, river_area_m2: f64) -> Water {
     let n = g.node_count();
-    let routing = Routing::compute(g, h, ocean);
-    let area = routing.accumulate(&g.area);
+    let ocean: Vec<bool> = h.iter().map(|&v| v < 0.0).collect();
+    let routing = Routing::compute(g, &h, &ocean);
+    let (lake, lakes) = lakes(g, &mut h, &ocean, &routing);
+    let area = routing.accumulate_by(|k| g.area(k));
+    let channel: Vec<bool> = (0..n)
+        .map(|k| !ocean[k] && lake[k] == 0 && area[k] >= river_area_m2)
+        .collect();
+    cut_beds(&mut h, &routing, &area, &channel);
+    let reaches = reaches(g, &h, &routing, &area, &channel, river_area_m2);
+    Water {
+        height: h,
+        ocean,
+        routing,
+        area,
+        lake,
+        channel,
+        lakes,
+        reaches,
+    }
+}
 
-    // Lakes: connected nodes the flood raised, deep enough at their deepest.
+/// Connected nodes the flood raised: lakes where deep and wide enough (their beds kept),
+/// else filled to the flood's surface so water runs across them.
+fn lakes(
+    g: &FineGrid,
+    h: &mut [f64],
+    ocean: &[bool],
+    routing: &Routing,
+) -> (Vec<u16>, Vec<PlanetLake>) {
+    let n = h.len();
     let mut lake = vec![0u16; n];
     let mut lakes = Vec::new();
     let mut seen = vec![false; n];
-    let raised = |k: usize| !ocean[k] && routing.filled[k] - h[k] > 1e-3;
+    let raised = |k: usize, h: &[f64]| !ocean[k] && routing.filled[k] - h[k] > 1e-3;
+    let mut nodes = Vec::new();
     for start in 0..n {
-        if seen[start] || !raised(start) {
+        if seen[start] || !raised(start, h) {
             continue;
         }
-        let mut nodes = vec![start];
+        nodes.clear();
+        nodes.push(start);
         seen[start] = true;
         let mut at = 0;
         while at < nodes.len() {
             let k = nodes[at];
             at += 1;
             g.each_neighbour(k, |k2, _| {
-                if !seen[k2] && raised(k2) {
+                if !seen[k2] && raised(k2, h) {
                     seen[k2] = true;
                     nodes.push(k2);
                 }
             });
         }
+        // The spill level: the flood's ε steps put the rest a hair above it.
         let level = nodes
             .iter()
             .map(|&k| routing.filled[k])
-            .fold(f64::MIN, f64::max);
+            .fold(f64::INFINITY, f64::min);
         let deepest = *nodes
             .iter()
-            .min_by(|&&a, &&b| h[a].total_cmp(&h[b]))
-            .unwrap();
+            .min_by(|&&a, &&b| h[a].total_cmp(&h[b]).then(a.cmp(&b)))
+            .expect("a component has its start");
         let depth = level - h[deepest];
-        if depth < LAKE_MIN_DEPTH || nodes.len() < 2 || lakes.len() >= u16::MAX as usize - 1 {
+        let area_m2: f64 = nodes.iter().map(|&k| g.area(k)).sum();
+        if depth < LAKE_MIN_DEPTH
+            || area_m2 < LAKE_MIN_AREA_M2
+            || lakes.len() >= u16::MAX as usize - 1
+        {
+            for &k in &nodes {
+                h[k] = routing.filled[k];
+            }
             continue;
         }
         let id = lakes.len() as u32 + 1;
-        let area_m2: f64 = nodes.iter().map(|&k| g.area[k]).sum();
         for &k in &nodes {
             lake[k] = id as u16;
         }
@@ -76,11 +125,37 @@ pub fn analyse(g: &SphereGrid, h: &[f64], ocean: &[bool], river_area_m2: f64) ->
             radius_m: (area_m2 / std::f64::consts::PI).sqrt() as f32,
         });
     }
+    (lake, lakes)
+}
 
-    // Channels: land nodes outside lakes draining enough area.
-    let channel: Vec<bool> = (0..n)
-        .map(|k| !ocean[k] && lake[k] == 0 && area[k] >= river_area_m2)
-        .collect();
+/// Cuts each channel node to its bed: at most the ground minus the channel's depth, and
+/// strictly below every channel node draining into it (upstream first, so one pass).
+fn cut_beds(h: &mut [f64], routing: &Routing, area: &[f64], channel: &[bool]) {
+    for k in 0..h.len() {
+        if channel[k] {
+            h[k] -= channel_depth(channel_width(area[k]));
+        }
+    }
+    for &k in routing.order.iter().rev() {
+        let k = k as usize;
+        let r = routing.recv[k] as usize;
+        if channel[k] && r != k && channel[r] {
+            h[r] = h[r].min(h[k] - MIN_BED_GRADE * routing.dist[k]);
+        }
+    }
+}
+
+/// River reaches: from each source or confluence down to the next confluence, a lake or the
+/// sea, every node a point (direction and bed).
+fn reaches(
+    g: &FineGrid,
+    h: &[f64],
+    routing: &Routing,
+    area: &[f64],
+    channel: &[bool],
+    river_area_m2: f64,
+) -> Vec<PlanetReach> {
+    let n = h.len();
     let mut donors = vec![0u8; n];
     let mut strahler = vec![0u8; n];
     let mut top_count = vec![0u8; n];
@@ -106,6 +181,10 @@ pub fn analyse(g: &SphereGrid, h: &[f64], ocean: &[bool], river_area_m2: f64) ->
             }
         }
     }
+    let point = |k: usize, bed: f64| {
+        let d = g.dir(k);
+        [d[0] as f32, d[1] as f32, d[2] as f32, bed as f32]
+    };
     let mut reaches = Vec::new();
     for &k in routing.order.iter().rev() {
         let k = k as usize;
@@ -116,17 +195,14 @@ pub fn analyse(g: &SphereGrid, h: &[f64], ocean: &[bool], river_area_m2: f64) ->
         let mut pts = Vec::new();
         let mut at = k;
         loop {
-            let d = g.dir(at);
-            pts.push([d[0] as f32, d[1] as f32, d[2] as f32, h[at] as f32]);
+            pts.push(point(at, h[at]));
             let r = routing.recv[at] as usize;
             if r == at {
                 break;
             }
-            let end = !channel[r] || donors[r] != 1;
-            if end {
-                let d = g.dir(r);
-                let bed = if ocean[r] { 0.0 } else { h[r] };
-                pts.push([d[0] as f32, d[1] as f32, d[2] as f32, bed as f32]);
+            if !channel[r] || donors[r] != 1 {
+                // The mouth: the next reach's head, a lake's shore or the sea.
+                pts.push(point(r, h[r].min(h[at])));
                 break;
             }
             at = r;
@@ -149,11 +225,5 @@ pub fn analyse(g: &SphereGrid, h: &[f64], ocean: &[bool], river_area_m2: f64) ->
             points: pts,
         });
     }
-    Water {
-        routing,
-        area,
-        lake,
-        lakes,
-        reaches,
-    }
+    reaches
 }

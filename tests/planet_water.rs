@@ -1,0 +1,124 @@
+//! The planet baker's water, checked against the laws it claims: every drop reaches the sea
+//! once, every channel drains on a falling bed to the sea or a lake, and lake sizes have the
+//! power-law tail real lake districts show.
+
+use std::sync::OnceLock;
+
+use relief::bake::planet::{landscape, Landscape, PlanetConfig};
+use relief::bake::Silent;
+
+/// The default 1024² planet: its fine grid is the face (6.3 M nodes, 77 m cells).
+fn land() -> &'static Landscape {
+    static L: OnceLock<Landscape> = OnceLock::new();
+    L.get_or_init(|| landscape(&PlanetConfig::new("relief"), &Silent).expect("landscape"))
+}
+
+/// Least-squares slope of y against x.
+fn fitted_slope(pts: &[(f64, f64)]) -> f64 {
+    let n = pts.len() as f64;
+    let mx = pts.iter().map(|p| p.0).sum::<f64>() / n;
+    let my = pts.iter().map(|p| p.1).sum::<f64>() / n;
+    let cov: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let var: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    cov / var
+}
+
+#[test]
+fn every_channel_drains_to_the_sea_or_a_lake_on_a_falling_bed() {
+    let w = &land().water;
+    let n = w.height.len();
+    let channels = (0..n).filter(|&k| w.channel[k]).count();
+    assert!(
+        channels > 1000,
+        "a network to check: {channels} channel nodes"
+    );
+    for k in (0..n).filter(|&k| w.channel[k]) {
+        let mut at = k;
+        for _ in 0..n {
+            let r = w.routing.recv[at] as usize;
+            if r == at || w.ocean[r] || w.lake[r] != 0 {
+                assert!(w.ocean[r] || w.lake[r] != 0, "node {at} ends on land");
+                break;
+            }
+            assert!(
+                w.channel[r],
+                "a channel never leaves its valley: {at} → {r}"
+            );
+            assert!(
+                w.height[r] < w.height[at],
+                "bed rises from {at} ({}) to {r} ({})",
+                w.height[at],
+                w.height[r]
+            );
+            at = r;
+        }
+    }
+    // Every cell's water is counted once: the areas at the outlets sum to the sphere.
+    let outlets: f64 = (0..n)
+        .filter(|&k| w.routing.recv[k] as usize == k)
+        .map(|k| w.area[k])
+        .sum();
+    let sphere = 4.0 * std::f64::consts::PI * land().fine.radius.powi(2);
+    assert!(
+        (outlets / sphere - 1.0).abs() < 1e-9,
+        "{outlets} of {sphere}"
+    );
+    // And the reaches stored from them fall too, ending where another reach starts, in a
+    // lake or at sea.
+    let heads: std::collections::HashSet<[u32; 3]> = w
+        .reaches
+        .iter()
+        .map(|r| r.points[0])
+        .map(|p| [p[0].to_bits(), p[1].to_bits(), p[2].to_bits()])
+        .collect();
+    for r in &w.reaches {
+        assert!(
+            r.points.windows(2).all(|p| p[1][3] <= p[0][3]),
+            "reach {}",
+            r.id
+        );
+        let end = r.points[r.points.len() - 1];
+        let d = [end[0] as f64, end[1] as f64, end[2] as f64];
+        let k = land().fine.nearest(d);
+        let joins = heads.contains(&[end[0].to_bits(), end[1].to_bits(), end[2].to_bits()]);
+        assert!(
+            joins || w.ocean[k] || w.lake[k] != 0,
+            "reach {} ends nowhere",
+            r.id
+        );
+    }
+}
+
+/// Lakes from flooded depressions: many small, few large, the count above an area falling
+/// as a power of it (Korcak's law; the exponent is about 1 in lake districts the world over).
+#[test]
+fn lake_sizes_have_a_power_law_tail() {
+    let lakes = &land().water.lakes;
+    assert!(lakes.len() >= 100, "{} lakes", lakes.len());
+    let mut areas: Vec<f64> = lakes.iter().map(|l| l.area_m2).collect();
+    areas.sort_by(|a, b| b.total_cmp(a));
+    // N(> A) against A over the tail: from the 5th largest to the smallest tenth.
+    let tail = &areas[4..areas.len() * 9 / 10];
+    let pts: Vec<(f64, f64)> = tail
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (a.ln(), ((i + 5) as f64).ln()))
+        .collect();
+    let b = -fitted_slope(&pts);
+    println!("{} lakes, Korcak exponent {b:.3}", lakes.len());
+    assert!((0.6..=1.4).contains(&b), "exponent {b:.3}");
+    // A power law, not one size: the largest is orders of magnitude past the median.
+    let median = areas[areas.len() / 2];
+    assert!(areas[0] > 100.0 * median, "{} vs {median}", areas[0]);
+    // And each lake holds at least the minimum area and depth.
+    for l in lakes {
+        assert!(
+            l.area_m2 >= relief::bake::planet::water::LAKE_MIN_AREA_M2,
+            "{l:?}"
+        );
+        assert!(
+            l.depth_m as f64 >= relief::bake::planet::water::LAKE_MIN_DEPTH,
+            "{l:?}"
+        );
+    }
+}
