@@ -42,9 +42,13 @@ fn preview_writes_a_png_of_the_requested_size() {
     assert!(ok, "{err}");
     let bytes = std::fs::read(&png).unwrap();
     assert_eq!(&bytes[1..4], b"PNG");
-    // IHDR: width and height, big-endian, at bytes 16..24.
-    assert_eq!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()), 300);
-    assert_eq!(u32::from_be_bytes(bytes[20..24].try_into().unwrap()), 300);
+    // IHDR: width and height, big-endian, at bytes 16..24: the 300² map and the legend's
+    // 250 px panel to its right, as tall as the map or the list of classes.
+    assert_eq!(
+        u32::from_be_bytes(bytes[16..20].try_into().unwrap()),
+        300 + 250
+    );
+    assert!(u32::from_be_bytes(bytes[20..24].try_into().unwrap()) >= 300);
 }
 
 #[test]

@@ -35,8 +35,9 @@ pub use erosion::ErosionConfig;
 /// Version of the generation algorithm, recorded in every manifest. Bump it whenever the
 /// same seed would produce different bytes.
 /// 4: 36 ground classes from their causes (`classify`), with shore exposure, sediment and
-/// height above drainage.
-pub const BAKE_VERSION: u32 = 4;
+/// height above drainage. 5: the sea floor falls away round the island to 600 m at the
+/// world's edge instead of stopping at 72 m along a square.
+pub const BAKE_VERSION: u32 = 5;
 
 /// Reports progress of long steps. The CLI draws bars; tests pass [`Silent`].
 pub trait Progress: Sync {

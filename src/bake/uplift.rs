@@ -64,6 +64,10 @@ pub struct Range {
     pub core_width: f64,
 }
 
+/// The shelf's depth far from the coast, and the floor at the world's edge, metres.
+const SHELF_FLOOR_M: f64 = 72.0;
+const EDGE_FLOOR_M: f64 = 600.0;
+
 /// The seeded tectonic fields, as functions of world position.
 #[derive(Clone, Debug)]
 pub struct Tectonics {
@@ -153,19 +157,23 @@ impl Tectonics {
 
     /// Signed land field: > 0 on the island, < 0 at sea; roughly −1..1.
     pub fn land(&self, x: f64, z: f64) -> f64 {
-        let wl = self.radius * 0.9;
-        let wx = x + 0.22 * self.radius * self.warp.fbm(x, z, wl, 3, 0.5);
-        let wz = z + 0.22 * self.radius * self.warp.fbm(x + 913.0, z - 377.0, wl, 3, 0.5);
-        let (dx, dz) = (wx - self.centre.0, wz - self.centre.1);
-        let r = libm::sqrt(dx * dx + dz * dz) / self.radius;
-        let s = 1.0 - r + 0.28 * self.shape.fbm(x, z, self.radius * 0.5, 5, 0.5);
         // Keep a ring of open sea inside the world's edge whatever the noise does.
         let (ex, ez) = (
             (x - self.centre.0).abs() / self.half,
             (z - self.centre.1).abs() / self.half,
         );
         let edge = ((ex.max(ez) - 0.8) / 0.12).clamp(0.0, 1.0);
-        s - 1.5 * edge
+        self.open_land(x, z) - 1.5 * edge
+    }
+
+    /// The land field before the ring of sea at the world's edge.
+    fn open_land(&self, x: f64, z: f64) -> f64 {
+        let wl = self.radius * 0.9;
+        let wx = x + 0.22 * self.radius * self.warp.fbm(x, z, wl, 3, 0.5);
+        let wz = z + 0.22 * self.radius * self.warp.fbm(x + 913.0, z - 377.0, wl, 3, 0.5);
+        let (dx, dz) = (wx - self.centre.0, wz - self.centre.1);
+        let r = libm::sqrt(dx * dx + dz * dz) / self.radius;
+        1.0 - r + 0.28 * self.shape.fbm(x, z, self.radius * 0.5, 5, 0.5)
     }
 
     /// Signed distance to a range's spine (negative on the left of its direction) and the
@@ -247,10 +255,16 @@ impl Tectonics {
         }
     }
 
-    /// Sea-floor depth below sea level at a sea position (positive metres).
+    /// Sea-floor depth below sea level at a sea position (positive metres): a shelf deepening
+    /// away from the coast, then a slope down to the world's edge that runs round the island,
+    /// so the square the world is baked in never shows in the sea floor. (The ring of sea in
+    /// [`Tectonics::land`] follows the square; the depth must not, or its corner shows.)
     pub fn sea_depth(&self, x: f64, z: f64) -> f64 {
-        let land = self.land(x, z);
-        2.0 + 70.0 * (-land * 2.5).clamp(0.0, 1.0)
+        let shelf = 2.0 + (SHELF_FLOOR_M - 2.0) * (-self.open_land(x, z) * 2.5).clamp(0.0, 1.0);
+        let r = libm::hypot(x - self.centre.0, z - self.centre.1) / self.half;
+        let t = ((r - 0.8) / 0.3).clamp(0.0, 1.0);
+        let slope = t * t * (3.0 - 2.0 * t);
+        shelf + (EDGE_FLOOR_M - shelf) * slope
     }
 }
 
@@ -296,6 +310,63 @@ impl Fields {
             hardness,
             tan_repose,
             floor,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sea floor falls away round the island, not along the square the world is baked
+    /// in: along 32 rays from the island's centre, the distance at which the sea first runs
+    /// deeper than the shelf break (120 m) is much the same towards the world's corners as
+    /// towards its sides, and every point of the world's edge is that deep.
+    #[test]
+    fn the_sea_floor_keeps_no_square_edge() {
+        for seed in [1u64, 7, 42] {
+            let size = 4096.0;
+            let (x0, z0) = (-size / 2.0, -size / 2.0);
+            let t = Tectonics::from_seed(seed, size, x0, z0);
+            let depth = |x: f64, z: f64| {
+                if t.land(x, z) > 0.0 {
+                    0.0
+                } else {
+                    t.sea_depth(x, z)
+                }
+            };
+            let reach = |angle: f64| {
+                let (c, s) = (libm::cos(angle), libm::sin(angle));
+                (0..4000)
+                    .map(|i| i as f64 * 1.0)
+                    .find(|&d| depth(t.centre.0 + c * d, t.centre.1 + s * d) > 120.0)
+            };
+            let rays = 32;
+            let (mut sides, mut corners) = (Vec::new(), Vec::new());
+            for r in 0..rays {
+                let a = r as f64 * std::f64::consts::TAU / rays as f64;
+                let d = reach(a).unwrap_or_else(|| panic!("seed {seed}: no deep sea at {a}"));
+                match r % 8 {
+                    0 => sides.push(d),
+                    4 => corners.push(d),
+                    _ => {}
+                }
+            }
+            let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+            let ratio = mean(&corners) / mean(&sides);
+            assert!(
+                ratio < 1.2,
+                "seed {seed}: the deep sea starts {ratio:.2}× farther towards the corners"
+            );
+            for i in 0..=64 {
+                let u = x0 + size * i as f64 / 64.0;
+                for (x, z) in [(u, z0), (u, z0 + size), (x0, u), (x0 + size, u)] {
+                    assert!(
+                        depth(x, z) > 120.0,
+                        "seed {seed}: shallow at the edge ({x}, {z})"
+                    );
+                }
+            }
         }
     }
 }

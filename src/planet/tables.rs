@@ -46,6 +46,9 @@ pub struct PlanetCensus {
     pub river_km: f64,
     pub creek_km: f64,
     pub reaches: u32,
+    /// Points over every reach (absent from blobs baked before planet bake version 5).
+    #[serde(default)]
+    pub river_points: u64,
     pub lakes: u32,
     pub height_min: f32,
     pub height_max: f32,

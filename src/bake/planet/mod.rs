@@ -377,6 +377,7 @@ fn census_of(t: &tiles::Tally, reaches: &[PlanetReach], lakes: usize, radius: f6
         river_km: km(ReachKind::River),
         creek_km: km(ReachKind::Creek),
         reaches: reaches.len() as u32,
+        river_points: reaches.iter().map(|r| r.points.len() as u64).sum(),
         lakes: lakes as u32,
         height_min: t.height_min,
         height_max: t.height_max,

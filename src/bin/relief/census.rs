@@ -212,8 +212,8 @@ pub fn describe_planet(p: &relief::planet::Planet) -> Result<String, relief::fla
     );
     let _ = writeln!(
         s,
-        "rivers   {:.1} km of river, {:.1} km of creek in {} reaches",
-        c.river_km, c.creek_km, c.reaches
+        "rivers   {:.1} km of river, {:.1} km of creek in {} reaches ({} points)",
+        c.river_km, c.creek_km, c.reaches, c.river_points
     );
     let lakes = p.lakes()?;
     let largest = lakes.iter().max_by(|a, b| a.area_m2.total_cmp(&b.area_m2));

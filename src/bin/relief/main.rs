@@ -4,6 +4,7 @@ mod bench;
 mod census;
 mod demo;
 mod heightmap;
+mod legend;
 mod preview;
 mod process;
 mod route;
@@ -123,12 +124,14 @@ enum Command {
     /// Write a world in another tool's files: Terrain3D region files.
     #[command(subcommand)]
     Export(terrain::ExportCommand),
-    /// Draw a world as a PNG: hillshade, biome tint, rivers by width, lakes.
+    /// Draw a world as a PNG: hillshade, ground-class tint (through the water too), rivers by
+    /// width, lakes, and a legend of every class on the map to its right.
     Preview {
         world: PathBuf,
         #[arg(long)]
         out: PathBuf,
-        /// Image side in pixels.
+        /// The map's side in pixels (a planet's map is twice as wide; the legend adds its own
+        /// panel).
         #[arg(long, default_value_t = 1024)]
         pixels: u32,
         /// Draw the clipmap levels around this point (`X,Z` in metres) instead of the map.
@@ -379,7 +382,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             clipmap,
         } => {
             let w = std::sync::Arc::new(relief::World::open(&world)?);
-            match clipmap {
+            match &clipmap {
                 Some(at) => {
                     let xz: Vec<f64> = at
                         .split(',')
@@ -392,7 +395,13 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 }
                 None => preview::draw(&w, pixels.clamp(16, 8192), &out)?,
             }
-            println!("wrote {} ({pixels}×{pixels} px)", out.display());
+            match clipmap {
+                Some(_) => println!("wrote {} ({pixels}×{pixels} px)", out.display()),
+                None => println!(
+                    "wrote {} ({pixels}×{pixels} px map and its legend)",
+                    out.display()
+                ),
+            }
             Ok(())
         }
     }

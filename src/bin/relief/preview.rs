@@ -1,10 +1,14 @@
-//! `relief preview`: the world as a picture — hillshade under a biome tint, lakes, and rivers
-//! drawn at their width.
+//! `relief preview`: the world as a picture — hillshade under a ground-class tint (showing
+//! through the water too), lakes, and rivers drawn at their width — with a legend of every
+//! class on the map to its right.
 
 use std::path::Path;
 use std::sync::Arc;
 
+use relief::bake::biomes::BiomeId;
 use relief::flat::{FormatError, World};
+
+use crate::legend;
 
 pub fn draw(w: &World, px: u32, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let m = w.manifest();
@@ -55,16 +59,23 @@ pub fn draw(w: &World, px: u32, out: &Path) -> Result<(), Box<dyn std::error::Er
         .collect();
     let colors: Vec<[u8; 3]> = w.biomes().iter().map(|b| b.color).collect();
     let mut rgb = vec![0u8; n * 3];
+    let mut counts = vec![0u64; BiomeId::COUNT];
     let p = px as usize;
     for y in 0..p {
         for x in 0..p {
             let i = y * p + x;
             let shade = hillshade(&height, p, mpp, x, y);
+            if cnt[i] > 0 {
+                counts[biome[i] as usize] += 1;
+            }
             let base = if lake[i] != 0 {
-                [60.0, 120.0, 200.0]
+                water_tint([60.0, 120.0, 200.0], biome[i])
             } else if height[i] < m.sea_level as f64 {
                 let d = ((m.sea_level as f64 - height[i]) / 60.0).clamp(0.0, 1.0);
-                [40.0 - 20.0 * d, 110.0 - 50.0 * d, 190.0 - 60.0 * d]
+                water_tint(
+                    [40.0 - 20.0 * d, 110.0 - 50.0 * d, 190.0 - 60.0 * d],
+                    biome[i],
+                )
             } else {
                 let c = colors
                     .get(biome[i] as usize)
@@ -114,7 +125,8 @@ pub fn draw(w: &World, px: u32, out: &Path) -> Result<(), Box<dyn std::error::Er
             }
         }
     }
-    write_png(out, px, &rgb)
+    let c = legend::beside(&rgb, px, px, &counts);
+    write_rgb(out, c.width, c.height, &c.rgb)
 }
 
 /// The clipmap around (x, z) as the renderer would see it: each pixel takes the finest level
@@ -198,6 +210,18 @@ pub fn draw_clipmap(
     write_png(out, px, &rgb)
 }
 
+/// Under water, the ground class shows through the water's colour, except where the class
+/// is only the water's own floor (sea floor, shelf, lake bed).
+fn water_tint(water: [f64; 3], class: u8) -> [f64; 3] {
+    match BiomeId::from_id(class) {
+        None | Some(BiomeId::SeaFloor | BiomeId::Shelf | BiomeId::LakeBed) => water,
+        Some(b) => {
+            let c = b.color();
+            [0, 1, 2].map(|k| 0.5 * water[k] + 0.5 * c[k] as f64)
+        }
+    }
+}
+
 /// A planet as an equirectangular map (`2·px × px`, latitude about the blob's polar axis):
 /// biome tint under a hillshade, sea by depth, lakes, rivers. Tiles are read as needed.
 pub fn draw_planet(
@@ -242,6 +266,7 @@ pub fn draw_planet(
         .collect();
     let mpp = p.radius() * std::f64::consts::PI / hgt as f64;
     let mut rgb = vec![0u8; w * hgt * 3];
+    let mut counts = vec![0u64; BiomeId::COUNT];
     for y in 0..hgt {
         for x in 0..w {
             let i = y * w + x;
@@ -251,12 +276,16 @@ pub fn draw_planet(
             let shade = ((0.5 * gx + std::f64::consts::FRAC_1_SQRT_2 + 0.5 * gz)
                 / (gx * gx + 1.0 + gz * gz).sqrt())
             .clamp(0.0, 1.0);
+            counts[biome[i] as usize] += 1;
             let (base, lit) = if lake[i] != 0 {
-                ([60.0, 120.0, 200.0], 0.9)
+                (water_tint([60.0, 120.0, 200.0], biome[i]), 0.9)
             } else if height[i] < 0.0 {
                 let d = (-height[i] / 3000.0).clamp(0.0, 1.0);
                 (
-                    [40.0 - 25.0 * d, 110.0 - 70.0 * d, 190.0 - 80.0 * d],
+                    water_tint(
+                        [40.0 - 25.0 * d, 110.0 - 70.0 * d, 190.0 - 80.0 * d],
+                        biome[i],
+                    ),
                     0.9 + 0.1 * shade,
                 )
             } else {
@@ -289,7 +318,8 @@ pub fn draw_planet(
             }
         }
     }
-    write_rgb(out, w as u32, hgt as u32, &rgb)
+    let c = legend::beside(&rgb, w as u32, hgt as u32, &counts);
+    write_rgb(out, c.width, c.height, &c.rgb)
 }
 
 fn write_png(out: &Path, px: u32, rgb: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
