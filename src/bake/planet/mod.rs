@@ -9,6 +9,7 @@ pub mod detail;
 pub mod erode;
 pub mod fine_grid;
 pub mod shape;
+pub mod shore;
 pub mod sphere;
 pub mod tiles;
 pub mod water;
@@ -34,8 +35,9 @@ use crate::planet::writer::{encode_tile, BlobSpec, BlobWriter};
 /// millimetres (1/1024 m) instead of f32, and tiles written with LZ4-HC. 4: 36 ground classes
 /// from their causes (`bake::classify`), with shore exposure and height above drainage.
 /// 5: rivers, lakes, soils and drainage found on the fine grid (the face resolution, or half
-/// of it past 2048²) and channels cut into the ground; a continental shelf.
-pub const PLANET_BAKE_VERSION: u32 = 5;
+/// of it past 2048²) and channels cut into the ground; a continental shelf. 6: low coasts
+/// take Dean's shoreface and a beach (`shore`); exposure spreads from the shore's nodes.
+pub const PLANET_BAKE_VERSION: u32 = 6;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlanetConfig {
@@ -154,7 +156,8 @@ pub fn landscape(cfg: &PlanetConfig, progress: &dyn Progress) -> Result<Landscap
     progress.start("rivers and lakes", 1);
     let fine = fine_grid::FineGrid::new(cfg.water_resolution(), cfg.radius);
     let detail = Noise3::new(seed, 201);
-    let ground = detail::heights(&grid, &shape.height, &detail, &fine, cfg.thread_count());
+    let mut ground = detail::heights(&grid, &shape.height, &detail, &fine, cfg.thread_count());
+    shore::equilibrate(&fine, &mut ground);
     let sphere_area = 4.0 * std::f64::consts::PI * cfg.radius * cfg.radius;
     let river_area = (sphere_area * 5e-5).max(10.0 * sphere_area / fine.node_count() as f64);
     let water = water::analyse(&fine, ground, river_area);

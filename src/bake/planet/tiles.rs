@@ -146,7 +146,7 @@ pub fn bake_tile(c: &Coarse, f: &Fine, n: u32, t: u32, key: TileKey) -> (Vec<Vec
                 sediment: soil,
                 above_drainage: f.grid.sample_at(fine, f.above_drainage),
                 channel_area_km2: f.channel_area_km2[node] as f64,
-                exposure: c.grid.sample_at(&st, c.exposure),
+                exposure: shore_exposure(c.grid, &st, c.exposure),
             };
             let b = classify(&site);
             let sed = if b == BiomeId::BareRock { 0.0 } else { soil };
@@ -168,4 +168,32 @@ pub fn bake_tile(c: &Coarse, f: &Fine, n: u32, t: u32, key: TileKey) -> (Vec<Vec
         }
     }
     (vec![height, biome, lake, sediment, precip], tally)
+}
+
+/// Exposure belongs to the shore: only the coarse nodes that are on one (exposure above 0)
+/// are blended, with their bilinear weights renormalised, so a beach between a sea node and
+/// a land node that stands well above the water carries the shore's exposure rather than
+/// half of it. 0 where no node of the stencil is on a shore.
+fn shore_exposure(g: &SphereGrid, st: &cube::Stencil, exposure: &[f64]) -> f64 {
+    let weights = [
+        (1.0 - st.fx) * (1.0 - st.fy),
+        st.fx * (1.0 - st.fy),
+        (1.0 - st.fx) * st.fy,
+        st.fx * st.fy,
+    ];
+    let (mut sum, mut total) = (0.0, 0.0);
+    for (at, w) in st.at.iter().zip(weights) {
+        if let Some((f, i, j)) = *at {
+            let v = exposure[g.index(f, i, j)];
+            if v > 0.0 {
+                sum += w * v;
+                total += w;
+            }
+        }
+    }
+    if total > 0.0 {
+        sum / total
+    } else {
+        0.0
+    }
 }
