@@ -122,3 +122,32 @@ fn lake_sizes_have_a_power_law_tail() {
         );
     }
 }
+
+/// Floodplains: beside every river draining at least 50 km², no ground the floods reach
+/// (twice bankfull depth and a metre) stands higher than the floodplain's rise above the bed.
+#[test]
+fn floods_level_the_ground_beside_large_rivers() {
+    use relief::bake::classify::FLOODPLAIN_AREA_KM2;
+    use relief::bake::hydrology::{channel_depth, channel_width};
+    use relief::bake::planet::water::FLOODPLAIN_RISE_M;
+    let w = &land().water;
+    let (above, gathers) =
+        relief::bake::ground::drainage(&w.height, &w.routing, &w.area, &w.channel);
+    let mut levelled = 0;
+    for k in 0..w.height.len() {
+        if w.channel[k] || w.lake[k] != 0 || w.ocean[k] || gathers[k] < FLOODPLAIN_AREA_KM2 {
+            continue;
+        }
+        let reach = 2.0 * channel_depth(channel_width(gathers[k] * 1e6)) + 1.0;
+        if above[k] < reach {
+            assert!(
+                above[k] <= FLOODPLAIN_RISE_M + 1e-9,
+                "node {k}: {:.2} m above a river of {:.0} km², within the flood's {reach:.2} m",
+                above[k],
+                gathers[k]
+            );
+            levelled += 1;
+        }
+    }
+    assert!(levelled > 1000, "{levelled} floodplain nodes");
+}

@@ -36,7 +36,8 @@ use crate::planet::writer::{encode_tile, BlobSpec, BlobWriter};
 /// from their causes (`bake::classify`), with shore exposure and height above drainage.
 /// 5: rivers, lakes, soils and drainage found on the fine grid (the face resolution, or half
 /// of it past 2048²) and channels cut into the ground; a continental shelf. 6: low coasts
-/// take Dean's shoreface and a beach (`shore`); exposure spreads from the shore's nodes.
+/// take Dean's shoreface and a beach (`shore`); exposure spreads from the shore's nodes;
+/// floods level floodplains beside rivers draining 50 km² or more.
 pub const PLANET_BAKE_VERSION: u32 = 6;
 
 #[derive(Clone, Debug, PartialEq)]

@@ -2,9 +2,11 @@
 //! routing across seams; depressions at least [`LAKE_MIN_AREA_M2`] in area and
 //! [`LAKE_MIN_DEPTH`] deep become lakes at their spill level, shallower ones are filled;
 //! channels drain at least the river area and are cut to beds that fall strictly to the sea
-//! or their lake; reaches run between confluences with Strahler orders and
+//! or their lake; large rivers' floods level floodplains beside them; reaches run between confluences with Strahler orders and
 //! hydraulic-geometry widths.
 
+use crate::bake::classify::FLOODPLAIN_AREA_KM2;
+use crate::bake::ground;
 use crate::bake::hydrology::{channel_depth, channel_width, MIN_BED_GRADE};
 use crate::bake::routing::{Graph, Routing};
 use crate::flat::ReachKind;
@@ -16,6 +18,8 @@ use super::fine_grid::FineGrid;
 pub const LAKE_MIN_DEPTH: f64 = 1.5;
 /// And cover this much, m² (a hectare: smaller ponds are left to the detail a game adds).
 pub const LAKE_MIN_AREA_M2: f64 = 10_000.0;
+/// A floodplain stands this far above its river's bed, metres.
+pub const FLOODPLAIN_RISE_M: f64 = 1.0;
 
 pub struct Water {
     /// The ground after water has shaped it: shallow depressions filled to their spill
@@ -46,6 +50,7 @@ pub fn analyse(g: &FineGrid, mut h: Vec<f64>, river_area_m2: f64) -> Water {
         .map(|k| !ocean[k] && lake[k] == 0 && area[k] >= river_area_m2)
         .collect();
     cut_beds(&mut h, &routing, &area, &channel);
+    lay_floodplains(&mut h, &routing, &area, &channel, &lake);
     let reaches = reaches(g, &h, &routing, &area, &channel, river_area_m2);
     Water {
         height: h,
@@ -141,6 +146,24 @@ fn cut_beds(h: &mut [f64], routing: &Routing, area: &[f64], channel: &[bool]) {
         let r = routing.recv[k] as usize;
         if channel[k] && r != k && channel[r] {
             h[r] = h[r].min(h[k] - MIN_BED_GRADE * routing.dist[k]);
+        }
+    }
+}
+
+/// Floodplains (seed 003's law): ground beside a river draining at least
+/// [`FLOODPLAIN_AREA_KM2`], low enough above it for the river's floods to reach, is levelled
+/// by what the floods leave to the river's bed plus [`FLOODPLAIN_RISE_M`]. Floods reach
+/// twice the channel's bankfull depth and a metre above its bed.
+fn lay_floodplains(h: &mut [f64], routing: &Routing, area: &[f64], channel: &[bool], lake: &[u16]) {
+    let (above, gathers) = ground::drainage(h, routing, area, channel);
+    for k in 0..h.len() {
+        let river_km2 = gathers[k];
+        if channel[k] || lake[k] != 0 || h[k] < 0.0 || river_km2 < FLOODPLAIN_AREA_KM2 {
+            continue;
+        }
+        let reach = 2.0 * channel_depth(channel_width(river_km2 * 1e6)) + 1.0;
+        if above[k] < reach {
+            h[k] -= (above[k] - FLOODPLAIN_RISE_M).max(0.0);
         }
     }
 }
