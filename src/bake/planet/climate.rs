@@ -95,3 +95,59 @@ pub fn precipitation(g: &SphereGrid, h: &[f64], ocean: &[bool], pole: Vec3) -> V
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::planet::cube::Projection;
+
+    /// A rain shadow falls on the side of a range the prevailing wind leaves: east of a
+    /// north–south range in the westerlies, west of it in the trades.
+    #[test]
+    fn the_lee_of_a_range_is_drier_on_the_prevailing_winds_side() {
+        let pole = [0.0, 1.0, 0.0];
+        let g = SphereGrid::new(48, 50_000.0, Projection::EquiAngular);
+        let n = g.node_count();
+        let lon_deg = |k: usize| cube::lat_lon(g.dir(k), pole).1.to_degrees();
+        // One continent 80° wide, a ridge 2 km high down its middle.
+        let ocean: Vec<bool> = (0..n).map(|k| lon_deg(k).abs() > 40.0).collect();
+        let h: Vec<f64> = (0..n)
+            .map(|k| {
+                if ocean[k] {
+                    -1000.0
+                } else {
+                    50.0 + 2000.0 * (-(lon_deg(k) / 8.0).powi(2)).exp()
+                }
+            })
+            .collect();
+        let p = precipitation(&g, &h, &ocean, pole);
+        // Mean precipitation in a 10°-wide belt at `lat`, between longitudes.
+        let mean = |lat: f64, lo: f64, hi: f64| {
+            let v: Vec<f64> = (0..n)
+                .filter(|&k| {
+                    let l = latitude_deg(g.dir(k), pole);
+                    (l - lat).abs() < 5.0 && (lo..hi).contains(&lon_deg(k))
+                })
+                .map(|k| p[k])
+                .collect();
+            assert!(!v.is_empty(), "no nodes at {lat}° between {lo}° and {hi}°");
+            v.iter().sum::<f64>() / v.len() as f64
+        };
+        for lat in [45.0, -45.0] {
+            // Westerlies: west is windward, east is the lee.
+            let (windward, lee) = (mean(lat, -20.0, -10.0), mean(lat, 10.0, 20.0));
+            assert!(
+                lee < 0.7 * windward,
+                "{lat}°: lee {lee:.0} vs windward {windward:.0} mm"
+            );
+        }
+        for lat in [15.0, -15.0] {
+            // Trades: east is windward, west is the lee.
+            let (windward, lee) = (mean(lat, 10.0, 20.0), mean(lat, -20.0, -10.0));
+            assert!(
+                lee < 0.7 * windward,
+                "{lat}°: lee {lee:.0} vs windward {windward:.0} mm"
+            );
+        }
+    }
+}
