@@ -285,6 +285,18 @@ pub fn stencil(p: Projection, n: u32, d: Vec3) -> Stencil {
 }
 
 impl Stencil {
+    /// The bilinear weights of the four samples, in the stencil's order.
+    #[inline]
+    pub fn weights(&self) -> [f64; 4] {
+        let (fx, fy) = (self.fx, self.fy);
+        [
+            (1.0 - fx) * (1.0 - fy),
+            fx * (1.0 - fy),
+            (1.0 - fx) * fy,
+            fx * fy,
+        ]
+    }
+
     /// Blends the values of the stencil's samples (`None` only where the sample does not
     /// exist): a missing corner sample takes the mean of the other three, which keeps the
     /// blend continuous where three faces meet.

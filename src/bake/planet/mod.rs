@@ -88,6 +88,14 @@ impl PlanetConfig {
         }
     }
 
+    fn thread_count(&self) -> usize {
+        if self.threads == 0 {
+            std::thread::available_parallelism().map_or(2, |n| n.get())
+        } else {
+            self.threads
+        }
+    }
+
     fn check(&self) -> Result<(), FormatError> {
         let bad = |m: String| Err(FormatError::Corrupt(format!("planet bake: {m}")));
         let (n, t) = (self.face_resolution, self.tile_size);
@@ -129,16 +137,6 @@ pub struct Landscape {
     pub exposure: Vec<f64>,
     pub fine: fine_grid::FineGrid,
     pub water: water::Water,
-}
-
-impl PlanetConfig {
-    fn thread_count(&self) -> usize {
-        if self.threads == 0 {
-            std::thread::available_parallelism().map_or(2, |n| n.get())
-        } else {
-            self.threads
-        }
-    }
 }
 
 /// The planet's ground, climate and water, as [`bake_planet`] makes them before its tiles.

@@ -175,14 +175,8 @@ pub fn bake_tile(c: &Coarse, f: &Fine, n: u32, t: u32, key: TileKey) -> (Vec<Vec
 /// a land node that stands well above the water carries the shore's exposure rather than
 /// half of it. 0 where no node of the stencil is on a shore.
 fn shore_exposure(g: &SphereGrid, st: &cube::Stencil, exposure: &[f64]) -> f64 {
-    let weights = [
-        (1.0 - st.fx) * (1.0 - st.fy),
-        st.fx * (1.0 - st.fy),
-        (1.0 - st.fx) * st.fy,
-        st.fx * st.fy,
-    ];
     let (mut sum, mut total) = (0.0, 0.0);
-    for (at, w) in st.at.iter().zip(weights) {
+    for (at, w) in st.at.iter().zip(st.weights()) {
         if let Some((f, i, j)) = *at {
             let v = exposure[g.index(f, i, j)];
             if v > 0.0 {

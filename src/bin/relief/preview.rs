@@ -65,8 +65,9 @@ pub fn draw(w: &World, px: u32, out: &Path) -> Result<(), Box<dyn std::error::Er
         for x in 0..p {
             let i = y * p + x;
             let shade = hillshade(&height, p, mpp, x, y);
-            if cnt[i] > 0 {
-                counts[biome[i] as usize] += 1;
+            // A class id past the table (a damaged or foreign file) is drawn grey, not counted.
+            if let Some(c) = counts.get_mut(biome[i] as usize).filter(|_| cnt[i] > 0) {
+                *c += 1;
             }
             let base = if lake[i] != 0 {
                 water_tint([60.0, 120.0, 200.0], biome[i])
@@ -276,7 +277,9 @@ pub fn draw_planet(
             let shade = ((0.5 * gx + std::f64::consts::FRAC_1_SQRT_2 + 0.5 * gz)
                 / (gx * gx + 1.0 + gz * gz).sqrt())
             .clamp(0.0, 1.0);
-            counts[biome[i] as usize] += 1;
+            if let Some(c) = counts.get_mut(biome[i] as usize) {
+                *c += 1;
+            }
             let (base, lit) = if lake[i] != 0 {
                 (water_tint([60.0, 120.0, 200.0], biome[i]), 0.9)
             } else if height[i] < 0.0 {
