@@ -6,7 +6,7 @@
 //! so the highest point lands on the requested top height.
 
 use crate::bake::grid::Grid;
-use crate::bake::routing::Routing;
+use crate::bake::routing::{Flow, Routing};
 use crate::bake::uplift::{Fields, Tectonics};
 use crate::bake::Progress;
 
@@ -24,12 +24,14 @@ pub struct StepParams {
     pub talus: bool,
     /// Land never erodes below this: the sea is its base level.
     pub sea_level: f64,
+    /// How water picks its way down (see [`Flow`]).
+    pub flow: Flow,
 }
 
 /// One implicit step. Returns the routing it used (on the heights before the step).
 pub fn step(f: &Fields, h: &mut [f64], p: &StepParams) -> Routing {
     let g = &f.grid;
-    let rt = Routing::compute(g, h, &f.ocean);
+    let rt = Routing::compute_with(g, h, &f.ocean, p.flow);
     let area = rt.accumulate(&vec![g.dx * g.dx; g.len()]);
     let mut hn = h.to_vec();
     for &k in &rt.order {
@@ -132,9 +134,9 @@ pub fn erode(
     cfg: &ErosionConfig,
     progress: &dyn Progress,
 ) -> Eroded {
-    // D8 routing on a perfectly planar slope sends every flow line straight down side by side,
-    // so no channel ever gathers water; a little roughness at the start of each level lets
-    // drainage converge as it does on real ground.
+    // Ground sampled up from the coarser level is planar between its samples, where every
+    // lower neighbour ties; a little roughness at the start of each level breaks the ties so
+    // the flow's weights, not the grid's axes, decide where water goes.
     let roughen = |q: usize, level: usize| {
         let r = crate::bake::seed::mix(
             t.seed() ^ (q as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ level as u64,
@@ -181,6 +183,7 @@ pub fn erode(
                 diffusion: cfg.diffusion,
                 talus: true,
                 sea_level: cfg.sea_level,
+                flow: Flow::Spread { seed: t.seed() },
             };
             step(&fields, &mut h, &p);
             let hmax = h.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
@@ -244,6 +247,7 @@ mod tests {
             diffusion: 0.0,
             talus: false,
             sea_level: 0.0,
+            flow: Flow::Steepest,
         };
         let mut last = h.clone();
         for _ in 0..4000 {
@@ -316,6 +320,7 @@ mod tests {
             diffusion: 0.0,
             talus: false,
             sea_level: 0.0,
+            flow: Flow::Steepest,
         };
         for _ in 0..20 {
             step(&f, &mut h, &p);

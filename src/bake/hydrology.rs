@@ -7,7 +7,7 @@
 //! falls strictly all the way to the sea or its lake.
 
 use crate::bake::grid::Grid;
-use crate::bake::routing::Routing;
+use crate::bake::routing::{Flow, Routing};
 use crate::flat::tables::{Lake, Reach, ReachEnd, ReachKind};
 
 pub const CREEK_AREA_M2: f64 = 45_000.0;
@@ -44,10 +44,10 @@ pub struct Hydrology {
     pub reaches: Vec<Reach>,
 }
 
-pub fn analyse(grid: &Grid, h: &[f64], ocean: &[bool], precip: &[f64]) -> Hydrology {
+pub fn analyse(grid: &Grid, h: &[f64], ocean: &[bool], precip: &[f64], flow: Flow) -> Hydrology {
     let n = grid.len();
     let cell = grid.dx * grid.dx;
-    let first = Routing::compute(grid, h, ocean);
+    let first = Routing::compute_with(grid, h, ocean, flow);
 
     // Depressions: connected nodes the flood lifted.
     let wet: Vec<bool> = (0..n)
@@ -101,7 +101,7 @@ pub fn analyse(grid: &Grid, h: &[f64], ocean: &[bool], precip: &[f64]) -> Hydrol
         }
     }
 
-    let rt = Routing::compute(grid, &height, ocean);
+    let rt = Routing::compute_with(grid, &height, ocean, flow);
     let area = rt.accumulate(&vec![cell; n]);
     let runoff: Vec<f64> = precip
         .iter()

@@ -36,8 +36,10 @@ pub use erosion::ErosionConfig;
 /// same seed would produce different bytes.
 /// 4: 36 ground classes from their causes (`classify`), with shore exposure, sediment and
 /// height above drainage. 5: the sea floor falls away round the island to 600 m at the
-/// world's edge instead of stopping at 72 m along a square.
-pub const BAKE_VERSION: u32 = 5;
+/// world's edge instead of stopping at 72 m along a square. 6: water spreads (each cell's
+/// receiver drawn with multiple-flow weights, `routing::Flow::Spread`), so channels branch
+/// and bend instead of running straight down the grid's axes.
+pub const BAKE_VERSION: u32 = 6;
 
 /// Reports progress of long steps. The CLI draws bars; tests pass [`Silent`].
 pub trait Progress: Sync {
@@ -248,7 +250,8 @@ pub fn bake(
     let climate = climate::ClimateSetup::from_seed(seed);
     let precip = climate::precipitation(&grid, &eroded.height, &eroded.fields.ocean, &climate);
     lap("climate", &mut seconds);
-    let hydro = hydrology::analyse(&grid, &eroded.height, &eroded.fields.ocean, &precip);
+    let flow = routing::Flow::Spread { seed };
+    let hydro = hydrology::analyse(&grid, &eroded.height, &eroded.fields.ocean, &precip, flow);
     lap("hydrology", &mut seconds);
 
     let surface = surface::Surface::new(

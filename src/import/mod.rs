@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+use crate::bake::routing::Flow;
 use crate::bake::{self, hydrology, seed, BakeError, Progress};
 use crate::flat::control::Control;
 use crate::flat::manifest::{self, Census, FileEntry, Manifest, OverviewInfo, RegionBounds};
@@ -240,7 +241,15 @@ pub fn write_world(
     );
     let grid = coarse.grid;
     let precip = vec![IMPORT_PRECIPITATION_MM; grid.len()];
-    let hydro = hydrology::analyse(&grid, &coarse.height, &coarse.outlet, &precip);
+    // Imported ground keeps steepest descent: its valleys are real, and the same file must
+    // always give the same rivers without a seed.
+    let hydro = hydrology::analyse(
+        &grid,
+        &coarse.height,
+        &coarse.outlet,
+        &precip,
+        Flow::Steepest,
+    );
     let mut levels = vec![f32::INFINITY];
     levels.extend(hydro.lakes.iter().map(|l| l.level_m));
 

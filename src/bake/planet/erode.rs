@@ -2,7 +2,7 @@
 //! first (as the flat baker does), with a talus limit and hillslope diffusion. Flow routing
 //! crosses face seams because the grid's neighbours do.
 
-use crate::bake::routing::{Graph, Routing};
+use crate::bake::routing::{Flow, Graph, Routing};
 use crate::bake::Progress;
 
 use super::shape::Shape;
@@ -19,6 +19,8 @@ pub struct ErosionSetup {
     pub m: f64,
     /// Diffusivity × step, m².
     pub diffusion: f64,
+    /// How water picks its way down (see [`Flow`]).
+    pub flow: Flow,
 }
 
 impl Default for ErosionSetup {
@@ -29,6 +31,7 @@ impl Default for ErosionSetup {
             k: 2.0e-4,
             m: 0.45,
             diffusion: 4000.0,
+            flow: Flow::Steepest,
         }
     }
 }
@@ -39,7 +42,7 @@ pub fn erode(g: &SphereGrid, shape: &mut Shape, setup: &ErosionSetup, progress: 
     let n = g.node_count();
     for _ in 0..setup.steps {
         let h = &shape.height;
-        let rt = Routing::compute(g, h, &shape.ocean);
+        let rt = Routing::compute_with(g, h, &shape.ocean, setup.flow);
         let area = rt.accumulate(&g.area);
         let mut hn = h.clone();
         for &k in &rt.order {
@@ -141,6 +144,7 @@ mod tests {
                 k: 0.5,
                 m,
                 diffusion: 0.0,
+                flow: Flow::Steepest,
             };
             erode(&g, &mut shape, &setup, &Silent);
             let h = &shape.height;
@@ -158,14 +162,7 @@ mod tests {
                 .collect();
             assert!(pts.len() > 100, "{} channel nodes", pts.len());
             assert!(pts.iter().all(|p| p.1.is_finite()), "every channel falls");
-            let c = pts.len() as f64;
-            let (mx, my) = (
-                pts.iter().map(|p| p.0).sum::<f64>() / c,
-                pts.iter().map(|p| p.1).sum::<f64>() / c,
-            );
-            let cov: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
-            let var: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
-            let slope = cov / var;
+            let slope = crate::bake::routing::fitted_slope(&pts);
             assert!(
                 (slope + m).abs() <= 0.1,
                 "m = {m}: fitted exponent {slope:.3}"

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use crate::bake::biomes;
 use crate::bake::ground;
 use crate::bake::noise::Noise3;
-use crate::bake::routing::Graph;
+use crate::bake::routing::{Flow, Graph};
 use crate::bake::seed::fnv1a;
 use crate::bake::Progress;
 use crate::error::FormatError;
@@ -37,8 +37,10 @@ use crate::planet::writer::{encode_tile, BlobSpec, BlobWriter};
 /// 5: rivers, lakes, soils and drainage found on the fine grid (the face resolution, or half
 /// of it past 2048²) and channels cut into the ground; a continental shelf. 6: low coasts
 /// take Dean's shoreface and a beach (`shore`); exposure spreads from the shore's nodes;
-/// floods level floodplains beside rivers draining 50 km² or more.
-pub const PLANET_BAKE_VERSION: u32 = 6;
+/// floods level floodplains beside rivers draining 50 km² or more. 7: water spreads, in
+/// erosion and on the fine grid (each node's receiver drawn with multiple-flow weights,
+/// `routing::Flow::Spread`), so networks branch instead of running in parallel lines.
+pub const PLANET_BAKE_VERSION: u32 = 7;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlanetConfig {
@@ -145,7 +147,14 @@ pub fn landscape(cfg: &PlanetConfig, progress: &dyn Progress) -> Result<Landscap
     let seed = fnv1a(&cfg.seed);
     let grid = sphere::SphereGrid::new(cfg.erosion_resolution, cfg.radius, Projection::EquiAngular);
     let mut shape = shape::build(&grid, seed);
-    erode::erode(&grid, &mut shape, &erode::ErosionSetup::default(), progress);
+    // Water spreads: each node's receiver is drawn with multiple-flow weights, so networks
+    // branch instead of running in parallel lines (`routing::Flow`).
+    let flow = Flow::Spread { seed };
+    let setup = erode::ErosionSetup {
+        flow,
+        ..Default::default()
+    };
+    erode::erode(&grid, &mut shape, &setup, progress);
     erode::rescale_land(&mut shape, cfg.top);
     let precipitation = climate::precipitation(&grid, &shape.height, &shape.ocean, cfg.polar_axis);
     let exposure = sphere_exposure(&grid, &shape.height);
@@ -159,7 +168,7 @@ pub fn landscape(cfg: &PlanetConfig, progress: &dyn Progress) -> Result<Landscap
     shore::equilibrate(&fine, &mut ground);
     let sphere_area = 4.0 * std::f64::consts::PI * cfg.radius * cfg.radius;
     let river_area = (sphere_area * 5e-5).max(10.0 * sphere_area / fine.node_count() as f64);
-    let water = water::analyse(&fine, ground, river_area);
+    let water = water::analyse(&fine, ground, river_area, flow);
     progress.finish();
     Ok(Landscape {
         grid,

@@ -8,7 +8,7 @@
 use crate::bake::classify::FLOODPLAIN_AREA_KM2;
 use crate::bake::ground;
 use crate::bake::hydrology::{channel_depth, channel_width, MIN_BED_GRADE};
-use crate::bake::routing::{Graph, Routing};
+use crate::bake::routing::{Flow, Graph, Routing};
 use crate::flat::ReachKind;
 use crate::planet::tables::{PlanetLake, PlanetReach};
 
@@ -39,11 +39,11 @@ pub struct Water {
 }
 
 /// Finds the water on heights `h` (metres, sea level 0); a channel drains at least
-/// `river_area_m2`.
-pub fn analyse(g: &FineGrid, mut h: Vec<f64>, river_area_m2: f64) -> Water {
+/// `river_area_m2`; `flow` picks each node's receiver.
+pub fn analyse(g: &FineGrid, mut h: Vec<f64>, river_area_m2: f64, flow: Flow) -> Water {
     let n = g.node_count();
     let ocean: Vec<bool> = h.iter().map(|&v| v < 0.0).collect();
-    let routing = Routing::compute(g, &h, &ocean);
+    let routing = Routing::compute_with(g, &h, &ocean, flow);
     let (lake, lakes) = lakes(g, &mut h, &ocean, &routing);
     let area = routing.accumulate_by(|k| g.area(k));
     let channel: Vec<bool> = (0..n)
