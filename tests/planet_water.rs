@@ -1,6 +1,7 @@
 //! The planet baker's water, checked against the laws it claims: every drop reaches the sea
-//! once, every channel drains on a falling bed to the sea or a lake, and lake sizes have the
-//! power-law tail real lake districts show.
+//! once, every channel drains on a falling bed to the sea or a lake, lake sizes have the
+//! power-law tail real lake districts show, and stream length grows with drained area as
+//! Hack's law says.
 
 use std::sync::OnceLock;
 
@@ -87,6 +88,44 @@ fn every_channel_drains_to_the_sea_or_a_lake_on_a_falling_bed() {
             r.id
         );
     }
+}
+
+/// Hack's law: the longest flow path above a point of a river grows as its drained area to
+/// a power h of 0.5–0.7 (Hack 1957 measured 0.6; Rigon et al. 1996 find 0.5–0.6 in basins
+/// the world over). Below ½ basins would widen as they grow, as on a dome whose rivers run
+/// off side by side; at 1, they would be strips. The fit is over the median length in each
+/// bin of area (half a unit of ln A wide), so the many small channels do not outweigh the
+/// few large ones.
+#[test]
+fn stream_length_grows_with_area_as_hacks_law_says() {
+    let w = &land().water;
+    let n = w.height.len();
+    // Longest path above each node, upstream first (the reverse of the outlet-first order).
+    let mut longest = vec![0.0f64; n];
+    for &k in w.routing.order.iter().rev() {
+        let (k, r) = (k as usize, w.routing.recv[k as usize] as usize);
+        if r != k && !w.ocean[k] {
+            longest[r] = longest[r].max(longest[k] + w.routing.dist[k]);
+        }
+    }
+    let mut bins: std::collections::BTreeMap<i64, Vec<f64>> = Default::default();
+    for k in (0..n).filter(|&k| w.channel[k]) {
+        let bin = (w.area[k].ln() / 0.5).floor() as i64;
+        bins.entry(bin).or_default().push(longest[k].ln());
+    }
+    let pts: Vec<(f64, f64)> = bins
+        .into_iter()
+        .filter(|(_, v)| v.len() >= 20)
+        .map(|(bin, mut v)| {
+            v.sort_by(f64::total_cmp);
+            ((bin as f64 + 0.5) * 0.5, v[v.len() / 2])
+        })
+        .collect();
+    // Over two decades of area at least.
+    assert!(pts.len() >= 10, "{} bins", pts.len());
+    let h = fitted_slope(&pts);
+    println!("Hack exponent {h:.3} over {} bins of area", pts.len());
+    assert!((0.5..=0.7).contains(&h), "Hack exponent {h:.3}");
 }
 
 /// Lakes from flooded depressions: many small, few large, the count above an area falling

@@ -40,7 +40,15 @@ use crate::planet::writer::{encode_tile, BlobSpec, BlobWriter};
 /// floods level floodplains beside rivers draining 50 km² or more. 7: water spreads, in
 /// erosion and on the fine grid (each node's receiver drawn with multiple-flow weights,
 /// `routing::Flow::Spread`), so networks branch instead of running in parallel lines.
-pub const PLANET_BAKE_VERSION: u32 = 7;
+/// 8: erosion runs to its steady state (K = 1 against 2·10⁻⁴), so the valleys are cut by
+/// rivers rather than left from the continents' domes: Hack's law holds, and low coasts
+/// give coastal plains; its discharge is drained area weighted by runoff
+/// (`climate::runoff`), so deserts' rivers cut slowly and dry closed basins stay closed.
+pub const PLANET_BAKE_VERSION: u32 = 8;
+
+/// The runoff erosion's `k` is set for, mm/yr: rivers in wetter ground cut faster, in
+/// drier ground slower (see `erode`).
+pub const RUNOFF_REFERENCE_MM: f64 = 500.0;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlanetConfig {
@@ -147,6 +155,7 @@ pub fn landscape(cfg: &PlanetConfig, progress: &dyn Progress) -> Result<Landscap
     let seed = fnv1a(&cfg.seed);
     let grid = sphere::SphereGrid::new(cfg.erosion_resolution, cfg.radius, Projection::EquiAngular);
     let mut shape = shape::build(&grid, seed);
+    let shape_ocean = shape.ocean.clone();
     // Water spreads: each node's receiver is drawn with multiple-flow weights, so networks
     // branch instead of running in parallel lines (`routing::Flow`).
     let flow = Flow::Spread { seed };
@@ -154,7 +163,16 @@ pub fn landscape(cfg: &PlanetConfig, progress: &dyn Progress) -> Result<Landscap
         flow,
         ..Default::default()
     };
-    erode::erode(&grid, &mut shape, &setup, progress);
+    // The runoff of the relief as it will stand once scaled to `top`, against 500 mm/yr.
+    let runoff = |h: &[f64]| {
+        let top = h.iter().fold(1.0f64, |m, v| m.max(*v));
+        let scaled: Vec<f64> = h.iter().map(|v| v.max(0.0) * cfg.top / top).collect();
+        climate::runoff_field(&grid, &scaled, &shape_ocean, cfg.polar_axis)
+            .into_iter()
+            .map(|q| q / RUNOFF_REFERENCE_MM)
+            .collect()
+    };
+    erode::erode(&grid, &mut shape, &setup, &runoff, progress);
     erode::rescale_land(&mut shape, cfg.top);
     let precipitation = climate::precipitation(&grid, &shape.height, &shape.ocean, cfg.polar_axis);
     let exposure = sphere_exposure(&grid, &shape.height);
