@@ -83,10 +83,16 @@ pub fn precipitation(grid: &Grid, h: &[f64], ocean: &[bool], c: &ClimateSetup) -
     const BACKGROUND: f64 = 60_000.0;
     const OROGRAPHIC: f64 = 10.0;
     const RECOVERY: f64 = 8_000.0;
+    // Rain falls downwind of the ascent that condenses it: Smith & Barstad (2004) put the
+    // condensation and fallout delays at some hundreds of seconds each: half a kilometre or
+    // more of drift in a light wind. So the lee of a hill a few hundred metres across is as
+    // wet as its windward side, and only a range's lee, kilometres deep, lies in its shadow.
+    const FALLOUT: f64 = 500.0;
     let mut rain = vec![0.0; rot.len()];
     for j in 0..m {
         let t = rot.z0 + j as f64 * ds;
         let mut q = 1.0f64;
+        let mut falling: Option<f64> = None;
         let mut last_h: Option<f64> = None;
         for i in 0..m {
             let s = rot.x0 + i as f64 * ds;
@@ -104,7 +110,9 @@ pub fn precipitation(grid: &Grid, h: &[f64], ocean: &[bool], c: &ClimateSetup) -
             // Climbing air rains more, sinking air less (never below a fifth).
             let lift = (1.0 + OROGRAPHIC * climb).max(0.2);
             let r = q * lift;
-            rain[rot.idx(i, j)] = r;
+            let f = falling.map_or(r, |f| f + (r - f) * (ds / FALLOUT).min(1.0));
+            falling = Some(f);
+            rain[rot.idx(i, j)] = f;
             q -= (q * lift * ds / BACKGROUND).min(q);
             if sea {
                 q += (1.0 - q) * ds / RECOVERY;

@@ -38,8 +38,10 @@ pub use erosion::ErosionConfig;
 /// height above drainage. 5: the sea floor falls away round the island to 600 m at the
 /// world's edge instead of stopping at 72 m along a square. 6: water spreads (each cell's
 /// receiver drawn with multiple-flow weights, `routing::Flow::Spread`), so channels branch
-/// and bend instead of running straight down the grid's axes.
-pub const BAKE_VERSION: u32 = 6;
+/// and bend instead of running straight down the grid's axes. 7: rain falls about half a
+/// kilometre downwind of the ascent that condenses it (`climate::precipitation`), so only a
+/// range's lee lies in its rain shadow, not the lee of every hill.
+pub const BAKE_VERSION: u32 = 7;
 
 /// Reports progress of long steps. The CLI draws bars; tests pass [`Silent`].
 pub trait Progress: Sync {
