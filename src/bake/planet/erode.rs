@@ -53,14 +53,14 @@ impl Default for ErosionSetup {
     }
 }
 
-/// Erodes `shape.height` in place. `runoff(heights)` gives each node's runoff relative to
+/// Erodes `shape.height` in place. `runoff(shape)` gives each node's runoff relative to
 /// the reference the erodibility `k` is set for (1 = as wet as that; 0 = nothing runs
 /// off); it is called every [`CLIMATE_EVERY`] steps as the relief changes.
 pub fn erode(
     g: &SphereGrid,
     shape: &mut Shape,
     setup: &ErosionSetup,
-    runoff: &dyn Fn(&[f64]) -> Vec<f64>,
+    runoff: &dyn Fn(&Shape) -> Vec<f64>,
     progress: &dyn Progress,
 ) {
     progress.start("erosion", setup.steps as u64);
@@ -68,7 +68,7 @@ pub fn erode(
     let mut wet = Vec::new();
     for step in 0..setup.steps {
         if step % CLIMATE_EVERY == 0 {
-            wet = runoff(&shape.height);
+            wet = runoff(shape);
             for (w, a) in wet.iter_mut().zip(&g.area) {
                 *w = w.max(0.0) * a;
             }
@@ -126,14 +126,19 @@ pub fn erode(
     progress.finish();
 }
 
-/// Scales land heights so the highest point is `top` metres (sea floor untouched).
-pub fn rescale_land(shape: &mut Shape, top: f64) {
-    let max = shape
+/// The highest land, metres (0 if none stands above sea level).
+pub fn land_top(shape: &Shape) -> f64 {
+    shape
         .height
         .iter()
         .zip(&shape.ocean)
         .filter(|(_, o)| !**o)
-        .fold(0.0f64, |m, (h, _)| m.max(*h));
+        .fold(0.0f64, |m, (h, _)| m.max(*h))
+}
+
+/// Scales land heights so the highest point is `top` metres (sea floor untouched).
+pub fn rescale_land(shape: &mut Shape, top: f64) {
+    let max = land_top(shape);
     if max > 0.0 {
         for (h, o) in shape.height.iter_mut().zip(&shape.ocean) {
             if !*o {
@@ -180,7 +185,13 @@ mod tests {
                 diffusion: 0.0,
                 flow: Flow::Steepest,
             };
-            erode(&g, &mut shape, &setup, &|h| vec![1.0; h.len()], &Silent);
+            erode(
+                &g,
+                &mut shape,
+                &setup,
+                &|s| vec![1.0; s.height.len()],
+                &Silent,
+            );
             let h = &shape.height;
             let rt = Routing::compute(&g, h, &ocean);
             let area = rt.accumulate(&g.area);

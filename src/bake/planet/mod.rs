@@ -155,7 +155,6 @@ pub fn landscape(cfg: &PlanetConfig, progress: &dyn Progress) -> Result<Landscap
     let seed = fnv1a(&cfg.seed);
     let grid = sphere::SphereGrid::new(cfg.erosion_resolution, cfg.radius, Projection::EquiAngular);
     let mut shape = shape::build(&grid, seed);
-    let shape_ocean = shape.ocean.clone();
     // Water spreads: each node's receiver is drawn with multiple-flow weights, so networks
     // branch instead of running in parallel lines (`routing::Flow`).
     let flow = Flow::Spread { seed };
@@ -164,10 +163,10 @@ pub fn landscape(cfg: &PlanetConfig, progress: &dyn Progress) -> Result<Landscap
         ..Default::default()
     };
     // The runoff of the relief as it will stand once scaled to `top`, against 500 mm/yr.
-    let runoff = |h: &[f64]| {
-        let top = h.iter().fold(1.0f64, |m, v| m.max(*v));
-        let scaled: Vec<f64> = h.iter().map(|v| v.max(0.0) * cfg.top / top).collect();
-        climate::runoff_field(&grid, &scaled, &shape_ocean, cfg.polar_axis)
+    let runoff = |s: &shape::Shape| {
+        let scale = cfg.top / erode::land_top(s).max(1.0);
+        let scaled: Vec<f64> = s.height.iter().map(|v| v.max(0.0) * scale).collect();
+        climate::runoff_field(&grid, &scaled, &s.ocean, cfg.polar_axis)
             .into_iter()
             .map(|q| q / RUNOFF_REFERENCE_MM)
             .collect()
