@@ -190,3 +190,35 @@ fn floods_level_the_ground_beside_large_rivers() {
     }
     assert!(levelled > 1000, "{levelled} floodplain nodes");
 }
+
+/// Blown sand settles without being made or lost: the sand on the fine grid holds the
+/// volume the wind laid on the coarse grid (to within what blending levels between coarse
+/// cells moves across a sand sea's edge), none lies in a channel, lake or the sea, and the
+/// hot deserts hold sand seas deep enough for dunes.
+#[test]
+fn blown_sand_settles_into_the_ground_without_being_made_or_lost() {
+    use relief::bake::routing::Graph;
+    let l = land();
+    let (w, fine, g) = (&l.water, &l.fine, &l.grid);
+    let mut settled = 0.0;
+    let mut deep = 0usize;
+    for k in 0..fine.node_count() {
+        let d = l.sand_depth[k] as f64;
+        assert!(d >= 0.0, "node {k}: negative sand {d}");
+        if w.channel[k] || w.lake[k] != 0 || w.ocean[k] {
+            assert_eq!(d, 0.0, "node {k}: sand in a channel, lake or the sea");
+        }
+        settled += d * fine.area(k);
+        deep += (d >= 2.0) as usize;
+    }
+    let blown: f64 = (0..g.node_count())
+        .map(|k| l.sand.blown[k] * g.area[k])
+        .sum();
+    let ratio = settled / blown;
+    eprintln!("sand: settled ÷ blown {ratio:.3}, {deep} nodes under 2 m or more");
+    assert!(
+        blown > 0.0 && (0.8..1.25).contains(&ratio),
+        "settled ÷ blown {ratio:.3}"
+    );
+    assert!(deep > 10_000, "{deep} fine nodes under 2 m of sand or more");
+}

@@ -92,11 +92,12 @@ pub const SWAMP_MIN_MM: f64 = 1200.0;
 /// The tree line as an isotherm; above it, on mountains, alpine meadow.
 pub const TREE_LINE_C: f64 = 1.0;
 pub const ALPINE_ABOVE_M: f64 = 600.0;
-/// Dunes: hot, dry, sandy, open.
+/// Dunes: hot, dry, sandy, and on ground no steeper than sand banks against (climbing
+/// dunes and sand ramps lie on slopes up to about 11°; Lancaster & Tchakerian 1996).
 pub const DUNE_MIN_C: f64 = 18.0;
 pub const DUNE_MAX_MM: f64 = 250.0;
 pub const DUNE_SAND_M: f64 = 2.0;
-pub const DUNE_MAX_SLOPE: f64 = 0.1;
+pub const DUNE_MAX_SLOPE: f64 = 0.2;
 
 /// The class of one sample.
 pub fn classify(s: &Site) -> BiomeId {

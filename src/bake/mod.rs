@@ -4,6 +4,7 @@
 //! and color per region → files. Each step is its own module; see DESIGN §9 and
 //! docs/architecture.md.
 
+pub mod aeolian;
 pub mod biomes;
 pub mod classify;
 pub mod climate;
@@ -40,8 +41,10 @@ pub use erosion::ErosionConfig;
 /// receiver drawn with multiple-flow weights, `routing::Flow::Spread`), so channels branch
 /// and bend instead of running straight down the grid's axes. 7: rain falls about half a
 /// kilometre downwind of the ascent that condenses it (`climate::precipitation`), so only a
-/// range's lee lies in its rain shadow, not the lee of every hill.
-pub const BAKE_VERSION: u32 = 7;
+/// range's lee lies in its rain shadow, not the lee of every hill. 8: the wind sorts the
+/// loose sediment of dry land (`aeolian`): it lifts what plants cannot hold and lays down
+/// the sand dry rivers and open shores supply, downwind.
+pub const BAKE_VERSION: u32 = 8;
 
 /// Reports progress of long steps. The CLI draws bars; tests pass [`Silent`].
 pub trait Progress: Sync {

@@ -6,9 +6,10 @@
 
 use std::collections::HashMap;
 
+use crate::bake::aeolian;
 use crate::bake::biomes::{self, texture, BiomeId};
 use crate::bake::classify::{self, Site};
-use crate::bake::climate::ClimateSetup;
+use crate::bake::climate::{runoff, ClimateSetup, RUNOFF_REFERENCE_MM};
 use crate::bake::grid::Grid;
 use crate::bake::ground;
 use crate::bake::hydrology::{channel_depth, Hydrology, CREEK_AREA_M2};
@@ -149,6 +150,7 @@ impl Surface {
         let (above_drainage, channel_area_km2) =
             ground::drainage(h, &hydro.routing, &hydro.area, &channel);
         let exposure = flat_exposure(&grid, h, sea_level);
+        let sediment = blow_sand(&grid, hydro, sediment, &precip, &exposure, ocean, &climate);
         let mut lake_levels = vec![0.0];
         lake_levels.extend(hydro.lakes.iter().map(|l| l.level_m as f64));
 
@@ -395,6 +397,49 @@ fn smoothstep(x: f64, lo: f64, hi: f64) -> f64 {
 /// blended by how close the slope is to the rock's angle of repose.
 /// Exposure of every node of a flat world's grid: rays in the plane, and the sea beyond the
 /// baked area open (the island sits in an ocean).
+/// The loose sediment after the wind has sorted it ([`aeolian`]): dry land keeps what plants
+/// hold of `sediment` and gains the sand dry rivers and open shores supply, blown along the
+/// world's one prevailing wind. Sea and lakes keep theirs.
+fn blow_sand(
+    grid: &Grid,
+    hydro: &Hydrology,
+    sediment: Vec<f64>,
+    precip: &[f64],
+    exposure: &[f64],
+    ocean: &[bool],
+    climate: &ClimateSetup,
+) -> Vec<f64> {
+    let n = grid.len();
+    let h = &hydro.height;
+    let temperature: Vec<f64> = (0..n)
+        .map(|k| climate.temperature(grid.pos(k).1, h[k]))
+        .collect();
+    let mobile: Vec<f64> = (0..n)
+        .map(|k| aeolian::mobility(precip[k], temperature[k]))
+        .collect();
+    let runoff: Vec<f64> = (0..n)
+        .map(|k| runoff(precip[k], temperature[k]) / RUNOFF_REFERENCE_MM)
+        .collect();
+    let area = vec![grid.dx * grid.dx; n];
+    let supply = aeolian::supply(&hydro.routing, &area, &runoff, exposure, ocean);
+    let laid = aeolian::drift(
+        &aeolian::Wind::uniform(grid, climate.wind_angle),
+        h,
+        &supply,
+        &mobile,
+        ocean,
+    );
+    (0..n)
+        .map(|k| {
+            if ocean[k] || hydro.lake[k] != 0 {
+                sediment[k]
+            } else {
+                sediment[k] * (1.0 - mobile[k]) + laid[k]
+            }
+        })
+        .collect()
+}
+
 fn flat_exposure(grid: &Grid, h: &[f64], sea_level: f64) -> Vec<f64> {
     let (w, d) = (grid.nx as f64 * grid.dx, grid.nz as f64 * grid.dx);
     let dirs: Vec<(f64, f64)> = (0..ground::EXPOSURE_RAYS)

@@ -3,7 +3,8 @@
 //! baker's law). Precipitation: latitude bands (wet equator, dry subtropics, wet westerlies),
 //! moisture carried along zonal winds from the sea, rained out where the wind climbs.
 
-use crate::bake::climate::{ClimateSetup, LAPSE};
+use crate::bake::aeolian::Wind;
+use crate::bake::climate::{runoff, ClimateSetup, LAPSE};
 use crate::bake::routing::Graph;
 use crate::planet::cube::{self, Vec3};
 
@@ -35,53 +36,72 @@ fn wind_sign(lat_deg: f64) -> f64 {
     }
 }
 
-pub fn precipitation(g: &SphereGrid, h: &[f64], ocean: &[bool], pole: Vec3) -> Vec<f64> {
+/// The prevailing winds over the sphere grid: trades, westerlies and polar easterlies
+/// along each node's local east ([`wind_sign`]), each node's upwind neighbour the one most
+/// nearly against its wind, and the nodes ordered by longitude along the wind (the order
+/// wraps round the planet).
+pub fn winds(g: &SphereGrid, pole: Vec3) -> Wind {
     let n = g.node_count();
     let lat: Vec<f64> = (0..n).map(|k| latitude_deg(g.dir(k), pole)).collect();
-    let lon: Vec<f64> = (0..n).map(|k| cube::lat_lon(g.dir(k), pole).1).collect();
-    // Each node's upwind neighbour and the climb from it.
-    let mut upwind = vec![0usize; n];
-    let mut climb = vec![0.0f64; n];
+    let mut upwind = vec![0u32; n];
+    let mut dist = vec![0.0f64; n];
     for k in 0..n {
         let d = g.dir(k);
         let c = cube::cross(pole, d);
+        upwind[k] = k as u32;
         if c[0] * c[0] + c[1] * c[1] + c[2] * c[2] < 1e-18 {
-            upwind[k] = k; // on the pole: no east, no wind to follow
-            continue;
+            continue; // on the pole: no east, no wind to follow
         }
         let east = cube::normalize(c);
         let s = wind_sign(lat[k]);
-        let (mut best, mut best_dot, mut best_d) = (k, 0.0, 1.0);
-        g.each_neighbour(k, |k2, dist| {
+        let mut best_dot = 0.0;
+        g.each_neighbour(k, |k2, step_m| {
             let d2 = g.dir(k2);
             let step = [d2[0] - d[0], d2[1] - d[1], d2[2] - d[2]];
             let along = -(step[0] * east[0] + step[1] * east[1] + step[2] * east[2]) * s;
-            let along = along / (dist / g.radius);
+            let along = along / (step_m / g.radius);
             if along > best_dot {
-                (best, best_dot, best_d) = (k2, along, dist);
+                (upwind[k], best_dot, dist[k]) = (k2 as u32, along, step_m);
             }
         });
-        upwind[k] = best;
-        climb[k] = ((h[k].max(0.0) - h[best].max(0.0)) / best_d).max(0.0);
     }
+    let along: Vec<f64> = (0..n)
+        .map(|k| cube::lat_lon(g.dir(k), pole).1 * wind_sign(lat[k]))
+        .collect();
+    Wind::along(upwind, dist, &along, true)
+}
+
+pub fn precipitation(g: &SphereGrid, h: &[f64], ocean: &[bool], pole: Vec3) -> Vec<f64> {
+    let n = g.node_count();
+    let lat: Vec<f64> = (0..n).map(|k| latitude_deg(g.dir(k), pole)).collect();
+    let wind = winds(g, pole);
+    // The climb from each node's upwind neighbour.
+    let climb: Vec<f64> = (0..n)
+        .map(|k| {
+            let u = wind.upwind[k] as usize;
+            if u == k {
+                0.0
+            } else {
+                ((h[k].max(0.0) - h[u].max(0.0)) / wind.dist[k]).max(0.0)
+            }
+        })
+        .collect();
     // Moisture carried downwind: sweep in wind order (two passes cover the wrap-around).
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| (lon[a] * wind_sign(lat[a])).total_cmp(&(lon[b] * wind_sign(lat[b]))));
     let decay = 0.5 * g.radius;
     let mut q = vec![1.0f64; n];
     for _ in 0..2 {
-        for &k in &order {
+        for &k in &wind.order {
+            let k = k as usize;
             if ocean[k] {
                 q[k] = 1.0;
                 continue;
             }
-            let u = upwind[k];
+            let u = wind.upwind[k] as usize;
             if u == k {
                 continue;
             }
-            let dist = cube::angle(g.dir(k), g.dir(u)) * g.radius;
             let rise = (h[k].max(0.0) - h[u].max(0.0)).max(0.0);
-            q[k] = q[u] * (-dist / decay).exp() * (-rise / 1500.0).exp();
+            q[k] = q[u] * (-wind.dist[k] / decay).exp() * (-rise / 1500.0).exp();
         }
     }
     (0..n)
@@ -94,25 +114,6 @@ pub fn precipitation(g: &SphereGrid, h: &[f64], ocean: &[bool], pole: Vec3) -> V
             }
         })
         .collect()
-}
-
-/// Holdridge's potential evapotranspiration per degree of biotemperature, mm/yr/°C.
-pub const PET_PER_DEGREE_MM: f64 = 58.93;
-/// Fu's (1981) catchment parameter ω in Budyko's curve; 2.6 fits catchments worldwide
-/// (Zhang et al. 2004).
-pub const FU_OMEGA: f64 = 2.6;
-
-/// Mean annual runoff, mm/yr, from precipitation `p` (mm/yr) and temperature `t` (°C):
-/// Budyko's water balance in Fu's form, ET/P = 1 + φ − (1 + φ^ω)^(1/ω) with the aridity φ =
-/// PET/P, and Holdridge's PET (58.93 mm per degree of biotemperature, 0–30 °C). A wet coast
-/// sheds most of its rain, a hot desert almost none of it: 2,000 mm at 25 °C gives about
-/// 830 mm, 250 mm at 25 °C about 10 mm.
-pub fn runoff(p: f64, t: f64) -> f64 {
-    if p <= 0.0 {
-        return 0.0;
-    }
-    let phi = PET_PER_DEGREE_MM * t.clamp(0.0, 30.0) / p;
-    (p * ((1.0 + phi.powf(FU_OMEGA)).powf(1.0 / FU_OMEGA) - phi)).max(0.0)
 }
 
 /// Runoff at every node of `g` (mm/yr), for heights `h` in metres: the precipitation the
@@ -177,29 +178,5 @@ mod tests {
                 "{lat}°: lee {lee:.0} vs windward {windward:.0} mm"
             );
         }
-    }
-
-    /// Budyko's curve: runoff never exceeds the rain, rises with it, falls with warmth, and
-    /// tends to the rain where it is cold and to nothing where it is hot and dry.
-    #[test]
-    fn runoff_follows_budykos_water_balance() {
-        for p in [50.0, 250.0, 800.0, 2500.0] {
-            for t in [-10.0, 0.0, 10.0, 25.0] {
-                let q = runoff(p, t);
-                assert!((0.0..=p).contains(&q), "P {p} T {t}: {q}");
-                assert!(runoff(p * 1.5, t) > q, "more rain, more runoff at {p} {t}");
-                assert!(runoff(p, t + 5.0) <= q, "warmer, less runoff at {p} {t}");
-            }
-        }
-        assert_eq!(runoff(600.0, -5.0), 600.0, "frozen: nothing evaporates");
-        assert!(
-            runoff(250.0, 25.0) < 0.05 * 250.0,
-            "a hot desert sheds almost nothing"
-        );
-        let wet = runoff(2000.0, 25.0);
-        assert!(
-            (0.3..0.5).contains(&(wet / 2000.0)),
-            "a rainforest sheds {wet:.0} mm"
-        );
     }
 }

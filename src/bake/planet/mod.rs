@@ -2,12 +2,14 @@
 //! belts from 3-D noise; stream-power erosion and flow routing on a coarse cube-sphere grid
 //! whose neighbours span face seams; lakes and river reaches; climate from latitude about
 //! the polar axis; biomes, sediment and precipitation; then every tile at the face
-//! resolution with detail synthesised up to it, written to one PLNT blob.
+//! resolution with detail synthesised up to it and wind-blown sand settled into its lows,
+//! written to one PLNT blob.
 
 pub mod climate;
 pub mod detail;
 pub mod erode;
 pub mod fine_grid;
+pub mod sand;
 pub mod shape;
 pub mod shore;
 pub mod sphere;
@@ -18,6 +20,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::bake::biomes;
+use crate::bake::climate::RUNOFF_REFERENCE_MM;
 use crate::bake::ground;
 use crate::bake::noise::Noise3;
 use crate::bake::routing::{Flow, Graph};
@@ -43,12 +46,11 @@ use crate::planet::writer::{encode_tile, BlobSpec, BlobWriter};
 /// 8: erosion runs to its steady state (K = 1 against 2·10⁻⁴), so the valleys are cut by
 /// rivers rather than left from the continents' domes: Hack's law holds, and low coasts
 /// give coastal plains; its discharge is drained area weighted by runoff
-/// (`climate::runoff`), so deserts' rivers cut slowly and dry closed basins stay closed.
-pub const PLANET_BAKE_VERSION: u32 = 8;
-
-/// The runoff erosion's `k` is set for, mm/yr: rivers in wetter ground cut faster, in
-/// drier ground slower (see `erode`).
-pub const RUNOFF_REFERENCE_MM: f64 = 500.0;
+/// (`bake::climate::runoff`), so deserts' rivers cut slowly and dry closed basins stay closed.
+/// 9: wind-blown sand (`sand`, `bake::aeolian`): dry rivers drop their load, the winds carry
+/// it downwind to basins and desert margins, and it settles into the lows of the ground,
+/// raising it: sand seas with dunes in the hot deserts.
+pub const PLANET_BAKE_VERSION: u32 = 9;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlanetConfig {
@@ -145,6 +147,10 @@ pub struct Landscape {
     pub precipitation: Vec<f64>,
     /// Shore exposure per coarse node (see [`ground::exposure`]).
     pub exposure: Vec<f64>,
+    /// Wind-blown sand per coarse node.
+    pub sand: sand::Sand,
+    /// The depth of sand settled on each fine node, metres (in `water.height` already).
+    pub sand_depth: Vec<f32>,
     pub fine: fine_grid::FineGrid,
     pub water: water::Water,
 }
@@ -175,6 +181,14 @@ pub fn landscape(cfg: &PlanetConfig, progress: &dyn Progress) -> Result<Landscap
     erode::rescale_land(&mut shape, cfg.top);
     let precipitation = climate::precipitation(&grid, &shape.height, &shape.ocean, cfg.polar_axis);
     let exposure = sphere_exposure(&grid, &shape.height);
+    let sand = sand::blow(
+        &grid,
+        &shape.height,
+        &shape.ocean,
+        &precipitation,
+        &exposure,
+        cfg.polar_axis,
+    );
 
     // Water on the fine grid: rivers drain at least 1/20,000 of the sphere (1.6 km² at
     // R = 50 km) and ten cells.
@@ -185,12 +199,15 @@ pub fn landscape(cfg: &PlanetConfig, progress: &dyn Progress) -> Result<Landscap
     shore::equilibrate(&fine, &mut ground);
     let sphere_area = 4.0 * std::f64::consts::PI * cfg.radius * cfg.radius;
     let river_area = (sphere_area * 5e-5).max(10.0 * sphere_area / fine.node_count() as f64);
-    let water = water::analyse(&fine, ground, river_area, flow);
+    let mut water = water::analyse(&fine, ground, river_area, flow);
+    let sand_depth = sand.settle(&grid, &shape.height, &fine, &mut water, cfg.thread_count());
     progress.finish();
     Ok(Landscape {
         grid,
         precipitation,
         exposure,
+        sand,
+        sand_depth,
         fine,
         water,
     })
@@ -206,6 +223,8 @@ pub fn bake_planet(
         grid,
         precipitation,
         exposure,
+        sand,
+        sand_depth,
         fine,
         water,
     } = landscape(cfg, progress)?;
@@ -237,6 +256,7 @@ pub fn bake_planet(
         grid: &grid,
         precipitation: &precipitation,
         exposure: &exposure,
+        sand: &sand,
         pole: cfg.polar_axis,
     };
     let fine = tiles::Fine {
@@ -248,6 +268,7 @@ pub fn bake_planet(
         channel_area_km2: &channel_area_km2,
         lake: &lake,
         lake_levels: &lake_levels,
+        sand: &sand_depth,
     };
 
     let mut fields = standard_fields();

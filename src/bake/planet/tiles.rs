@@ -11,6 +11,7 @@ use crate::planet::format::{PRECIPITATION_SCALE, SEDIMENT_SCALE};
 
 use super::climate;
 use super::fine_grid::FineGrid;
+use super::sand::Sand;
 use super::sphere::SphereGrid;
 
 /// The coarse grid's climate fields.
@@ -18,6 +19,7 @@ pub struct Coarse<'a> {
     pub grid: &'a SphereGrid,
     pub precipitation: &'a [f64],
     pub exposure: &'a [f64],
+    pub sand: &'a Sand,
     pub pole: Vec3,
 }
 
@@ -31,6 +33,8 @@ pub struct Fine<'a> {
     pub channel_area_km2: &'a [f32],
     pub lake: &'a [u16],
     pub lake_levels: &'a [f32],
+    /// Sand settled on each node, metres.
+    pub sand: &'a [f32],
 }
 
 /// Tangent of the angle of repose (35°) of a planet's rock, everywhere.
@@ -130,9 +134,16 @@ pub fn bake_tile(c: &Coarse, f: &Fine, n: u32, t: u32, key: TileKey) -> (Vec<Vec
             };
             let in_lake = lake_id > 0 && h < level;
             let fine = &stencils[k];
-            let soil = f.grid.sample_at(fine, f.sediment).max(0.0);
-            // One stencil for both coarse fields at this sample.
+            // One stencil for the coarse fields at this sample.
             let st = c.grid.stencil(d);
+            let soil = f.grid.sample_at(fine, f.sediment).max(0.0);
+            // On dry land the wind has sorted the loose sediment (`sand`).
+            let soil = if h >= 0.0 && !in_lake {
+                c.sand
+                    .sediment(c.grid, &st, soil, f.grid.sample_at(fine, f.sand))
+            } else {
+                soil
+            };
             let rain = c.grid.sample_at(&st, c.precipitation).max(0.0);
             let site = Site {
                 height: h,
