@@ -222,3 +222,52 @@ fn blown_sand_settles_into_the_ground_without_being_made_or_lost() {
     );
     assert!(deep > 10_000, "{deep} fine nodes under 2 m of sand or more");
 }
+
+/// Coasts have widths real ones have: the low ground a beach can take (above the sea and
+/// below [`BEACH_ABOVE_M`]) is, per kilometre of coastline, tens to a few hundred metres
+/// wide, as sand beaches are from waterline to backshore (Dean's shoreface and a berm,
+/// `planet::shore`), not one cell nor kilometres; and the shelf reaches out a few
+/// kilometres before the break at 120 m, not a cell or the width of an ocean.
+#[test]
+fn beaches_and_shelves_have_the_widths_of_real_coasts() {
+    use relief::bake::classify::{BEACH_ABOVE_M, SHELF_BREAK_M};
+    let l = land();
+    let (w, f) = (&l.water, &l.fine);
+    let m = f.m as i64;
+    let cell = f.radius * std::f64::consts::FRAC_PI_2 / m as f64;
+    let sea = |k: usize| w.height[k] < 0.0;
+    let mut crossings = 0u64;
+    for face in 0..6 {
+        for j in 0..m {
+            for i in 0..m - 1 {
+                crossings += (sea(f.index(face, i, j)) != sea(f.index(face, i + 1, j))) as u64;
+                crossings += (sea(f.index(face, j, i)) != sea(f.index(face, j, i + 1))) as u64;
+            }
+        }
+    }
+    // Counting grid edges overstates a coast's length by 4/π on average over directions.
+    let coast_m = crossings as f64 * cell * std::f64::consts::PI / 4.0;
+    let (mut low, mut shelf) = (0.0, 0.0);
+    for k in 0..w.height.len() {
+        let h = w.height[k];
+        if w.lake[k] == 0 && (0.0..BEACH_ABOVE_M).contains(&h) {
+            low += f.area(k);
+        }
+        if (-SHELF_BREAK_M..0.0).contains(&h) {
+            shelf += f.area(k);
+        }
+    }
+    let (beach_m, shelf_km) = (low / coast_m, shelf / coast_m / 1000.0);
+    eprintln!(
+        "coast {:.0} km: low ground {beach_m:.0} m wide, shelf {shelf_km:.2} km",
+        coast_m / 1000.0
+    );
+    assert!(
+        (30.0..300.0).contains(&beach_m),
+        "beach ground {beach_m:.0} m wide"
+    );
+    assert!(
+        (0.5..20.0).contains(&shelf_km),
+        "shelf {shelf_km:.2} km wide"
+    );
+}

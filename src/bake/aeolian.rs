@@ -8,7 +8,7 @@
 //! ground that holds it.
 
 use crate::bake::classify::EXPOSED;
-use crate::bake::climate::PET_PER_DEGREE_MM;
+use crate::bake::climate::aridity_index;
 use crate::bake::grid::Grid;
 use crate::bake::routing::Routing;
 
@@ -137,11 +137,7 @@ pub const HELD_ABOVE_AI: f64 = 0.5;
 /// [`MOBILE_BELOW_AI`], held above [`HELD_ABOVE_AI`], linear between. Frozen ground (no
 /// evaporation) holds its sand.
 pub fn mobility(p: f64, t: f64) -> f64 {
-    let pet = PET_PER_DEGREE_MM * t.clamp(0.0, 30.0);
-    if pet <= 0.0 {
-        return 0.0;
-    }
-    let ai = p.max(0.0) / pet;
+    let ai = aridity_index(p, t);
     ((HELD_ABOVE_AI - ai) / (HELD_ABOVE_AI - MOBILE_BELOW_AI)).clamp(0.0, 1.0)
 }
 

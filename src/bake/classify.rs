@@ -7,6 +7,7 @@
 //! that carry it.
 
 use crate::bake::biomes::BiomeId;
+use crate::bake::climate::aridity_index;
 
 /// Everything that decides one sample's class.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -84,9 +85,12 @@ pub const CANYON_MAX_MM: f64 = 600.0;
 pub const FLOODPLAIN_ABOVE_M: f64 = 2.0;
 pub const FLOODPLAIN_AREA_KM2: f64 = 50.0;
 pub const FLOODPLAIN_SLOPE: f64 = 0.02;
-/// Wetland and swamp: saturated ground this close above drainage.
-pub const WETLAND_ABOVE_M: f64 = 2.0;
+/// Wetland and swamp: saturated ground (wetness from the topographic wetness index, see
+/// `ground::soils`) this close above drainage, where the climate has water to spare: an
+/// aridity index (P / PET) of humid land or wetter, so a dry wash is not a marsh.
+pub const WETLAND_ABOVE_M: f64 = 5.0;
 pub const WETLAND_WETNESS: f64 = 0.5;
+pub const WETLAND_MIN_AI: f64 = 0.65;
 pub const SWAMP_MIN_C: f64 = 15.0;
 pub const SWAMP_MIN_MM: f64 = 1200.0;
 /// The tree line as an isotherm; above it, on mountains, alpine meadow.
@@ -216,7 +220,11 @@ fn land(s: &Site, above: f64) -> BiomeId {
     {
         return BiomeId::Floodplain;
     }
-    if s.wetness > WETLAND_WETNESS && s.above_drainage < WETLAND_ABOVE_M && t > 0.0 {
+    if s.wetness > WETLAND_WETNESS
+        && s.above_drainage < WETLAND_ABOVE_M
+        && t > 0.0
+        && aridity_index(p, t) >= WETLAND_MIN_AI
+    {
         return if t >= SWAMP_MIN_C && p >= SWAMP_MIN_MM {
             BiomeId::Swamp
         } else {
@@ -310,6 +318,7 @@ pub fn cause_holds(b: BiomeId, s: &Site) -> bool {
         BiomeId::Wetland | BiomeId::Swamp => {
             s.wetness > WETLAND_WETNESS
                 && s.above_drainage < WETLAND_ABOVE_M
+                && aridity_index(p, t) >= WETLAND_MIN_AI
                 && (b == BiomeId::Wetland || (t >= SWAMP_MIN_C && p >= SWAMP_MIN_MM))
         }
         BiomeId::AlpineMeadow => t < TREE_LINE_C && above >= ALPINE_ABOVE_M,

@@ -167,6 +167,18 @@ pub const PET_PER_DEGREE_MM: f64 = 58.93;
 /// (Zhang et al. 2004).
 pub const FU_OMEGA: f64 = 2.6;
 
+/// The UNEP aridity index P / PET for precipitation `p` (mm/yr) and temperature `t` (°C),
+/// with Holdridge's PET: below 0.05 hyper-arid, 0.2 arid, 0.5 semi-arid, 0.65 dry
+/// sub-humid, humid above. Infinite where it is too cold for anything to evaporate.
+pub fn aridity_index(p: f64, t: f64) -> f64 {
+    let pet = PET_PER_DEGREE_MM * t.clamp(0.0, 30.0);
+    if pet <= 0.0 {
+        f64::INFINITY
+    } else {
+        p.max(0.0) / pet
+    }
+}
+
 /// Mean annual runoff, mm/yr, from precipitation `p` (mm/yr) and temperature `t` (°C):
 /// Budyko's water balance in Fu's form, ET/P = 1 + φ − (1 + φ^ω)^(1/ω) with the aridity φ =
 /// PET/P, and Holdridge's PET (58.93 mm per degree of biotemperature, 0–30 °C). A wet coast

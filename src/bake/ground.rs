@@ -4,8 +4,9 @@
 
 use crate::bake::routing::{Graph, Routing};
 
-/// Sediment thickness (m) and wetness (0–1) per node: rivers and lakes hold what they carry,
-/// steep ground sheds it; the sea floor has sand near the shore and a thin drape offshore.
+/// Sediment thickness (m) and wetness (0–1, from the topographic wetness index) per node:
+/// rivers and lakes hold what they carry, steep ground sheds it; the sea floor has sand near
+/// the shore and a thin drape offshore.
 pub fn soils(
     g: &impl Graph,
     h: &[f64],
@@ -33,9 +34,25 @@ pub fn soils(
         if lake[k] > 0 {
             sediment[k] += 3.0;
         }
-        wet[k] = (((a_km2.log10() - 0.5) / 2.0).clamp(0.0, 1.0)) * (-slope / 0.02).exp();
+        // Water gathers where much drains through a node's contour and the slope is too
+        // gentle to shed it (the distance to the receiver stands for the contour's width).
+        let twi = (area[k] / d / slope.max(TWI_MIN_SLOPE)).ln();
+        wet[k] = smoothstep((twi - (TWI_HALF - TWI_SPAN / 2.0)) / TWI_SPAN);
     }
     (sediment, wet)
+}
+
+/// The topographic wetness index ln(a / tan β) (Beven & Kirkby 1979) at which the ground is
+/// half saturated, and the span over which it goes from dry to wet: flats and hollows a
+/// square kilometre drains into are wet, hillslopes are not.
+pub const TWI_HALF: f64 = 11.0;
+pub const TWI_SPAN: f64 = 3.0;
+/// Slopes gentler than this count as this (a flat's water still moves).
+pub const TWI_MIN_SLOPE: f64 = 1e-3;
+
+fn smoothstep(t: f64) -> f64 {
+    let t = t.clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
 }
 
 /// Height above drainage (metres above the channel node, or sea outlet, each node drains to)
@@ -234,5 +251,47 @@ mod tests {
         assert!((20.0..=30.0).contains(&above[k]), "{}", above[k]);
         assert!(gathers[k] > 0.0);
         assert_eq!(above[g.idx(50, 20)], 0.0);
+    }
+
+    /// Wetness follows the topographic wetness index: the nearly flat floor of a valley is
+    /// wet, its hillsides are dry, and the same floor falling 10 % sheds its water.
+    #[test]
+    fn a_valley_floor_is_wet_and_its_hillsides_dry() {
+        let g = Grid {
+            nx: 101,
+            nz: 200,
+            dx: 10.0,
+            x0: 0.0,
+            z0: 0.0,
+        };
+        let valley = |fall: f64| -> Vec<f64> {
+            (0..g.len())
+                .map(|k| {
+                    let (i, j) = g.ij(k);
+                    if j == 0 {
+                        -1.0
+                    } else {
+                        j as f64 * 10.0 * fall + (i as f64 - 50.0).abs() * 2.0
+                    }
+                })
+                .collect()
+        };
+        let wet_at = |fall: f64, i: usize, j: usize| {
+            let h = valley(fall);
+            let ocean: Vec<bool> = h.iter().map(|&v| v < 0.0).collect();
+            let r = Routing::compute(&g, &h, &ocean);
+            let area = r.accumulate(&vec![100.0; g.len()]);
+            let (_, wet) = soils(&g, &h, 0.0, &ocean, &r, &area, &vec![0; g.len()]);
+            wet[g.idx(i, j)]
+        };
+        // Five rows from the valley's head: the floor gathers 0.05 km².
+        let floor = wet_at(0.001, 50, 195);
+        assert!(floor > 0.9, "valley floor {floor:.2}");
+        assert!(wet_at(0.001, 70, 195) < 0.1, "hillside");
+        let steep = wet_at(0.1, 50, 195);
+        assert!(
+            steep < floor * 0.5,
+            "a steeper floor sheds its water: {steep:.2}"
+        );
     }
 }

@@ -49,7 +49,9 @@ use crate::planet::writer::{encode_tile, BlobSpec, BlobWriter};
 /// (`bake::climate::runoff`), so deserts' rivers cut slowly and dry closed basins stay closed.
 /// 9: wind-blown sand (`sand`, `bake::aeolian`): dry rivers drop their load, the winds carry
 /// it downwind to basins and desert margins, and it settles into the lows of the ground,
-/// raising it: sand seas with dunes in the hot deserts.
+/// raising it: sand seas with dunes in the hot deserts. Wetness is the topographic wetness
+/// index (`ground::soils`), and wetland needs a humid climate: marshes in wet hollows and
+/// flats rather than only beside a few large rivers.
 pub const PLANET_BAKE_VERSION: u32 = 9;
 
 #[derive(Clone, Debug, PartialEq)]
