@@ -835,7 +835,7 @@ fn integer_fields_are_scaled_into_f32() {
 
 /// Every class on a baked planet carries the causes that can be checked from the blob alone:
 /// temperature (recomputed from latitude and height), depth, lake membership and the stored
-/// precipitation. (The classifier's every law is checked against all its fields in
+/// precipitation and sediment (reefs only in clear water, dunes only on sand). (The classifier's every law is checked against all its fields in
 /// `bake::classify`'s tests.)
 #[test]
 fn every_class_on_the_baked_planet_carries_its_cause() {
@@ -845,6 +845,7 @@ fn every_class_on_the_baked_planet_carries_its_cause() {
     let blob = Blob::open(path).unwrap();
     let h = blob.header();
     let (n, t) = (h.face_resolution, h.tile_size);
+    let sediment_scale = blob.fields()[3].scale as f64;
     let mut seen = [0u64; BiomeId::COUNT];
     let mut wrong = Vec::new();
     for key in all_keys((n / t) as u16) {
@@ -860,6 +861,9 @@ fn every_class_on_the_baked_planet_carries_its_cause() {
         let Samples::U16(precip) = blob.read_tile(4, key).unwrap() else {
             panic!("precipitation is u16")
         };
+        let Samples::U16(soil) = blob.read_tile(3, key).unwrap() else {
+            panic!("sediment is u16")
+        };
         for j in 0..t {
             for i in 0..t {
                 let o = (j * t + i) as usize;
@@ -868,6 +872,8 @@ fn every_class_on_the_baked_planet_carries_its_cause() {
                 let temp = temperature(d, z, h.polar_axis);
                 // Stored to half a millimetre a year: the thresholds are whole hundreds.
                 let p = precip[o] as f64 * 0.5;
+                // And sediment to 1/1024 m.
+                let sediment = soil[o] as f64 * sediment_scale;
                 let b = BiomeId::from_id(biome[o]).expect("a known class");
                 seen[b as usize] += 1;
                 let depth = -z;
@@ -883,12 +889,23 @@ fn every_class_on_the_baked_planet_carries_its_cause() {
                         depth > REEF_MIN_DEPTH_M - e
                             && depth < REEF_MAX_DEPTH_M + e
                             && temp > REEF_MIN_SEA_C - e
+                            && sediment < REEF_MAX_SEDIMENT_M + e
                     }
-                    BiomeId::Seagrass => depth > TIDE_M - e && depth < SEAGRASS_MAX_DEPTH_M + e,
+                    BiomeId::Seagrass => {
+                        depth > TIDE_M - e
+                            && depth < SEAGRASS_MAX_DEPTH_M + e
+                            && sediment > SOFT_BOTTOM_M - e
+                    }
                     BiomeId::SeaFloor => depth > SHELF_BREAK_M - e && !in_lake,
                     BiomeId::Shelf => depth > TIDE_M - e && depth < SHELF_BREAK_M + e,
                     BiomeId::LakeBed | BiomeId::LakeShore | BiomeId::SaltFlat => in_lake,
-                    BiomeId::Dunes => temp > DUNE_MIN_C - e && p < DUNE_MAX_MM + 1.0,
+                    BiomeId::Dunes => {
+                        temp > DUNE_MIN_C - e && p < DUNE_MAX_MM + 1.0 && sediment > DUNE_SAND_M - e
+                    }
+                    BiomeId::Wetland | BiomeId::Swamp => {
+                        relief::bake::climate::aridity_index(p + 1.0, temp + e) >= WETLAND_MIN_AI
+                            && !in_lake
+                    }
                     BiomeId::Mangrove => temp > MANGROVE_MIN_C - e && depth.abs() < TIDE_M + e,
                     BiomeId::AlpineMeadow => temp < TREE_LINE_C + e && z > ALPINE_ABOVE_M - e,
                     BiomeId::TropicalRainforest | BiomeId::Savanna => temp > 20.0 - e && !in_lake,

@@ -49,7 +49,8 @@ pub const EXPOSED: f64 = 0.35;
 pub const REEF_MIN_DEPTH_M: f64 = 2.0;
 pub const REEF_MAX_DEPTH_M: f64 = 40.0;
 pub const REEF_MIN_SEA_C: f64 = 20.0;
-/// Reefs need clear water: less sediment than this on the bottom.
+/// Reefs need clear water: less sediment than this on the bottom (so none off a river's
+/// mouth, where its plume lays mud: `ground::plume_mud`).
 pub const REEF_MAX_SEDIMENT_M: f64 = 3.0;
 /// A reef on a bottom steeper than this is a rocky reef.
 pub const ROCKY_BOTTOM_SLOPE: f64 = 0.25;
@@ -284,6 +285,7 @@ pub fn cause_holds(b: BiomeId, s: &Site) -> bool {
         BiomeId::Reef | BiomeId::RockyReef => {
             (REEF_MIN_DEPTH_M..=REEF_MAX_DEPTH_M).contains(&depth)
                 && t >= REEF_MIN_SEA_C
+                && s.sediment < REEF_MAX_SEDIMENT_M
                 && s.exposure >= EXPOSED
                 && (b == BiomeId::Reef) == (s.slope <= ROCKY_BOTTOM_SLOPE)
         }

@@ -2,6 +2,8 @@
 //! a bake's coarse grid (flat or cube sphere alike): sediment, height above drainage with the
 //! size of the river drained to, and how exposed a shore is to open water.
 
+use std::collections::BinaryHeap;
+
 use crate::bake::routing::{Graph, Routing};
 
 /// Sediment thickness (m) and wetness (0–1, from the topographic wetness index) per node:
@@ -53,6 +55,60 @@ pub const TWI_MIN_SLOPE: f64 = 1e-3;
 fn smoothstep(t: f64) -> f64 {
     let t = t.clamp(0.0, 1.0);
     t * t * (3.0 - 2.0 * t)
+}
+
+/// Prodelta mud a river's plume lays at its mouth, metres; and how far the plume reaches
+/// per square root of the km² the river drains, metres: a plume's area grows in proportion
+/// to its river's discharge (Warrick & Fong 2004), so its reach with the discharge's root.
+pub const PLUME_MUD_M: f64 = 5.0;
+pub const PLUME_REACH_M: f64 = 200.0;
+/// Mud thinner than this is not followed further, metres.
+const PLUME_MIN_M: f64 = 0.05;
+
+/// Mud the rivers' plumes lay on the sea floor, metres per node (0 where none reaches):
+/// from the mouth of every river (a `channel` node whose receiver is sea),
+/// [`PLUME_MUD_M`] thinning as exp(−d / L) with the distance d through
+/// the sea, L = [`PLUME_REACH_M`] · √(A in km²) for the area A the river drains. Where
+/// plumes meet, the muddier counts. Turbid water is why reefs break at river mouths.
+pub fn plume_mud(
+    g: &impl Graph,
+    ocean: &[bool],
+    routing: &Routing,
+    area: &[f64],
+    channel: &[bool],
+) -> Vec<f32> {
+    let n = ocean.len();
+    // f32: a planet's fine grid has tens of millions of nodes.
+    let mut mud = vec![0.0f32; n];
+    let mut reach = vec![0.0f32; n];
+    // Muddiest first; mud is positive, so its bits order as its values.
+    let mut heap = BinaryHeap::new();
+    for k in 0..n {
+        let r = routing.recv[k] as usize;
+        if ocean[k] || r == k || !ocean[r] || !channel[k] {
+            continue;
+        }
+        let l = (PLUME_REACH_M * (area[k] / 1e6).sqrt()) as f32;
+        if l > reach[r] {
+            (mud[r], reach[r]) = (PLUME_MUD_M as f32, l);
+            heap.push(((PLUME_MUD_M as f32).to_bits(), r as u32));
+        }
+    }
+    while let Some((bits, k)) = heap.pop() {
+        let (k, here) = (k as usize, f32::from_bits(bits));
+        if here < mud[k] {
+            continue;
+        }
+        let l = reach[k] as f64;
+        g.each_neighbour(k, |k2, d| {
+            let there = (here as f64 * (-d / l).exp()) as f32;
+            if ocean[k2] && there > mud[k2] && there as f64 > PLUME_MIN_M {
+                (mud[k2], reach[k2]) = (there, l as f32);
+                heap.push((there.to_bits(), k2 as u32));
+            }
+        });
+    }
+    mud
 }
 
 /// Height above drainage (metres above the channel node, or sea outlet, each node drains to)
@@ -292,6 +348,50 @@ mod tests {
         assert!(
             steep < floor * 0.5,
             "a steeper floor sheds its water: {steep:.2}"
+        );
+    }
+
+    /// A river reaching the sea through a coast: its plume muddies the bottom off its
+    /// mouth, thinning offshore, and leaves the coast a kilometre along nearly clear; a river
+    /// draining four times as much reaches twice as far.
+    #[test]
+    fn a_rivers_plume_muddies_the_sea_off_its_mouth_only() {
+        let (g, mut h) = coast();
+        // A valley down the middle of the land gathers it to one mouth at z = 1000.
+        for (k, v) in h.iter_mut().enumerate() {
+            let (x, z) = g.pos(k);
+            if x >= 0.0 {
+                *v = 1.0 + x / 100.0 + (z - 1000.0).abs() / 50.0;
+            }
+        }
+        let ocean: Vec<bool> = h.iter().map(|&v| v < 0.0).collect();
+        let r = Routing::compute(&g, &h, &ocean);
+        let mud_for = |cell_m2: f64| {
+            let area = r.accumulate(&vec![cell_m2; g.len()]);
+            let channel: Vec<bool> = area.iter().map(|&a| a >= 1e5).collect();
+            plume_mud(&g, &ocean, &r, &area, &channel)
+        };
+        let mud = mud_for(100.0);
+        let at = |m: &[f32], x: f64, z: f64| m[g.nearest(x, z)] as f64;
+        assert!(at(&mud, -15.0, 1000.0) > 3.0, "off the mouth");
+        let (near, far) = (at(&mud, -60.0, 1000.0), at(&mud, -300.0, 1000.0));
+        assert!(
+            near > far && far > 0.0,
+            "thinning offshore: {near:.2} → {far:.2}"
+        );
+        let along = at(&mud, -15.0, 0.0);
+        assert!(along < 0.5, "a kilometre along the coast: {along:.2}");
+        assert!(
+            mud.iter().zip(&ocean).all(|(&m, &o)| o || m == 0.0),
+            "no mud on land"
+        );
+        let bigger = mud_for(400.0);
+        let spread = |m: &[f32]| m.iter().filter(|&&v| v > 1.0).count();
+        assert!(
+            spread(&bigger) > 2 * spread(&mud),
+            "{} vs {}",
+            spread(&bigger),
+            spread(&mud)
         );
     }
 }

@@ -44,8 +44,9 @@ pub use erosion::ErosionConfig;
 /// range's lee lies in its rain shadow, not the lee of every hill. 8: the wind sorts the
 /// loose sediment of dry land (`aeolian`): it lifts what plants cannot hold and lays down
 /// the sand dry rivers and open shores supply, downwind. Wetland and swamp need a humid
-/// aridity index (P / PET ≥ 0.65) and lie up to 5 m above drainage.
-pub const BAKE_VERSION: u32 = 8;
+/// aridity index (P / PET ≥ 0.65) and lie up to 5 m above drainage. 9: rivers' plumes lay
+/// mud off their mouths (`ground::plume_mud`), so reefs break there.
+pub const BAKE_VERSION: u32 = 9;
 
 /// Reports progress of long steps. The CLI draws bars; tests pass [`Silent`].
 pub trait Progress: Sync {

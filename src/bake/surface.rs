@@ -150,6 +150,13 @@ impl Surface {
         let (above_drainage, channel_area_km2) =
             ground::drainage(h, &hydro.routing, &hydro.area, &channel);
         let exposure = flat_exposure(&grid, h, sea_level);
+        // The rivers' plumes muddy the sea off their mouths.
+        let mud = ground::plume_mud(&grid, ocean, &hydro.routing, &hydro.area, &channel);
+        let sediment: Vec<f64> = sediment
+            .iter()
+            .zip(mud)
+            .map(|(s, m)| s + m as f64)
+            .collect();
         let sediment = blow_sand(&grid, hydro, sediment, &precip, &exposure, ocean, &climate);
         let mut lake_levels = vec![0.0];
         lake_levels.extend(hydro.lakes.iter().map(|l| l.level_m as f64));

@@ -51,8 +51,9 @@ use crate::planet::writer::{encode_tile, BlobSpec, BlobWriter};
 /// it downwind to basins and desert margins, and it settles into the lows of the ground,
 /// raising it: sand seas with dunes in the hot deserts. Wetness is the topographic wetness
 /// index (`ground::soils`), and wetland needs a humid climate: marshes in wet hollows and
-/// flats rather than only beside a few large rivers.
-pub const PLANET_BAKE_VERSION: u32 = 9;
+/// flats rather than only beside a few large rivers. 10: rivers' plumes lay mud off their
+/// mouths (`ground::plume_mud`), so reefs break there.
+pub const PLANET_BAKE_VERSION: u32 = 10;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlanetConfig {
@@ -241,7 +242,20 @@ pub fn bake_planet(
         &water.area,
         &water.lake,
     );
-    let (sediment, wetness) = (narrow(sediment), narrow(wetness));
+    // The rivers' plumes muddy the sea off their mouths.
+    let mud = ground::plume_mud(
+        &fine,
+        &water.ocean,
+        &water.routing,
+        &water.area,
+        &water.channel,
+    );
+    let sediment: Vec<f32> = sediment
+        .into_iter()
+        .zip(mud)
+        .map(|(s, m)| (s + m as f64) as f32)
+        .collect();
+    let wetness = narrow(wetness);
     let (above_drainage, channel_area_km2) =
         ground::drainage(&water.height, &water.routing, &water.area, &water.channel);
     let (above_drainage, channel_area_km2) = (narrow(above_drainage), narrow(channel_area_km2));
