@@ -8,7 +8,7 @@
 //! ground that holds it.
 
 use crate::bake::classify::EXPOSED;
-use crate::bake::climate::aridity_index;
+use crate::bake::climate::{aridity_index, runoff, RUNOFF_REFERENCE_MM};
 use crate::bake::grid::Grid;
 use crate::bake::routing::Routing;
 
@@ -119,6 +119,33 @@ pub fn supply(
         }
     }
     sand
+}
+
+/// The wind's work over a world, in one call: each node's [`mobility`] from its
+/// `precipitation` (mm/yr) and `temperature` (°C), the rivers' and shores' [`supply`] with
+/// runoff (Budyko, over [`RUNOFF_REFERENCE_MM`]), and the sand [`drift`] lays down along
+/// `wind`. Returns (mobility, sand laid down in metres) per node.
+#[allow(clippy::too_many_arguments)]
+pub fn blow(
+    wind: &Wind,
+    routing: &Routing,
+    area: &[f64],
+    height: &[f64],
+    precipitation: &[f64],
+    temperature: &[f64],
+    exposure: &[f64],
+    sea: &[bool],
+) -> (Vec<f64>, Vec<f64>) {
+    let n = height.len();
+    let mobile: Vec<f64> = (0..n)
+        .map(|k| mobility(precipitation[k], temperature[k]))
+        .collect();
+    let runoff: Vec<f64> = (0..n)
+        .map(|k| runoff(precipitation[k], temperature[k]) / RUNOFF_REFERENCE_MM)
+        .collect();
+    let supplied = supply(routing, area, &runoff, exposure, sea);
+    let laid = drift(wind, height, &supplied, &mobile, sea);
+    (mobile, laid)
 }
 
 /// How far sand goes over bare ground before it settles, metres: the length over which a

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use crate::bake::aeolian;
 use crate::bake::biomes::{self, texture, BiomeId};
 use crate::bake::classify::{self, Site};
-use crate::bake::climate::{runoff, ClimateSetup, RUNOFF_REFERENCE_MM};
+use crate::bake::climate::ClimateSetup;
 use crate::bake::grid::Grid;
 use crate::bake::ground;
 use crate::bake::hydrology::{channel_depth, Hydrology, CREEK_AREA_M2};
@@ -421,19 +421,14 @@ fn blow_sand(
     let temperature: Vec<f64> = (0..n)
         .map(|k| climate.temperature(grid.pos(k).1, h[k]))
         .collect();
-    let mobile: Vec<f64> = (0..n)
-        .map(|k| aeolian::mobility(precip[k], temperature[k]))
-        .collect();
-    let runoff: Vec<f64> = (0..n)
-        .map(|k| runoff(precip[k], temperature[k]) / RUNOFF_REFERENCE_MM)
-        .collect();
-    let area = vec![grid.dx * grid.dx; n];
-    let supply = aeolian::supply(&hydro.routing, &area, &runoff, exposure, ocean);
-    let laid = aeolian::drift(
+    let (mobile, laid) = aeolian::blow(
         &aeolian::Wind::uniform(grid, climate.wind_angle),
+        &hydro.routing,
+        &vec![grid.dx * grid.dx; n],
         h,
-        &supply,
-        &mobile,
+        precip,
+        &temperature,
+        exposure,
         ocean,
     );
     (0..n)

@@ -6,18 +6,16 @@
 //! that writes height. Tiles read a dry land sample's sediment as what plants hold of the
 //! fine grid's plus the sand over it ([`Sand::sediment`]).
 
-use crate::bake::aeolian::{self, drift};
+use crate::bake::aeolian;
 use crate::bake::classify::FLOODPLAIN_AREA_KM2;
-use crate::bake::climate::{runoff, RUNOFF_REFERENCE_MM};
 use crate::bake::ground;
-use crate::bake::hydrology::{channel_depth, channel_width};
 use crate::bake::routing::{Graph, Routing};
 use crate::planet::cube::{Stencil, Vec3};
 
 use super::climate;
 use super::fine_grid::FineGrid;
 use super::sphere::SphereGrid;
-use super::water::Water;
+use super::water::{flood_reach_m, Water};
 
 /// Per coarse node: the share of loose sand the wind moves and the sand it laid down (m).
 pub struct Sand {
@@ -67,7 +65,7 @@ impl Sand {
                 .zip(depth.chunks_mut(chunk))
                 .enumerate()
             {
-                let (open, level, regional) = (&open, &level, &regional);
+                let (open, level) = (&open, &level);
                 let g = &*g;
                 s.spawn(move || {
                     for (i, (h, d)) in hs.iter_mut().zip(ds).enumerate() {
@@ -75,7 +73,8 @@ impl Sand {
                         if !open[k] {
                             continue;
                         }
-                        let top = regional(k) + g.sample(level, fine.dir(k));
+                        let st = g.stencil(fine.dir(k));
+                        let top = g.sample_at(&st, coarse_h) + g.sample_at(&st, level);
                         if top > *h {
                             *d = (top - *h) as f32;
                             *h = top;
@@ -188,8 +187,7 @@ fn open_ground(w: &Water) -> Vec<bool> {
             if w.ocean[k] || w.channel[k] || w.lake[k] != 0 || w.height[k] < 0.0 {
                 return false;
             }
-            let floods = gathers[k] >= FLOODPLAIN_AREA_KM2
-                && above[k] < 2.0 * channel_depth(channel_width(gathers[k] * 1e6)) + 1.0;
+            let floods = gathers[k] >= FLOODPLAIN_AREA_KM2 && above[k] < flood_reach_m(gathers[k]);
             !floods
         })
         .collect()
@@ -205,19 +203,19 @@ pub fn blow(
     exposure: &[f64],
     pole: Vec3,
 ) -> Sand {
-    let n = g.node_count();
-    let temperature: Vec<f64> = (0..n)
+    let temperature: Vec<f64> = (0..g.node_count())
         .map(|k| climate::temperature(g.dir(k), h[k], pole))
         .collect();
-    let runoff: Vec<f64> = (0..n)
-        .map(|k| runoff(precipitation[k], temperature[k]) / RUNOFF_REFERENCE_MM)
-        .collect();
-    let mobile: Vec<f64> = (0..n)
-        .map(|k| aeolian::mobility(precipitation[k], temperature[k]))
-        .collect();
-    let routing = Routing::compute(g, h, ocean);
-    let supply = aeolian::supply(&routing, &g.area, &runoff, exposure, ocean);
-    let blown = drift(&climate::winds(g, pole), h, &supply, &mobile, ocean);
+    let (mobile, blown) = aeolian::blow(
+        &climate::winds(g, pole),
+        &Routing::compute(g, h, ocean),
+        &g.area,
+        h,
+        precipitation,
+        &temperature,
+        exposure,
+        ocean,
+    );
     Sand { mobile, blown }
 }
 

@@ -154,6 +154,12 @@ fn cut_beds(h: &mut [f64], routing: &Routing, area: &[f64], channel: &[bool]) {
 /// [`FLOODPLAIN_AREA_KM2`], low enough above it for the river's floods to reach, is levelled
 /// by what the floods leave to the river's bed plus [`FLOODPLAIN_RISE_M`]. Floods reach
 /// twice the channel's bankfull depth and a metre above its bed.
+/// How high above its bed a river draining `river_km2` floods, metres: twice its bankfull
+/// depth and a metre.
+pub fn flood_reach_m(river_km2: f64) -> f64 {
+    2.0 * channel_depth(channel_width(river_km2 * 1e6)) + 1.0
+}
+
 fn lay_floodplains(h: &mut [f64], routing: &Routing, area: &[f64], channel: &[bool], lake: &[u16]) {
     let (above, gathers) = ground::drainage(h, routing, area, channel);
     for k in 0..h.len() {
@@ -161,8 +167,7 @@ fn lay_floodplains(h: &mut [f64], routing: &Routing, area: &[f64], channel: &[bo
         if channel[k] || lake[k] != 0 || h[k] < 0.0 || river_km2 < FLOODPLAIN_AREA_KM2 {
             continue;
         }
-        let reach = 2.0 * channel_depth(channel_width(river_km2 * 1e6)) + 1.0;
-        if above[k] < reach {
+        if above[k] < flood_reach_m(river_km2) {
             h[k] -= (above[k] - FLOODPLAIN_RISE_M).max(0.0);
         }
     }
