@@ -8,8 +8,9 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use relief::flat::codec::{self, Codec};
-use relief::flat::region::{decode_region, encode_region, CodecProfile, LayerKind, Region};
+use relief::codec::{self, Codec};
+use relief::flat::region::{decode_region, LayerKind, Region};
+use relief::flat::region_writer::{encode_region, CodecProfile};
 
 mod support;
 

@@ -18,9 +18,10 @@ use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use relief::bake::Silent;
-use relief::flat::region::CodecProfile;
+use relief::flat::region_writer::CodecProfile;
+use relief::import::terrain3d as import;
 use relief::import::{write_world, ImportSettings};
-use relief::terrain3d::{export, import, RegionFile};
+use relief::terrain3d::{export, RegionFile};
 use relief::{RegionLocation, World};
 
 fn fixture_dir() -> PathBuf {

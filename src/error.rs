@@ -62,7 +62,7 @@ pub enum FormatError {
     },
     /// A load panicked on a loader thread (a bug); the key fails and is retried by policy.
     #[error(transparent)]
-    LoadPanicked(#[from] crate::stream::LoadPanic),
+    LoadPanicked(#[from] LoadPanic),
     #[error("no region at location ({x}, {z}) in this world")]
     NoSuchRegion { x: i32, z: i32 },
     #[error("{path}: {source}")]
@@ -84,5 +84,22 @@ impl FormatError {
                 source,
             }
         }
+    }
+}
+
+/// A load that panicked on a loader thread, with the panic's message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("loading panicked (a bug in relief or in the source): {0}")]
+pub struct LoadPanic(pub String);
+
+impl LoadPanic {
+    /// From what `catch_unwind` caught: the message if the payload is a string.
+    pub fn from_payload(payload: &(dyn std::any::Any + Send)) -> LoadPanic {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".into());
+        LoadPanic(message)
     }
 }

@@ -15,18 +15,24 @@
 //!   worlds written back as Terrain3D region files.
 
 pub mod bake;
+pub mod codec;
 pub mod error;
 pub mod ffi;
 pub mod flat;
+pub mod hash;
 pub mod http;
 pub mod import;
 pub mod io;
+pub mod layer;
 pub mod lod;
 pub mod planet;
 pub mod pool;
+pub mod progress;
+pub mod reach;
 pub mod runtime;
 pub mod stream;
 pub mod terrain3d;
+pub mod write;
 
 pub use error::FormatError;
 pub use flat::{Region, RegionLocation, World};

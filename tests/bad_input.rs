@@ -3,10 +3,9 @@
 mod common;
 
 use proptest::prelude::*;
-use relief::flat::codec::Codec;
-use relief::flat::region::{
-    decode_region, encode_region, encode_region_with, CodecProfile, LayerKind, Region,
-};
+use relief::codec::Codec;
+use relief::flat::region::{decode_region, LayerKind, Region};
+use relief::flat::region_writer::{encode_region, encode_region_with, CodecProfile};
 use relief::flat::{FormatError, Manifest, RegionLocation, World};
 
 fn small_region(size: u32) -> Region {

@@ -6,10 +6,9 @@ mod common;
 use std::process::Command;
 
 use relief::bake::{self, Silent};
-use relief::flat::codec::Codec;
-use relief::flat::region::{
-    decode_region, encode_region_derived, read_header, CodecProfile, LayerKind, Region,
-};
+use relief::codec::Codec;
+use relief::flat::region::{decode_region, read_header, LayerKind, Region};
+use relief::flat::region_writer::{encode_region_derived, CodecProfile};
 use relief::flat::tint::TintRecipe;
 use relief::flat::{FormatError, RegionLocation, World};
 

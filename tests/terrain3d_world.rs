@@ -8,10 +8,12 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use relief::bake::Silent;
+use relief::flat::mips;
+use relief::import::terrain3d as import;
 use relief::import::{write_world, ImportSettings, ImportedRegion};
 use relief::terrain3d::binres::Variant;
 use relief::terrain3d::export::{self, ExportError};
-use relief::terrain3d::{container, import, mips, RegionFile};
+use relief::terrain3d::{container, RegionFile};
 use relief::{RegionLocation, World};
 
 fn fixture_dir() -> PathBuf {

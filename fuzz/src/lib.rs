@@ -15,9 +15,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use relief::codec;
 use relief::flat::region::decode_region;
 use relief::flat::tables::{BiomesFile, LakesFile, RiversFile};
-use relief::flat::{codec, Manifest, Overview};
+use relief::flat::{Manifest, Overview};
 use relief::planet::format::{decode_fields, decode_index, decode_sections};
 use relief::planet::tables::{decode_lakes, decode_reaches};
 use relief::planet::{Header, Planet, TileKey};

@@ -8,7 +8,7 @@
 use crate::bake::grid::Grid;
 use crate::bake::routing::{Flow, Routing};
 use crate::bake::uplift::{Fields, Tectonics};
-use crate::bake::Progress;
+use crate::progress::Progress;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StepParams {

@@ -26,11 +26,11 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::flat::manifest::{self, Census, FileEntry, Manifest, OverviewInfo, RegionBounds};
-use crate::flat::overview::Overview;
-use crate::flat::region::{encode_region_derived, CodecProfile};
-use crate::flat::tables::{self, BiomesFile, LakesFile, RiversFile};
-use crate::flat::{RegionLocation, BIOMES_FILE, LAKES_FILE, OVERVIEW_FILE, RIVERS_FILE};
+use crate::flat::region_writer::{encode_region_derived, CodecProfile};
+use crate::flat::RegionLocation;
+use crate::write::{prepare_world_dir, write, write_tables, WriteError};
 
+pub use crate::progress::{Progress, Silent};
 pub use erosion::ErosionConfig;
 
 /// Version of the generation algorithm, recorded in every manifest. Bump it whenever the
@@ -47,20 +47,6 @@ pub use erosion::ErosionConfig;
 /// aridity index (P / PET ≥ 0.65) and lie up to 5 m above drainage. 9: rivers' plumes lay
 /// mud off their mouths (`ground::plume_mud`), so reefs break there.
 pub const BAKE_VERSION: u32 = 9;
-
-/// Reports progress of long steps. The CLI draws bars; tests pass [`Silent`].
-pub trait Progress: Sync {
-    fn start(&self, step: &str, total: u64);
-    fn inc(&self, n: u64);
-    fn finish(&self);
-}
-
-pub struct Silent;
-impl Progress for Silent {
-    fn start(&self, _: &str, _: u64) {}
-    fn inc(&self, _: u64) {}
-    fn finish(&self) {}
-}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct BakeConfig {
@@ -170,59 +156,13 @@ pub struct BakeReport {
     pub seconds: Vec<(&'static str, f64)>,
 }
 
-pub(crate) fn write(path: &Path, bytes: &[u8]) -> Result<FileEntry, BakeError> {
-    std::fs::write(path, bytes).map_err(|source| BakeError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    Ok(FileEntry::of(bytes))
-}
-
-/// Readies `out` for a world: creates it and `regions/`, removes the manifest (so a world
-/// interrupted from here on never opens) and any region files an earlier world left. Returns
-/// the manifest's path, to be written last.
-pub(crate) fn prepare_world_dir(out: &Path) -> Result<PathBuf, BakeError> {
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| BakeError::Io { path, source }
-    };
-    let manifest_path = out.join(manifest::MANIFEST_FILE);
-    let regions_dir = out.join("regions");
-    std::fs::create_dir_all(&regions_dir).map_err(io(&regions_dir))?;
-    match std::fs::remove_file(&manifest_path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(&manifest_path)(e)),
-        _ => {}
-    }
-    for entry in std::fs::read_dir(&regions_dir).map_err(io(&regions_dir))? {
-        let path = entry.map_err(io(&regions_dir))?.path();
-        if path.extension().is_some_and(|e| e == "rlr") {
-            std::fs::remove_file(&path).map_err(io(&path))?;
+impl From<WriteError> for BakeError {
+    fn from(e: WriteError) -> BakeError {
+        BakeError::Io {
+            path: e.path,
+            source: e.source,
         }
     }
-    Ok(manifest_path)
-}
-
-/// Writes the overview and the three tables into `out`, listing each in `files`.
-pub(crate) fn write_tables(
-    out: &Path,
-    overview: &Overview,
-    reaches: Vec<tables::Reach>,
-    lakes: Vec<tables::Lake>,
-    biomes: Vec<tables::Biome>,
-    files: &mut BTreeMap<String, FileEntry>,
-) -> Result<(), BakeError> {
-    files.insert(
-        OVERVIEW_FILE.to_string(),
-        write(&out.join(OVERVIEW_FILE), &overview.encode())?,
-    );
-    let version = tables::TABLES_VERSION;
-    let rivers = manifest::pretty_json(&RiversFile { version, reaches });
-    files.insert(RIVERS_FILE.into(), write(&out.join(RIVERS_FILE), &rivers)?);
-    let lakes = manifest::pretty_json(&LakesFile { version, lakes });
-    files.insert(LAKES_FILE.into(), write(&out.join(LAKES_FILE), &lakes)?);
-    let biomes = manifest::pretty_json(&BiomesFile { version, biomes });
-    files.insert(BIOMES_FILE.into(), write(&out.join(BIOMES_FILE), &biomes)?);
-    Ok(())
 }
 
 /// Bakes a world into `out` (created if missing; an earlier world there is replaced). The
@@ -241,7 +181,7 @@ pub fn bake(
     };
     let manifest_path = prepare_world_dir(out)?;
 
-    let seed = seed::fnv1a(&cfg.seed);
+    let seed = crate::hash::fnv1a(&cfg.seed);
     let extent = cfg.region_extent();
     let count = (cfg.size / extent).round() as i32;
     let loc_min = -(count / 2);
@@ -280,7 +220,7 @@ pub fn bake(
     let locations: Vec<RegionLocation> = bounds.locations().collect();
     // What paints the color maps, for the compact profile to store instead of them.
     let tint = surface::tint_recipe(seed);
-    type Written = Result<(FileEntry, surface::RegionCensus), BakeError>;
+    type Written = Result<(FileEntry, surface::RegionCensus), WriteError>;
     let results: Mutex<Vec<Option<Written>>> =
         Mutex::new((0..locations.len()).map(|_| None).collect());
     let next = AtomicUsize::new(0);

@@ -1,12 +1,6 @@
-//! Seeds: text → 64-bit FNV-1a, and small deterministic hashes derived from it. Everything the
-//! baker draws comes from here, so the same seed gives the same world on any machine.
-
-/// FNV-1a, 64-bit, over the seed text's UTF-8 bytes.
-pub fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
-    })
-}
+//! Seeds: small deterministic hashes derived from a seed's 64-bit FNV-1a
+//! ([`relief::hash::fnv1a`](crate::hash::fnv1a)). Everything the baker draws comes from
+//! here, so the same seed gives the same world on any machine.
 
 /// SplitMix64 finaliser: a good 64-bit mix.
 #[inline]
@@ -44,14 +38,6 @@ impl Rng {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fnv1a_matches_published_vectors() {
-        // Test vectors from the FNV reference (draft-eastlake-fnv).
-        assert_eq!(fnv1a(""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv1a("a"), 0xaf63_dc4c_8601_ec8c);
-        assert_eq!(fnv1a("foobar"), 0x8594_4171_f739_67e8);
-    }
 
     #[test]
     fn rng_streams_differ_and_repeat() {

@@ -15,10 +15,10 @@ use crate::bake::ground;
 use crate::bake::hydrology::{channel_depth, Hydrology, CREEK_AREA_M2};
 use crate::bake::noise::Noise;
 use crate::flat::control::Control;
-use crate::flat::layer::plain;
 use crate::flat::location::RegionLocation;
 use crate::flat::region::Region;
 use crate::flat::tint::TintRecipe;
+use crate::layer::plain;
 
 /// Heights are stored to 1/1024 m: below any visible step, and it lets LZ4 find runs.
 pub const HEIGHT_QUANTUM: f64 = 1.0 / 1024.0;

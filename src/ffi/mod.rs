@@ -111,7 +111,7 @@ macro_rules! ffi_guard {
             Err(payload) => {
                 $crate::ffi::set_last_error(&format!(
                     "relief panicked (a bug in relief; the call had no effect you can rely on): {}",
-                    $crate::stream::LoadPanic::from_payload(&*payload).0
+                    $crate::error::LoadPanic::from_payload(&*payload).0
                 ));
                 $crate::ffi::RELIEF_STATUS_PANIC
             }

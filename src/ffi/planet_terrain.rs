@@ -5,8 +5,8 @@ use super::streamer::relief_streamer;
 use super::terrain::{relief_lake, RELIEF_ORIGIN_OVERVIEW, RELIEF_ORIGIN_REGION};
 use super::terrain::{relief_origin, relief_reach_kind, RELIEF_REACH_CREEK, RELIEF_REACH_RIVER};
 use super::{ffi_guard, finite, handle, into_handle, relief_status, require, write_sized, Failure};
-use crate::flat::ReachKind;
 use crate::planet::{PlanetOrigin, PlanetTerrain};
+use crate::reach::ReachKind;
 use crate::runtime::Streamed;
 
 /// Queries over a planet streamer's planet and resident tiles. Opaque. Any number of threads

@@ -3,7 +3,7 @@
 use super::streamer::relief_streamer;
 use super::{ffi_guard, finite, handle, into_handle, relief_status, require, write_sized, Failure};
 use crate::flat::terrain::{Origin, Terrain};
-use crate::flat::ReachKind;
+use crate::reach::ReachKind;
 use crate::runtime::Streamed;
 
 /// A query handle over a streamer's world and resident regions. Opaque. Every query is safe

@@ -142,9 +142,8 @@ pub(crate) unsafe fn acquire_tile(
         status: super::RELIEF_STATUS_NOT_FOUND,
         message: format!("{what}: tile ({face}, {tx}, {ty}) is not resident"),
     })?;
-    let opt = |v: &Option<crate::flat::layer::Layer<f32>>| {
-        v.as_ref().map_or(std::ptr::null(), |v| v.as_ptr())
-    };
+    let opt =
+        |v: &Option<crate::layer::Layer<f32>>| v.as_ref().map_or(std::ptr::null(), |v| v.as_ptr());
     let filled = relief_tile_view {
         struct_size: std::mem::size_of::<relief_tile_view>() as u32,
         face,

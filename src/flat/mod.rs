@@ -8,18 +8,16 @@
 //! specification.
 
 pub mod clipmap;
-pub mod codec;
 pub mod collision;
 pub mod control;
 pub mod grid;
-pub mod layer;
 pub mod location;
 pub mod manifest;
+pub mod mips;
 pub mod overview;
-mod planes;
 mod recode;
 pub mod region;
-mod region_writer;
+pub mod region_writer;
 mod spatial;
 pub mod store;
 pub mod stream;
@@ -32,8 +30,8 @@ use std::path::{Path, PathBuf};
 
 pub use crate::error::FormatError;
 pub use crate::io::ReadAt;
+pub use crate::layer::Layer;
 pub use control::Control;
-pub use layer::Layer;
 pub use location::RegionLocation;
 pub use manifest::{Census, FileEntry, Manifest};
 pub use overview::Overview;

@@ -1,9 +1,9 @@
 //! The overview: whole-world heights at a coarse spacing, for far LOD and for queries where no
 //! region is resident. Byte layout in docs/formats.md.
 
+use crate::codec::{self, Codec};
 use crate::error::FormatError;
-use crate::flat::codec::{self, Codec};
-use crate::flat::layer::plain;
+use crate::layer::plain;
 
 pub const OVERVIEW_MAGIC: [u8; 4] = *b"RLOV";
 pub const OVERVIEW_VERSION: u16 = 1;

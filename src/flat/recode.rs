@@ -9,7 +9,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use super::manifest::{self, FileEntry, Manifest};
-use super::region::{encode_region_derived, CodecProfile, LayerKind};
+use super::region::LayerKind;
+use super::region_writer::{encode_region_derived, CodecProfile};
 use super::tint::TintRecipe;
 use super::{FormatError, World};
 

@@ -2,14 +2,11 @@
 //! checksummed on its own. Byte layout in docs/formats.md; every byte of a file is covered by
 //! a checksum or checked against a fixed value, so any damage is caught.
 
+use crate::codec::{self, Codec};
 use crate::error::FormatError;
-use crate::flat::codec::{self, Codec};
-use crate::flat::layer::{plain, Layer};
 use crate::flat::location::RegionLocation;
-pub use crate::flat::region_writer::{
-    encode_region, encode_region_derived, encode_region_with, CodecProfile,
-};
 use crate::flat::tint::TintRecipe;
+use crate::layer::{plain, Layer};
 use crate::pool::{with_scratch, Buffer, BufferPool};
 use std::sync::Arc;
 

@@ -1,7 +1,7 @@
 //! Writing region files: which codec stores each layer (a profile), and the bytes. The byte
 //! layout is docs/formats.md's; `region.rs` reads it back.
 
-use crate::flat::codec::{self, Codec, Effort};
+use crate::codec::{self, Codec, Effort};
 use crate::flat::region::{
     header_checksum, LayerKind, Region, FIXED_HEADER, REGION_MAGIC, REGION_VERSION,
     REGION_VERSION_DERIVED, TABLE_ENTRY,

@@ -3,14 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::FormatError;
-
-/// Whether a reach is a creek (drains ≥ 0.045 km²) or a river (≥ 0.45 km²).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ReachKind {
-    Creek,
-    River,
-}
+pub use crate::reach::ReachKind;
 
 /// Where a reach begins or ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -67,7 +67,7 @@ impl DiskCache {
     }
 
     fn path(&self, key: &str) -> PathBuf {
-        let a = crate::bake::seed::fnv1a(key);
+        let a = crate::hash::fnv1a(key);
         let b = crc32fast::hash(key.as_bytes());
         self.dir.join(format!("{a:016x}{b:08x}.{SUFFIX}"))
     }

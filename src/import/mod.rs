@@ -10,6 +10,7 @@
 //! the caller's table or `texture N`.
 
 pub mod coarse;
+pub mod terrain3d;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -17,12 +18,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use crate::bake::routing::Flow;
-use crate::bake::{self, hydrology, seed, BakeError, Progress};
+use crate::bake::{self, hydrology};
 use crate::flat::control::Control;
 use crate::flat::manifest::{self, Census, FileEntry, Manifest, OverviewInfo, RegionBounds};
-use crate::flat::region::{encode_region, CodecProfile};
+use crate::flat::region_writer::{encode_region, CodecProfile};
 use crate::flat::tables::Biome;
 use crate::flat::{Region, RegionLocation};
+use crate::progress::Progress;
+use crate::write::{self, WriteError};
 
 /// Precipitation assumed everywhere on imported ground, mm a year: it only scales the
 /// rivers' discharge figures, never where they run.
@@ -38,9 +41,6 @@ pub struct ImportedRegion {
     /// RGBA8; `None` imports as Terrain3D's blank color (white, roughness 0.5).
     pub color: Option<Vec<[u8; 4]>>,
 }
-
-/// Terrain3D's blank color map value: white, alpha 0.5 (a neutral roughness modifier).
-pub const BLANK_COLOR: [u8; 4] = [255, 255, 255, 127];
 
 /// How to turn imported regions into a world.
 #[derive(Clone, Debug, PartialEq)]
@@ -93,11 +93,11 @@ pub enum ImportError {
     Heightmap { path: PathBuf, problem: String },
 }
 
-impl From<BakeError> for ImportError {
-    fn from(e: BakeError) -> ImportError {
-        match e {
-            BakeError::Config(m) => ImportError::Settings(m),
-            BakeError::Io { path, source } => ImportError::Io { path, source },
+impl From<WriteError> for ImportError {
+    fn from(e: WriteError) -> ImportError {
+        ImportError::Io {
+            path: e.path,
+            source: e.source,
         }
     }
 }
@@ -230,7 +230,7 @@ pub fn write_world(
     progress: &dyn Progress,
 ) -> Result<ImportReport, ImportError> {
     let bounds = check(regions, s)?;
-    let manifest_path = bake::prepare_world_dir(out)?;
+    let manifest_path = write::prepare_world_dir(out)?;
 
     let coarse = coarse::build(
         regions,
@@ -308,7 +308,7 @@ pub fn write_world(
                     color: Some(
                         r.color
                             .clone()
-                            .unwrap_or_else(|| vec![BLANK_COLOR; size * size])
+                            .unwrap_or_else(|| vec![crate::terrain3d::BLANK_COLOR; size * size])
                             .into(),
                     ),
                     biome: Some(biome.into()),
@@ -316,7 +316,7 @@ pub fn write_world(
                     mips: Vec::new(),
                 };
                 let path = out.join(Manifest::region_path(r.location));
-                let written = bake::write(&path, &encode_region(&region, s.codecs))
+                let written = write::write(&path, &encode_region(&region, s.codecs))
                     .map(|e| (e, tally))
                     .map_err(ImportError::from);
                 results.lock().unwrap()[i] = Some(written);
@@ -335,7 +335,7 @@ pub fn write_world(
     }
     let overview = grid.overview(&coarse.height);
     let (reaches, lakes) = (hydro.reaches.len(), hydro.lakes.len());
-    bake::write_tables(
+    write::write_tables(
         out,
         &overview,
         hydro.reaches,
@@ -367,7 +367,7 @@ pub fn write_world(
         format_version: manifest::FORMAT_VERSION,
         bake_version: bake::BAKE_VERSION,
         seed: s.name.clone(),
-        seed_hash: format!("{:016x}", seed::fnv1a(&s.name)),
+        seed_hash: format!("{:016x}", crate::hash::fnv1a(&s.name)),
         region_size: s.region_size,
         vertex_spacing: s.vertex_spacing,
         region_bounds: bounds,
@@ -378,7 +378,7 @@ pub fn write_world(
         files,
         census: census.clone(),
     };
-    bake::write(&manifest_path, &manifest::pretty_json(&manifest))?;
+    write::write(&manifest_path, &manifest::pretty_json(&manifest))?;
     Ok(ImportReport {
         regions: regions.len(),
         map_bytes: samples * 12,

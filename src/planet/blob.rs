@@ -4,10 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::codec;
 use crate::error::FormatError;
-use crate::flat::codec;
-use crate::flat::layer::plain::{self, Plain};
 use crate::io::ReadAt;
+use crate::layer::plain::{self, Plain};
 use crate::pool::with_scratch;
 
 use super::format::{

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use crate::error::FormatError;
-use crate::flat::layer::Layer;
+use crate::layer::Layer;
 use crate::stream::{Resident, Source};
 
 use super::blob::TileKey;

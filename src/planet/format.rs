@@ -3,8 +3,8 @@
 //! section table (rivers, lakes, biomes, seed, overview), then the data. Every table has
 //! its own CRC-32 and every tile and section its own, so damage is found where it is.
 
+use crate::codec::Codec;
 use crate::error::FormatError;
-use crate::flat::codec::Codec;
 
 use super::cube::{Projection, Vec3};
 

@@ -7,6 +7,7 @@ pub mod collision;
 pub mod cube;
 pub mod format;
 pub mod opened;
+mod ring_build;
 mod ring_worker;
 pub mod rings;
 pub mod stream;

@@ -5,8 +5,8 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use crate::error::FormatError;
-use crate::flat::layer::{plain, Layer};
 use crate::io::ReadAt;
+use crate::layer::{plain, Layer};
 use crate::pool::{with_scratch, Buffer, BufferPool};
 
 use super::blob::{Blob, TileKey, TileSpan};

@@ -20,7 +20,7 @@ use crate::lod::{Clipmap, ClipmapConfig, DirtyRect};
 use crate::stream::PieceMap;
 
 use super::blob::TileKey;
-use super::rings::{RingBuild, RingFrame};
+use super::ring_build::{RingBuild, RingFrame};
 use super::terrain::PlanetTerrain;
 
 /// Tiles to refresh kept before a batch; more is a teleport's worth (the refills are

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::FormatError;
-use crate::flat::ReachKind;
+use crate::reach::ReachKind;
 
 /// One river reach: a chain of points between a source or confluence and the next
 /// confluence, the sea or a lake.

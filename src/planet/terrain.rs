@@ -10,7 +10,7 @@ use rstar::primitives::{GeomWithData, Line};
 use rstar::RTree;
 
 use crate::error::FormatError;
-use crate::flat::ReachKind;
+use crate::reach::ReachKind;
 use crate::stream::{PieceMap, Resident};
 
 use super::blob::TileKey;

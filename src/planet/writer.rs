@@ -7,8 +7,8 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use crate::codec::{self, Effort};
 use crate::error::FormatError;
-use crate::flat::codec::{self, Effort};
 
 use super::blob::TileKey;
 use super::cube::{Projection, Vec3};

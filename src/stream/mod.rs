@@ -33,7 +33,8 @@ use std::time::{Duration, Instant};
 
 use parking_lot::RwLock;
 
-pub use source::{LoadPanic, Source};
+pub use crate::error::LoadPanic;
+pub use source::Source;
 
 use latency::Ring;
 use workers::{Done, Job, Pool};

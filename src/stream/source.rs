@@ -4,6 +4,8 @@
 use std::fmt::Debug;
 use std::hash::Hash;
 
+use crate::error::LoadPanic;
+
 pub trait Source: Send + Sync + 'static {
     /// Names one loadable piece (a region location, a planet tile).
     type Key: Copy + Eq + Hash + Debug + Send + Sync + 'static;
@@ -43,22 +45,5 @@ pub trait Source: Send + Sync + 'static {
     /// nothing.
     fn idle(&self) -> bool {
         false
-    }
-}
-
-/// A load that panicked on a loader thread, with the panic's message.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("loading panicked (a bug in relief or in the source): {0}")]
-pub struct LoadPanic(pub String);
-
-impl LoadPanic {
-    /// From what `catch_unwind` caught: the message if the payload is a string.
-    pub fn from_payload(payload: &(dyn std::any::Any + Send)) -> LoadPanic {
-        let message = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a panic without a message".into());
-        LoadPanic(message)
     }
 }

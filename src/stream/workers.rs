@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender};
 use parking_lot::{Condvar, Mutex};
 
-use crate::stream::source::{LoadPanic, Source};
+use crate::error::LoadPanic;
+use crate::stream::source::Source;
 
 pub struct Job<K> {
     pub key: K,

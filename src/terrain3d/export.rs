@@ -10,12 +10,13 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use crate::bake::{seed, Progress};
 use crate::flat::control::Control;
-use crate::import::BLANK_COLOR;
+use crate::progress::Progress;
 use crate::{FormatError, RegionLocation, World};
 
-use super::{binres, container, import, mips, ResError, Terrain3dRegion};
+use crate::flat::mips;
+
+use super::{binres, container, region_files, ResError, Terrain3dRegion, BLANK_COLOR};
 
 /// The locations Terrain3D's region map holds, on each axis.
 pub const MAP_LOCATIONS: std::ops::RangeInclusive<i32> = -16..=15;
@@ -82,8 +83,8 @@ pub fn check(world: &World, out: &Path) -> Result<(), ExportError> {
             .region_locations()
             .map(|l| l.terrain3d_file_name())
             .collect();
-        let files =
-            import::region_files(out).map_err(|e| ExportError::DoesNotFit(e.to_string()))?;
+        let files = region_files(out)
+            .map_err(|e| ExportError::DoesNotFit(format!("{}: {e}", out.display())))?;
         if let Some(stray) = files
             .iter()
             .find(|p| !ours.contains(p.file_name().and_then(|n| n.to_str()).unwrap_or("")))
@@ -146,7 +147,7 @@ pub fn region_file_bytes(
     let path = format!("{}/{name}", res_dir.trim_end_matches('/'));
     // A stable uid per world and location, so exporting again gives the same files; Godot's
     // uids are non-negative 63-bit numbers.
-    let uid = seed::fnv1a(&format!("{}/{name}", world.manifest().seed_hash)) >> 1;
+    let uid = crate::hash::fnv1a(&format!("{}/{name}", world.manifest().seed_hash)) >> 1;
     let resource = t.to_resource(&chain[4 * t.color.len()..], &path, Some(uid));
     // Inside the container the stream starts at its header: Godot's loader reads the `RSCC`
     // magic instead of `RSRC`, then the header straight out of the decompressed blocks.

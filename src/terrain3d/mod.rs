@@ -6,18 +6,37 @@
 //! - [`binres`]: Godot 4's binary resource format, the variant types a region holds;
 //! - [`region`]: a `Terrain3DRegion` out of a parsed resource: size, spacing, height range
 //!   and the three maps, bit for bit; and the resource Terrain3D writes for one;
-//! - [`mips`]: the color map's mip chain, as Godot generates it;
-//! - [`import`]: a data directory's region files read for [`crate::import::write_world`];
 //! - [`export`]: a relief world written as a data directory Terrain3D loads.
+//!
+//! The color map's mip chain is [`relief::flat::mips`](crate::flat::mips) (the Godot
+//! extension builds it too); a data directory read into a world is
+//! [`import::terrain3d`](crate::import::terrain3d).
+
+use std::path::{Path, PathBuf};
 
 pub mod binres;
 pub mod container;
 pub mod export;
-pub mod import;
-pub mod mips;
 pub mod region;
 
 pub use region::{RegionFile, Terrain3dRegion};
+
+/// Terrain3D's blank color map value: white, alpha 0.5 (a neutral roughness modifier).
+pub const BLANK_COLOR: [u8; 4] = [255, 255, 255, 127];
+
+/// The region files of a Terrain3D data directory (`terrain3d*.res`), sorted by name.
+pub fn region_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if name.starts_with("terrain3d") && name.ends_with(".res") && path.is_file() {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
 
 /// Why a Terrain3D file can't be read.
 #[derive(Debug, thiserror::Error)]

@@ -10,7 +10,7 @@
 //! handed to the engine are the level's own storage ([`level_bytes`]), not a copy. Plain Rust
 //! with no engine types; steady state allocates nothing.
 
-use relief::flat::layer::plain;
+use relief::layer::plain;
 use relief::lod::{Clipmap, DirtyRect};
 use relief::runtime::LodPlane;
 

@@ -4,9 +4,9 @@
 //! without one). Plain Rust with no engine types, so a worker thread prepares every byte and
 //! the main thread only wraps them in Images; tested without Godot.
 
-use relief::flat::layer::plain;
+pub use relief::flat::mips::{mip_sides, rgba8_chain_len, rgba8_with_mips};
+use relief::layer::plain;
 use relief::planet::PlanetTile;
-pub use relief::terrain3d::mips::{mip_sides, rgba8_chain_len, rgba8_with_mips};
 use relief::Region;
 
 /// Godot's `Image.FORMAT_RF`: one 32-bit float per pixel, native byte order.
@@ -81,7 +81,7 @@ mod tests {
 
     #[test]
     fn a_regions_maps_are_its_layers_bit_for_bit() {
-        use relief::flat::Layer;
+        use relief::layer::Layer;
         let size = 16u32;
         let n = (size * size) as usize;
         let height: Vec<f32> = (0..n).map(|k| k as f32 * 0.25 - 7.0).collect();

@@ -159,7 +159,7 @@ impl<K> Drop for Preparer<K> {
 mod tests {
     use super::*;
     use relief::flat::collision::{ChunkKey, CollisionChunk};
-    use relief::flat::Layer;
+    use relief::layer::Layer;
     use relief::RegionLocation;
     use std::cell::Cell;
 

@@ -7,7 +7,7 @@
 //! sill (and becomes a lake or a salt flat) where a wet one is breached and drained.
 
 use crate::bake::routing::{Flow, Graph, Routing};
-use crate::bake::Progress;
+use crate::progress::Progress;
 
 use super::shape::Shape;
 use super::sphere::SphereGrid;
@@ -151,8 +151,8 @@ pub fn rescale_land(shape: &mut Shape, top: f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bake::Silent;
     use crate::planet::cube::Projection;
+    use crate::progress::Silent;
 
     /// At steady state uplift balances incision, U = K·A^m·S, so along channels
     /// S ∝ A^(−m/n) with n = 1: the fitted exponent must come back as −m.

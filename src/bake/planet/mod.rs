@@ -24,15 +24,15 @@ use crate::bake::climate::RUNOFF_REFERENCE_MM;
 use crate::bake::ground;
 use crate::bake::noise::Noise3;
 use crate::bake::routing::{Flow, Graph};
-use crate::bake::seed::fnv1a;
-use crate::bake::Progress;
 use crate::error::FormatError;
-use crate::flat::ReachKind;
+use crate::hash::fnv1a;
 use crate::planet::blob::TileKey;
 use crate::planet::cube::{self, Projection, Vec3};
 use crate::planet::format::{self, standard_fields};
 use crate::planet::tables::{encode_lakes, encode_reaches, PlanetCensus, PlanetReach};
 use crate::planet::writer::{encode_tile, BlobSpec, BlobWriter};
+use crate::progress::Progress;
+use crate::reach::ReachKind;
 
 /// The planet baker's algorithm version (in every blob's header). 3: sediment stored as u16
 /// millimetres (1/1024 m) instead of f32, and tiles written with LZ4-HC. 4: 36 ground classes

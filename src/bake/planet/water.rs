@@ -9,8 +9,8 @@ use crate::bake::classify::FLOODPLAIN_AREA_KM2;
 use crate::bake::ground;
 use crate::bake::hydrology::{channel_depth, channel_width, MIN_BED_GRADE};
 use crate::bake::routing::{Flow, Graph, Routing};
-use crate::flat::ReachKind;
 use crate::planet::tables::{PlanetLake, PlanetReach};
+use crate::reach::ReachKind;
 
 use super::fine_grid::FineGrid;
 

@@ -181,8 +181,8 @@ pub(crate) enum Codecs {
 }
 
 impl Codecs {
-    pub(crate) fn profile(self) -> relief::flat::region::CodecProfile {
-        use relief::flat::region::CodecProfile;
+    pub(crate) fn profile(self) -> relief::flat::region_writer::CodecProfile {
+        use relief::flat::region_writer::CodecProfile;
         match self {
             Codecs::Fast => CodecProfile::Fast,
             Codecs::Small => CodecProfile::Small,
@@ -419,7 +419,8 @@ pub(crate) fn pack(
         PackProfile::AsIs => w.write_pack(out)?,
         PackProfile::Compact => {
             let scratch = out.with_extension("recode-tmp");
-            let report = w.write_recoded(&scratch, relief::flat::region::CodecProfile::Compact);
+            let report =
+                w.write_recoded(&scratch, relief::flat::region_writer::CodecProfile::Compact);
             let bytes = report.and_then(|r| {
                 println!(
                     "re-encoded {} regions in the compact profile ({} with a derived color map): \

@@ -88,7 +88,7 @@ pub fn import(command: ImportCommand, progress: &dyn Progress) -> Result<()> {
             out,
             vertex_spacing,
         } => {
-            let data = terrain3d::import::read_data_dir(&dir, vertex_spacing, 0)?;
+            let data = relief::import::terrain3d::read_data_dir(&dir, vertex_spacing, 0)?;
             let name = format!("terrain3d:{}", file_name(&dir));
             let mut s = ImportSettings::new(&name, data.region_size, data.vertex_spacing);
             out.fill(&mut s)?;

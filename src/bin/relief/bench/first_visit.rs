@@ -18,6 +18,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
+use relief::planet::{Planet, TileKey};
 use relief::pool::{Buffer, BufferPool};
 use relief::World;
 
@@ -144,7 +145,7 @@ fn planet_child(ground: &Path, mode: &str) -> Result<(), String> {
     use std::os::unix::fs::FileExt;
     let planet =
         relief::planet::Planet::open(ground).map_err(|e| format!("{}: {e}", ground.display()))?;
-    let (keys, _) = super::planet::sample_tiles(&planet);
+    let (keys, _) = sample_tiles(&planet);
     let spans: Vec<(u64, usize)> = keys
         .iter()
         .flat_map(|&k| {
@@ -251,4 +252,27 @@ pub fn print(m: &Figures, piece: &str) {
             m.of(&format!("throughput.{key}_ratio")),
         );
     }
+}
+
+/// Tiles of the first 4 × 4 of each face, and the stored bytes of all their fields: what the
+/// throughput and first-visit sections load.
+pub fn sample_tiles(planet: &Planet) -> (Vec<TileKey>, u64) {
+    let h = planet.blob().header();
+    let side = h.face_resolution / h.tile_size;
+    let keys: Vec<TileKey> = (0..6u8)
+        .flat_map(|face| {
+            (0..4u16).flat_map(move |ty| (0..4u16).map(move |tx| TileKey { face, tx, ty }))
+        })
+        .filter(|k| (k.tx as u32) < side && (k.ty as u32) < side)
+        .collect();
+    let fields = planet.blob().fields().len();
+    let stored = keys
+        .iter()
+        .map(|&k| {
+            (0..fields)
+                .map(|f| planet.blob().entry(f, k).map_or(0, |e| e.length as u64))
+                .sum::<u64>()
+        })
+        .sum();
+    (keys, stored)
 }

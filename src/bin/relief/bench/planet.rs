@@ -160,7 +160,7 @@ impl PlanetBench {
             Planet::open(path)?;
             fig.set("open.cold_ms", millis(t.elapsed()));
         }
-        let (keys, stored) = sample_tiles(&self.planet);
+        let (keys, stored) = super::first_visit::sample_tiles(&self.planet);
         let file = std::fs::File::open(path)?;
         for &k in &keys {
             self.read_raw(&file, k)?; // warm the page cache
@@ -381,27 +381,4 @@ impl PlanetBench {
             m.of("queries.control_us"),
         );
     }
-}
-
-/// Tiles of the first 4 × 4 of each face, and the stored bytes of all their fields: what the
-/// throughput and first-visit sections load.
-pub fn sample_tiles(planet: &Planet) -> (Vec<TileKey>, u64) {
-    let h = planet.blob().header();
-    let side = h.face_resolution / h.tile_size;
-    let keys: Vec<TileKey> = (0..6u8)
-        .flat_map(|face| {
-            (0..4u16).flat_map(move |ty| (0..4u16).map(move |tx| TileKey { face, tx, ty }))
-        })
-        .filter(|k| (k.tx as u32) < side && (k.ty as u32) < side)
-        .collect();
-    let fields = planet.blob().fields().len();
-    let stored = keys
-        .iter()
-        .map(|&k| {
-            (0..fields)
-                .map(|f| planet.blob().entry(f, k).map_or(0, |e| e.length as u64))
-                .sum::<u64>()
-        })
-        .sum();
-    (keys, stored)
 }

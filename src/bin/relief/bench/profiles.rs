@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use relief::flat::region::{self, encode_region_derived, CodecProfile};
+use relief::flat::region;
+use relief::flat::region_writer::{encode_region_derived, CodecProfile};
 use relief::pool::BufferPool;
 use relief::{RegionLocation, World};
 

@@ -1,4 +1,4 @@
-//! One map of a region, as a slice of its element type. A map read from a file keeps the
+//! One map (a region's layer, a planet tile's field), as a slice of its element type. A map read from a file keeps the
 //! bytes it was read into (no zeroing pass, no copy), and gives them back to the pool they
 //! came from when dropped; a map built in memory keeps its Vec.
 

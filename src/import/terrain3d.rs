@@ -1,14 +1,14 @@
-//! A Terrain3D data directory read into regions for [`crate::import::write_world`]: every
+//! A Terrain3D data directory read into regions for [`write_world`](super::write_world): every
 //! `terrain3d*.res` in it, its location from its name, its size and spacing from its file.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use crate::import::{ImportError, ImportedRegion};
+use crate::terrain3d::{region_files, RegionFile};
 use crate::RegionLocation;
 
-use super::RegionFile;
+use super::{ImportError, ImportedRegion};
 
 /// Terrain3D's vertex spacing when neither the files nor the caller say: its default, 1 m.
 pub const DEFAULT_VERTEX_SPACING: f64 = 1.0;
@@ -24,24 +24,6 @@ pub struct DataDir {
     pub file_bytes: u64,
 }
 
-/// The `terrain3d*.res` files in `dir`, sorted by name.
-pub fn region_files(dir: &Path) -> Result<Vec<PathBuf>, ImportError> {
-    let io = |source| ImportError::Io {
-        path: dir.to_path_buf(),
-        source,
-    };
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(io)? {
-        let path = entry.map_err(io)?.path();
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if name.starts_with("terrain3d") && name.ends_with(".res") && path.is_file() {
-            files.push(path);
-        }
-    }
-    files.sort();
-    Ok(files)
-}
-
 /// Reads every region file in `dir` on `threads` threads (0 = one per core). The spacing is
 /// what the files store; `vertex_spacing` fills in where they don't, and disagreeing with
 /// them is an error, as are files of different region sizes or spacings.
@@ -50,7 +32,10 @@ pub fn read_data_dir(
     vertex_spacing: Option<f64>,
     threads: usize,
 ) -> Result<DataDir, ImportError> {
-    let files = region_files(dir)?;
+    let files = region_files(dir).map_err(|source| ImportError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
     if files.is_empty() {
         return Err(ImportError::Settings(format!(
             "{} holds no terrain3d*.res region files",

@@ -1,4 +1,5 @@
-//! Layer codecs: how one map's bytes are stored inside a region or overview file.
+//! Layer codecs: how one map's bytes are stored inside a region, an overview or a planet tile
+//! (shared by flat worlds and planets, so neither reaches into the other).
 //!
 //! Raw f32 heights barely compress under LZ4 (the low mantissa bytes look random), so the
 //! height codec first turns each word into the difference from its predecessor in an
@@ -6,9 +7,11 @@
 //! ("byte shuffle"). Neighbouring terrain samples are close, so most high bytes become zero
 //! and LZ4 finds long runs. Everything here is lossless.
 
+pub mod planes;
+
 use crate::error::FormatError;
-use crate::flat::layer::plain;
-use crate::flat::planes::{self, shuffle, unshuffle};
+use crate::layer::plain;
+use planes::{shuffle, unshuffle};
 
 /// How a layer's bytes are stored. The numeric values are the on-disk codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

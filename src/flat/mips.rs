@@ -3,7 +3,7 @@
 //! array refuses a color layer without one, so both the exporter and the Godot extension
 //! build it.
 
-use crate::flat::layer::plain;
+use crate::layer::plain;
 
 /// The sides of an image's mip levels, `size` first, halving down to 1.
 pub fn mip_sides(size: u32) -> impl Iterator<Item = u32> {
