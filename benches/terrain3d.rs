@@ -17,12 +17,12 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use relief::bake::Silent;
 use relief::flat::region_writer::CodecProfile;
-use relief::import::terrain3d as import;
-use relief::import::{write_world, ImportSettings};
-use relief::terrain3d::{export, RegionFile};
 use relief::{RegionLocation, World};
+use relief_tools::import::terrain3d as import;
+use relief_tools::import::{write_world, ImportSettings};
+use relief_tools::terrain3d::{export, RegionFile};
+use relief_tools::Silent;
 
 fn fixture_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/terrain3d-demo")

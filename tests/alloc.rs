@@ -106,8 +106,8 @@ fn the_runtime_update_allocates_nothing_while_loading_or_walking() {
 /// few dozen frames on their worker, and the main thread still allocates nothing.
 #[test]
 fn the_runtime_update_allocates_nothing_orbiting_a_planet() {
-    use relief::bake::planet::bake_planet;
-    use relief::bake::Silent;
+    use relief_tools::bake::planet::bake_planet;
+    use relief_tools::Silent;
     let path = common::scratch("alloc-planet").with_extension("plnt");
     bake_planet(&common::small_planet("relief"), &path, &Silent).expect("bake");
     let mut rt = relief::Runtime::open(&path, relief::RuntimeConfig::default()).unwrap();

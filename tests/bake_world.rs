@@ -5,8 +5,9 @@ mod common;
 
 use std::collections::HashMap;
 
-use relief::bake::{self, hydrology, Silent};
 use relief::flat::{ReachEnd, RegionLocation, World};
+use relief_tools::bake::{self, hydrology};
+use relief_tools::Silent;
 
 #[test]
 fn the_same_seed_bakes_byte_identical_worlds() {

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
-use relief::bake::planet::bake_planet;
-use relief::bake::Silent;
+use relief_tools::bake::planet::bake_planet;
+use relief_tools::Silent;
 use serde_json::Value;
 
 /// One bench at a time: they measure this machine, and a second one would be its noise.
@@ -19,7 +19,7 @@ fn serial() -> MutexGuard<'static, ()> {
 }
 
 fn relief(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_relief"));
+    let mut c = Command::new(common::relief_exe());
     c.args(args)
         .env_remove("RELIEF_BENCH_SLOW_UPDATE_US")
         .env_remove("RELIEF_BENCH_SLOW_LOAD_MS");

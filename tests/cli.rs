@@ -89,7 +89,7 @@ fn demo_streams_a_route_and_reports_regions_collision_and_clipmap() {
 #[test]
 fn demo_bakes_the_default_world_when_it_is_missing() {
     let cache = common::scratch("xdg-cache");
-    let out = Command::new(env!("CARGO_BIN_EXE_relief"))
+    let out = Command::new(common::relief_exe())
         .args(["demo", "--seconds", "1"])
         .env("XDG_CACHE_HOME", &cache)
         .output()

@@ -171,11 +171,11 @@ fn with_nothing_resident_the_overview_answers_then_regions_refresh_it() {
 #[test]
 fn levels_coarser_than_a_region_come_from_the_overview() {
     let dir = common::scratch("narrow-regions");
-    let mut cfg = relief::bake::BakeConfig::new("narrow");
+    let mut cfg = relief_tools::bake::BakeConfig::new("narrow");
     cfg.size = 1024.0;
     cfg.region_size = 64;
     cfg.spacing = 2.0;
-    relief::bake::bake(&cfg, &dir, &relief::bake::Silent).unwrap();
+    relief_tools::bake::bake(&cfg, &dir, &relief_tools::Silent).unwrap();
     let world = Arc::new(World::open(&dir).unwrap());
     let mut s = Streamer::new(
         Arc::new(RegionSource::new(world.clone())),

@@ -5,12 +5,13 @@ mod common;
 
 use std::process::Command;
 
-use relief::bake::{self, Silent};
 use relief::codec::Codec;
 use relief::flat::region::{decode_region, read_header, LayerKind, Region};
 use relief::flat::region_writer::{encode_region_derived, CodecProfile};
 use relief::flat::tint::TintRecipe;
 use relief::flat::{FormatError, RegionLocation, World};
+use relief_tools::bake;
+use relief_tools::Silent;
 
 fn sorted_locations(w: &World) -> Vec<RegionLocation> {
     let mut locs: Vec<_> = w.region_locations().collect();
@@ -260,7 +261,7 @@ fn a_derived_layer_must_be_a_version_2_color_layer_with_biomes_in_its_palette() 
 
 /// Runs `relief pack [args] WORLD OUT`; returns what it printed.
 fn pack(args: &[&str], out: &std::path::Path) -> String {
-    let run = Command::new(env!("CARGO_BIN_EXE_relief"))
+    let run = Command::new(common::relief_exe())
         .arg("pack")
         .args(args)
         .arg(common::world_dir())

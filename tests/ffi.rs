@@ -5,10 +5,10 @@ mod common;
 use std::ffi::{CStr, CString};
 use std::ptr;
 
-use relief::ffi::world::{
+use relief_c::world::{
     relief_world, relief_world_destroy, relief_world_get_info, relief_world_info, relief_world_open,
 };
-use relief::ffi::*;
+use relief_c::*;
 
 fn last_error() -> String {
     unsafe { CStr::from_ptr(relief_last_error_message()) }
@@ -147,10 +147,8 @@ fn hostile_input_gets_a_status_and_a_message_never_a_crash() {
 
 #[test]
 fn a_pack_and_a_planet_open_from_a_byte_range_of_a_larger_file() {
-    use relief::ffi::planet::{
-        relief_planet, relief_planet_destroy, relief_planet_open_file_range,
-    };
-    use relief::ffi::world::relief_world_open_file_range;
+    use relief_c::planet::{relief_planet, relief_planet_destroy, relief_planet_open_file_range};
+    use relief_c::world::relief_world_open_file_range;
     // An archive-like file: 1000 bytes before the pack, the planet after it, junk at the end.
     let pack = common::world_pack();
     let planet = common::planet_blob("range");

@@ -1,12 +1,13 @@
-//! include/relief.h is an artifact: generated from src/ffi, committed, and checked here.
+//! include/relief.h is an artifact: generated from the C ABI crate (crates/relief-c), committed,
+//! and checked here.
 
 use std::path::Path;
 use std::process::Command;
 
 fn generate() -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut config =
-        cbindgen::Config::from_file(root.join("cbindgen.toml")).expect("read cbindgen.toml");
+    let mut config = cbindgen::Config::from_file(root.join("crates/relief-c/cbindgen.toml"))
+        .expect("read cbindgen.toml");
     // The version macros come from Cargo.toml (this test is built from the same package),
     // never typed by hand.
     config.after_includes = Some(format!(
@@ -17,13 +18,13 @@ fn generate() -> String {
         env!("CARGO_PKG_VERSION"),
     ));
     let mut out = Vec::new();
-    // Only the ABI's own sources (src/ffi/mod.rs and the modules it declares): the rest of
-    // the crate's public items are not C API.
+    // Only the ABI crate's own sources (its lib.rs and the modules it declares), not its
+    // dependencies'.
     cbindgen::Builder::new()
         .with_config(config)
-        .with_src(root.join("src/ffi/mod.rs"))
+        .with_src(root.join("crates/relief-c/src/lib.rs"))
         .generate()
-        .expect("cbindgen parses src/ffi")
+        .expect("cbindgen parses crates/relief-c")
         .write(&mut out);
     String::from_utf8(out).unwrap()
 }

@@ -403,10 +403,10 @@ fn two_openers_share_one_cache_directory() {
 
 #[test]
 fn the_c_abi_opens_by_url_and_checks_its_options() {
-    use relief::ffi::http::{relief_http_options, relief_http_options_default};
-    use relief::ffi::planet::{relief_planet_destroy, relief_planet_open_url};
-    use relief::ffi::world::{relief_world_destroy, relief_world_open, relief_world_open_url};
-    use relief::ffi::*;
+    use relief_c::http::{relief_http_options, relief_http_options_default};
+    use relief_c::planet::{relief_planet_destroy, relief_planet_open_url};
+    use relief_c::world::{relief_world_destroy, relief_world_open, relief_world_open_url};
+    use relief_c::*;
     use std::ffi::{CStr, CString};
     let last = || {
         unsafe { CStr::from_ptr(relief_last_error_message()) }
@@ -515,7 +515,7 @@ fn the_c_abi_opens_by_url_and_checks_its_options() {
 fn relief_bench_url_measures_local_cold_warm_and_a_delayed_link() {
     let server = server("bench");
     let out = common::scratch("http-bench").with_extension("json");
-    let run = std::process::Command::new(env!("CARGO_BIN_EXE_relief"))
+    let run = std::process::Command::new(common::relief_exe())
         .arg("bench")
         .arg(server.url("world.rlpack"))
         .args(["--seconds", "0.5", "--rtt-ms", "5", "--json"])

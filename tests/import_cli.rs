@@ -26,9 +26,9 @@ fn a_terrain3d_directory_of_compressed_and_plain_files_imports_with_named_biomes
     // The same region as an uncompressed resource (`RSRC`, offsets counted from the file's
     // start, as Godot saves without compression), one region west.
     let stream =
-        relief::terrain3d::container::decompress(&std::fs::read(fixture()).unwrap()).unwrap();
-    let resource = relief::terrain3d::binres::parse(&stream).unwrap();
-    let plain = relief::terrain3d::binres::write(&resource, true);
+        relief_tools::terrain3d::container::decompress(&std::fs::read(fixture()).unwrap()).unwrap();
+    let resource = relief_tools::terrain3d::binres::parse(&stream).unwrap();
+    let plain = relief_tools::terrain3d::binres::write(&resource, true);
     assert_eq!(&plain[..4], b"RSRC");
     std::fs::write(data.join("terrain3d-01_00.res"), &plain).unwrap();
     let biomes = data.with_extension("biomes.json");

@@ -7,15 +7,15 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use relief::bake::biomes::BiomeId;
-use relief::bake::planet::bake_planet;
-use relief::bake::Silent;
 use relief::planet::cube;
 use relief::planet::tables::PlanetCensus;
 use relief::planet::{
     Blob, Planet, PlanetOrigin, PlanetTerrain, Projection, Samples, TileKey, TileSource,
 };
 use relief::stream::{Event, StreamConfig, Streamer};
+use relief_tools::bake::biomes::BiomeId;
+use relief_tools::bake::planet::bake_planet;
+use relief_tools::Silent;
 
 use common::small_planet as small;
 
@@ -839,8 +839,8 @@ fn integer_fields_are_scaled_into_f32() {
 /// `bake::classify`'s tests.)
 #[test]
 fn every_class_on_the_baked_planet_carries_its_cause() {
-    use relief::bake::classify::*;
-    use relief::bake::planet::climate::temperature;
+    use relief_tools::bake::classify::*;
+    use relief_tools::bake::planet::climate::temperature;
     let (path, _) = baked();
     let blob = Blob::open(path).unwrap();
     let h = blob.header();
@@ -903,7 +903,8 @@ fn every_class_on_the_baked_planet_carries_its_cause() {
                         temp > DUNE_MIN_C - e && p < DUNE_MAX_MM + 1.0 && sediment > DUNE_SAND_M - e
                     }
                     BiomeId::Wetland | BiomeId::Swamp => {
-                        relief::bake::climate::aridity_index(p + 1.0, temp + e) >= WETLAND_MIN_AI
+                        relief_tools::bake::climate::aridity_index(p + 1.0, temp + e)
+                            >= WETLAND_MIN_AI
                             && !in_lake
                     }
                     BiomeId::Mangrove => temp > MANGROVE_MIN_C - e && depth.abs() < TIDE_M + e,

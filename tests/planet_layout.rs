@@ -8,12 +8,12 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
-use relief::bake::planet::bake_planet;
-use relief::bake::Silent;
 use relief::flat::FormatError;
 use relief::io::ReadAt;
 use relief::planet::format::{encode_index, TileEntry};
 use relief::planet::{Blob, Planet, TileKey};
+use relief_tools::bake::planet::bake_planet;
+use relief_tools::Silent;
 
 fn baked() -> &'static PathBuf {
     static P: OnceLock<PathBuf> = OnceLock::new();

@@ -5,8 +5,8 @@
 
 use std::sync::OnceLock;
 
-use relief::bake::planet::{landscape, Landscape, PlanetConfig};
-use relief::bake::Silent;
+use relief_tools::bake::planet::{landscape, Landscape, PlanetConfig};
+use relief_tools::Silent;
 
 /// The default 1024² planet: its fine grid is the face (6.3 M nodes, 77 m cells).
 fn land() -> &'static Landscape {
@@ -152,11 +152,11 @@ fn lake_sizes_have_a_power_law_tail() {
     // And each lake holds at least the minimum area and depth.
     for l in lakes {
         assert!(
-            l.area_m2 >= relief::bake::planet::water::LAKE_MIN_AREA_M2,
+            l.area_m2 >= relief_tools::bake::planet::water::LAKE_MIN_AREA_M2,
             "{l:?}"
         );
         assert!(
-            l.depth_m as f64 >= relief::bake::planet::water::LAKE_MIN_DEPTH,
+            l.depth_m as f64 >= relief_tools::bake::planet::water::LAKE_MIN_DEPTH,
             "{l:?}"
         );
     }
@@ -166,12 +166,12 @@ fn lake_sizes_have_a_power_law_tail() {
 /// (twice bankfull depth and a metre) stands higher than the floodplain's rise above the bed.
 #[test]
 fn floods_level_the_ground_beside_large_rivers() {
-    use relief::bake::classify::FLOODPLAIN_AREA_KM2;
-    use relief::bake::hydrology::{channel_depth, channel_width};
-    use relief::bake::planet::water::FLOODPLAIN_RISE_M;
+    use relief_tools::bake::classify::FLOODPLAIN_AREA_KM2;
+    use relief_tools::bake::hydrology::{channel_depth, channel_width};
+    use relief_tools::bake::planet::water::FLOODPLAIN_RISE_M;
     let w = &land().water;
     let (above, gathers) =
-        relief::bake::ground::drainage(&w.height, &w.routing, &w.area, &w.channel);
+        relief_tools::bake::ground::drainage(&w.height, &w.routing, &w.area, &w.channel);
     let mut levelled = 0;
     for k in 0..w.height.len() {
         if w.channel[k] || w.lake[k] != 0 || w.ocean[k] || gathers[k] < FLOODPLAIN_AREA_KM2 {
@@ -197,7 +197,7 @@ fn floods_level_the_ground_beside_large_rivers() {
 /// hot deserts hold sand seas deep enough for dunes.
 #[test]
 fn blown_sand_settles_into_the_ground_without_being_made_or_lost() {
-    use relief::bake::routing::Graph;
+    use relief_tools::bake::routing::Graph;
     let l = land();
     let (w, fine, g) = (&l.water, &l.fine, &l.grid);
     let mut settled = 0.0;
@@ -230,7 +230,7 @@ fn blown_sand_settles_into_the_ground_without_being_made_or_lost() {
 /// kilometres before the break at 120 m, not a cell or the width of an ocean.
 #[test]
 fn beaches_and_shelves_have_the_widths_of_real_coasts() {
-    use relief::bake::classify::{BEACH_ABOVE_M, SHELF_BREAK_M};
+    use relief_tools::bake::classify::{BEACH_ABOVE_M, SHELF_BREAK_M};
     let l = land();
     let (w, f) = (&l.water, &l.fine);
     let m = f.m as i64;

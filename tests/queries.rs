@@ -6,11 +6,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use parking_lot::RwLock;
-use relief::bake::seed::Rng;
 use relief::flat::terrain::{Origin, Terrain};
 use relief::flat::RegionSource;
 use relief::flat::{Control, Region, RegionLocation, World};
 use relief::stream::{PieceMap, StreamConfig, Streamer};
+use relief_tools::bake::seed::Rng;
 
 struct Fixture {
     world: Arc<World>,

@@ -8,13 +8,13 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use relief::bake::planet::bake_planet;
-use relief::bake::Silent;
 use relief::lod::{Clipmap, ClipmapConfig};
 use relief::planet::rings::PlanetRings;
 use relief::runtime::{BadFocus, ChunkId, CollisionConfig, Lod, PieceKey, Queries};
 use relief::stream::{Event, StreamConfig};
 use relief::{Runtime, RuntimeConfig, RuntimeEvent};
+use relief_tools::bake::planet::bake_planet;
+use relief_tools::Silent;
 
 fn small_levels() -> ClipmapConfig {
     ClipmapConfig {

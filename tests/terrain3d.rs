@@ -2,7 +2,7 @@
 //! tests/fixtures/terrain3d-demo/) reads with the figures computed independently from its
 //! decompressed bytes, and damaged files fail with typed errors.
 
-use relief::terrain3d::{RegionFile, ResError};
+use relief_tools::terrain3d::{RegionFile, ResError};
 
 fn fixture() -> Vec<u8> {
     std::fs::read(concat!(
@@ -83,10 +83,10 @@ fn a_truncated_or_damaged_region_file_is_a_typed_error() {
 }
 
 /// The demo's decompressed stream with `patch` applied at byte `at`, parsed.
-fn patched(at: usize, patch: &[u8]) -> Result<relief::terrain3d::binres::Resource, ResError> {
-    let mut stream = relief::terrain3d::container::decompress(&fixture()).unwrap();
+fn patched(at: usize, patch: &[u8]) -> Result<relief_tools::terrain3d::binres::Resource, ResError> {
+    let mut stream = relief_tools::terrain3d::container::decompress(&fixture()).unwrap();
     stream[at..at + patch.len()].copy_from_slice(patch);
-    relief::terrain3d::binres::parse(&stream)
+    relief_tools::terrain3d::binres::parse(&stream)
 }
 
 #[test]
@@ -110,7 +110,7 @@ fn lengths_counts_offsets_and_types_from_the_file_are_checked_before_use() {
     let e = patched(0x0, &1u32.to_le_bytes()).unwrap_err(); // big-endian
     assert!(matches!(e, ResError::Unsupported(_)), "{e}");
     // A region whose map is the wrong size reads as a resource but not as a region.
-    let file = relief::terrain3d::RegionFile {
+    let file = relief_tools::terrain3d::RegionFile {
         resource: patched(0x1dc, &512u32.to_le_bytes()).unwrap(), // the height Image's width
     };
     let e = file.region().unwrap_err();
@@ -119,9 +119,9 @@ fn lengths_counts_offsets_and_types_from_the_file_are_checked_before_use() {
 
 #[test]
 fn the_demo_stream_written_back_is_byte_for_byte_what_terrain3d_wrote() {
-    let stream = relief::terrain3d::container::decompress(&fixture()).unwrap();
-    let parsed = relief::terrain3d::binres::parse(&stream).unwrap();
-    let again = relief::terrain3d::binres::write(&parsed, false);
+    let stream = relief_tools::terrain3d::container::decompress(&fixture()).unwrap();
+    let parsed = relief_tools::terrain3d::binres::parse(&stream).unwrap();
+    let again = relief_tools::terrain3d::binres::write(&parsed, false);
     assert_eq!(again.len(), stream.len());
     let first = again.iter().zip(&stream).position(|(a, b)| a != b);
     assert_eq!(first, None, "first difference at byte {first:?}");
@@ -129,15 +129,15 @@ fn the_demo_stream_written_back_is_byte_for_byte_what_terrain3d_wrote() {
 
 #[test]
 fn the_demo_region_rebuilt_by_relief_has_terrain3ds_own_structure() {
-    let stream = relief::terrain3d::container::decompress(&fixture()).unwrap();
-    let theirs = relief::terrain3d::binres::parse(&stream).unwrap();
+    let stream = relief_tools::terrain3d::container::decompress(&fixture()).unwrap();
+    let theirs = relief_tools::terrain3d::binres::parse(&stream).unwrap();
     let region = RegionFile {
         resource: theirs.clone(),
     }
     .region()
     .unwrap();
     // The color chain after the first level, as the demo stores it.
-    let Some(relief::terrain3d::binres::Variant::Bytes(chain)) = theirs.bodies[2]
+    let Some(relief_tools::terrain3d::binres::Variant::Bytes(chain)) = theirs.bodies[2]
         .get("data")
         .and_then(|d| d.get("data"))
         .cloned()
@@ -152,11 +152,13 @@ fn the_demo_region_rebuilt_by_relief_has_terrain3ds_own_structure() {
         b.path = theirs.bodies[k].path.clone();
     }
     assert_eq!(renamed, theirs);
-    let written = relief::terrain3d::binres::write(&renamed, false);
+    let written = relief_tools::terrain3d::binres::write(&renamed, false);
     assert_eq!(written, stream, "byte for byte");
     // And read back through the container, the region is the same region.
-    let file =
-        relief::terrain3d::container::compress(&relief::terrain3d::binres::write(&ours, false), 3)
-            .unwrap();
+    let file = relief_tools::terrain3d::container::compress(
+        &relief_tools::terrain3d::binres::write(&ours, false),
+        3,
+    )
+    .unwrap();
     assert_eq!(RegionFile::parse(&file).unwrap().region().unwrap(), region);
 }

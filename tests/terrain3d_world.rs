@@ -7,14 +7,14 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use relief::bake::Silent;
 use relief::flat::mips;
-use relief::import::terrain3d as import;
-use relief::import::{write_world, ImportSettings, ImportedRegion};
-use relief::terrain3d::binres::Variant;
-use relief::terrain3d::export::{self, ExportError};
-use relief::terrain3d::{container, RegionFile};
 use relief::{RegionLocation, World};
+use relief_tools::import::terrain3d as import;
+use relief_tools::import::{write_world, ImportSettings, ImportedRegion};
+use relief_tools::terrain3d::binres::Variant;
+use relief_tools::terrain3d::export::{self, ExportError};
+use relief_tools::terrain3d::{container, RegionFile};
+use relief_tools::Silent;
 
 fn fixture_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/terrain3d-demo")
@@ -332,9 +332,9 @@ fn a_damaged_container_is_a_typed_error() {
         assert!(
             matches!(
                 e,
-                relief::terrain3d::ResError::Corrupt { .. }
-                    | relief::terrain3d::ResError::Truncated { .. }
-                    | relief::terrain3d::ResError::Decompress { .. }
+                relief_tools::terrain3d::ResError::Corrupt { .. }
+                    | relief_tools::terrain3d::ResError::Truncated { .. }
+                    | relief_tools::terrain3d::ResError::Decompress { .. }
             ),
             "byte {at} = {value}: {e}"
         );

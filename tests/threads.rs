@@ -11,12 +11,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use relief::ffi::collision::relief_chunk_view;
-use relief::ffi::region::{relief_region_release, relief_region_view};
-use relief::ffi::runtime::*;
-use relief::ffi::terrain::*;
-use relief::ffi::world::*;
-use relief::ffi::RELIEF_STATUS_OK;
+use relief_c::collision::relief_chunk_view;
+use relief_c::region::{relief_region_release, relief_region_view};
+use relief_c::runtime::*;
+use relief_c::terrain::*;
+use relief_c::world::*;
+use relief_c::RELIEF_STATUS_OK;
 
 /// A raw handle shared with query threads; relief's handles are documented as usable from
 /// any thread.
@@ -117,7 +117,7 @@ fn queries_views_updates_and_destroy_race_cleanly() {
                             == RELIEF_STATUS_OK
                         {
                             // SAFETY: acquired above, released once.
-                            unsafe { relief::ffi::collision::relief_collision_release(&mut chunk) };
+                            unsafe { relief_c::collision::relief_collision_release(&mut chunk) };
                         }
                         let mut stats = relief_runtime_stats {
                             struct_size: std::mem::size_of::<relief_runtime_stats>() as u32,
@@ -134,7 +134,7 @@ fn queries_views_updates_and_destroy_race_cleanly() {
         })
         .collect();
 
-    let mut events = vec![relief::ffi::streaming::relief_event::default(); 64];
+    let mut events = vec![relief_c::streaming::relief_event::default(); 64];
     for step in 0..400 {
         let x = -1800.0 + step as f64 * 9.0;
         // SAFETY: live runtime.
@@ -148,7 +148,7 @@ fn queries_views_updates_and_destroy_race_cleanly() {
             relief_runtime_poll_events(
                 rt,
                 events.as_mut_ptr(),
-                std::mem::size_of::<relief::ffi::streaming::relief_event>(),
+                std::mem::size_of::<relief_c::streaming::relief_event>(),
                 events.len(),
                 &mut n,
             )

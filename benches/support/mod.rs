@@ -3,8 +3,9 @@
 
 use std::path::PathBuf;
 
-use relief::bake::{self, BakeConfig, Silent};
 use relief::World;
+use relief_tools::bake::{self, BakeConfig};
+use relief_tools::Silent;
 
 #[allow(dead_code)]
 pub fn bench_world() -> World {
@@ -30,7 +31,7 @@ pub fn bench_world() -> World {
 /// once into target/bench-planet.plnt.
 #[allow(dead_code)]
 pub fn bench_planet() -> relief::planet::Planet {
-    use relief::bake::planet::{bake_planet, PlanetConfig, PLANET_BAKE_VERSION};
+    use relief_tools::bake::planet::{bake_planet, PlanetConfig, PLANET_BAKE_VERSION};
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-planet.plnt");
     relief::planet::Planet::open(&path)
         .map_err(|e| e.to_string())

@@ -552,7 +552,7 @@ pub fn planet_queries(data: &[u8]) {
 /// zstd. What parses is written back and must parse to the same resource; a region that
 /// reads has every map whole.
 pub fn terrain3d(data: &[u8]) {
-    use relief::terrain3d::{binres, RegionFile};
+    use relief_tools::terrain3d::{binres, RegionFile};
     let parsed = if data.starts_with(b"RSCC") || data.starts_with(binres::MAGIC) {
         RegionFile::parse(data).map(|f| f.resource)
     } else {

@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use relief::bake::{self, BakeConfig, Silent};
+use relief_tools::bake::{self, BakeConfig};
+use relief_tools::Silent;
 
 /// The default 4 km island at 2 m spacing: 64 regions of 256², the default erosion grid,
 /// so the hydrology is the default world's at a quarter of the samples.
@@ -17,8 +18,8 @@ pub fn small_config(seed: &str) -> BakeConfig {
 }
 
 /// A 128² face planet (tiles of 32², erosion on 64²): small enough to bake in seconds.
-pub fn small_planet(seed: &str) -> relief::bake::planet::PlanetConfig {
-    let mut c = relief::bake::planet::PlanetConfig::new(seed);
+pub fn small_planet(seed: &str) -> relief_tools::bake::planet::PlanetConfig {
+    let mut c = relief_tools::bake::planet::PlanetConfig::new(seed);
     c.face_resolution = 128;
     c.tile_size = 32;
     c.erosion_resolution = 64;
@@ -60,7 +61,7 @@ pub fn planet_blob(seed: &str) -> &'static [u8] {
     static BLOB: OnceLock<Vec<u8>> = OnceLock::new();
     BLOB.get_or_init(|| {
         let out = scratch(&format!("planet-{}", env!("CARGO_CRATE_NAME"))).with_extension("plnt");
-        relief::bake::planet::bake_planet(&small_planet(seed), &out, &Silent).unwrap();
+        relief_tools::bake::planet::bake_planet(&small_planet(seed), &out, &Silent).unwrap();
         std::fs::read(&out).unwrap()
     })
 }
@@ -108,11 +109,50 @@ pub fn patient(load_radius: f64, retry_ms: u64) -> relief::stream::StreamConfig 
 pub mod native;
 pub mod nginx;
 
-/// Runs the `relief` command (integration tests of the binary only, where cargo sets
-/// `CARGO_BIN_EXE_relief`): whether it succeeded, its stdout and its stderr.
-#[cfg(feature = "cli")]
+/// The `relief` command. It is the tools crate's binary, so cargo does not build it for this
+/// package's tests (nor set `CARGO_BIN_EXE_relief`): the first call builds it, with the
+/// profile these tests were built with, beside them (a no-op when it is fresh).
+pub fn relief_exe() -> &'static Path {
+    static EXE: OnceLock<PathBuf> = OnceLock::new();
+    EXE.get_or_init(|| {
+        // target/<profile>/deps/<this test>: the command lands in target/<profile>.
+        let test = std::env::current_exe().expect("the test's own path");
+        let dir = test
+            .parent()
+            .and_then(Path::parent)
+            .expect("target/<profile>");
+        let profile = if dir.ends_with("release") {
+            "release"
+        } else {
+            "test"
+        };
+        let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .parent()
+            .expect("target dir");
+        let built = std::process::Command::new(env!("CARGO"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args([
+                "build",
+                "--quiet",
+                "--profile",
+                profile,
+                "-p",
+                "relief-tools",
+                "--bin",
+                "relief",
+            ])
+            .arg("--target-dir")
+            .arg(target)
+            .status()
+            .expect("run cargo");
+        assert!(built.success(), "cargo could not build the relief command");
+        dir.join(format!("relief{}", std::env::consts::EXE_SUFFIX))
+    })
+}
+
+/// Runs the `relief` command: whether it succeeded, its stdout and its stderr.
 pub fn relief(args: &[&str]) -> (bool, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_relief"))
+    let out = std::process::Command::new(relief_exe())
         .args(args)
         .output()
         .expect("run relief");

@@ -105,7 +105,7 @@ pub fn native() -> &'static Native {
             .status
             .success()
             && relief::World::open(&world)
-                .is_ok_and(|w| w.manifest().bake_version == relief::bake::BAKE_VERSION);
+                .is_ok_and(|w| w.manifest().bake_version == relief_tools::bake::BAKE_VERSION);
         if !fresh {
             let _ = std::fs::remove_dir_all(&world);
             must(Command::new(&cli).args(["bake", "--out"]).arg(&world));
@@ -119,7 +119,7 @@ pub fn native() -> &'static Native {
             .status
             .success()
             && relief::planet::Planet::open(&planet).is_ok_and(|p| {
-                p.blob().header().bake_version == relief::bake::planet::PLANET_BAKE_VERSION
+                p.blob().header().bake_version == relief_tools::bake::planet::PLANET_BAKE_VERSION
             });
         if !fresh {
             must(

@@ -11,7 +11,6 @@
 
 use std::time::{Duration, Instant};
 
-use relief::bake::{self, BakeConfig, Silent};
 use relief::flat::World;
 use relief::runtime::{ChunkId, PieceKey};
 use relief::{Runtime, RuntimeConfig};
@@ -19,6 +18,8 @@ use relief_godot::drive::{Driver, Engine};
 use relief_godot::far::FarGround;
 use relief_godot::maps::{ImageBytes, RegionMaps};
 use relief_godot::shape::ShapeData;
+use relief_tools::bake::{self, BakeConfig};
+use relief_tools::Silent;
 
 /// Counts what the engine would copy, then drops it (as the node does once the bytes are in
 /// a PackedByteArray).

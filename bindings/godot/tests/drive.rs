@@ -6,7 +6,6 @@ use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use relief::bake::{self, BakeConfig, Silent};
 use relief::flat::terrain::Origin;
 use relief::lod::ClipmapConfig;
 use relief::runtime::{ChunkId, CollisionConfig, PieceKey};
@@ -15,6 +14,8 @@ use relief_godot::drive::{Driver, Engine};
 use relief_godot::far::FarGround;
 use relief_godot::maps::{ImageBytes, RegionMaps};
 use relief_godot::shape::ShapeData;
+use relief_tools::bake::{self, BakeConfig};
+use relief_tools::Silent;
 
 /// What the engine holds after each call, as the Godot side would.
 #[derive(Default)]
@@ -209,11 +210,11 @@ fn a_flat_walk_leaves_the_engine_holding_what_is_resident() {
 #[test]
 fn a_planet_walk_hands_over_tiles_and_framed_bodies() {
     let path = scratch("drive-planet").with_extension("plnt");
-    let mut c = relief::bake::planet::PlanetConfig::new("drive");
+    let mut c = relief_tools::bake::planet::PlanetConfig::new("drive");
     c.face_resolution = 128;
     c.tile_size = 32;
     c.erosion_resolution = 64;
-    relief::bake::planet::bake_planet(&c, &path, &Silent).unwrap();
+    relief_tools::bake::planet::bake_planet(&c, &path, &Silent).unwrap();
     // Chunks of 4 samples: this planet's 613 m spacing makes a default 64-sample chunk 39 km
     // across, far too curved for one flat frame.
     let spacing = relief::planet::Planet::open(&path).unwrap().spacing();

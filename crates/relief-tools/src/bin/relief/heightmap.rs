@@ -1,0 +1,363 @@
+//! Heightmaps other terrain tools write, read as metres: 16-bit raw (`.r16`/`.raw`,
+//! little-endian), 32-bit float raw (`.f32`, little-endian) and grayscale PNG (16- or 8-bit).
+
+use std::path::{Path, PathBuf};
+
+use relief_tools::import::ImportError;
+
+/// The largest heightmap read: 32768² samples (a PNG's size is checked before it is decoded,
+/// so a small file can't claim a huge image).
+pub const MAX_SAMPLES: usize = 1 << 30;
+
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct Options {
+    /// The file's format [default: from its extension: .r16 and .raw are r16, .f32 is f32,
+    /// .png is png].
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Samples across and down, for raw files that aren't square (`WxH`).
+    #[arg(long, value_name = "WxH")]
+    pub size: Option<String>,
+    /// Heights the format's full range maps onto (0–65535 for 16-bit, 0–255 for 8-bit PNG,
+    /// 0–1 for float), metres: `MIN,MAX`.
+    #[arg(
+        long,
+        value_name = "MIN,MAX",
+        allow_hyphen_values = true,
+        conflicts_with = "scale"
+    )]
+    pub height_range: Option<String>,
+    /// Metres per stored unit instead of --height-range [default: 1 for float files].
+    #[arg(long)]
+    pub scale: Option<f64>,
+    /// Metres added after --scale.
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+    pub offset: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    R16,
+    F32,
+    Png,
+}
+
+/// Heights in metres, row-major with X fastest.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Heightmap {
+    pub width: usize,
+    pub depth: usize,
+    pub heights: Vec<f32>,
+}
+
+fn bad(path: &Path, problem: impl Into<String>) -> ImportError {
+    ImportError::Heightmap {
+        path: path.to_path_buf(),
+        problem: problem.into(),
+    }
+}
+
+pub fn read(path: &Path, o: &Options) -> Result<Heightmap, ImportError> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    let format = match (o.format, ext.as_deref()) {
+        (Some(f), _) => f,
+        (None, Some("r16" | "raw")) => Format::R16,
+        (None, Some("f32")) => Format::F32,
+        (None, Some("png")) => Format::Png,
+        _ => {
+            return Err(bad(
+                path,
+                "can't tell the format from the extension: say --format r16, f32 or png",
+            ))
+        }
+    };
+    let bytes = std::fs::read(path).map_err(|source| ImportError::Io {
+        path: PathBuf::from(path),
+        source,
+    })?;
+    decode(path, &bytes, format, o)
+}
+
+/// Decodes a heightmap file's bytes.
+pub fn decode(
+    path: &Path,
+    bytes: &[u8],
+    format: Format,
+    o: &Options,
+) -> Result<Heightmap, ImportError> {
+    let (width, depth, units, full) = match format {
+        Format::R16 | Format::F32 => {
+            let elem = if format == Format::R16 { 2 } else { 4 };
+            if bytes.len() % elem != 0 {
+                return Err(bad(
+                    path,
+                    format!("{} bytes is not a whole number of samples", bytes.len()),
+                ));
+            }
+            let (w, d) = raw_size(path, bytes.len() / elem, o.size.as_deref())?;
+            if elem == 2 {
+                (w, d, Units::U16Le(bytes), 65535.0)
+            } else {
+                (w, d, Units::F32Le(bytes), 1.0)
+            }
+        }
+        Format::Png => png_gray(path, bytes)?,
+    };
+    let (scale, offset) = match (&o.height_range, o.scale) {
+        (Some(range), _) => {
+            let v: Vec<f64> = range
+                .split(',')
+                .map(|s| s.trim().parse::<f64>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| bad(path, format!("--height-range takes MIN,MAX, got `{range}`")))?;
+            let [lo, hi] = v[..] else {
+                return Err(bad(
+                    path,
+                    format!("--height-range takes MIN,MAX, got `{range}`"),
+                ));
+            };
+            ((hi - lo) / full, lo)
+        }
+        (None, Some(s)) => (s, o.offset),
+        (None, None) if format == Format::F32 => (1.0, o.offset),
+        (None, None) => {
+            return Err(bad(
+                path,
+                "16- and 8-bit heightmaps need --height-range MIN,MAX or --scale (metres per unit)",
+            ))
+        }
+    };
+    if !scale.is_finite() || !offset.is_finite() {
+        return Err(bad(path, "the height range or scale is not finite"));
+    }
+    Ok(Heightmap {
+        width,
+        depth,
+        heights: units.metres(scale, offset),
+    })
+}
+
+/// A heightmap's samples still in the file's encoding, read once into metres (no copy of
+/// wider intermediate values: a 32768² map is 4 GiB of f32 already).
+enum Units<'a> {
+    U16Le(&'a [u8]),
+    F32Le(&'a [u8]),
+    /// A 16-bit PNG's decoded rows (big-endian samples).
+    U16Be(Vec<u8>),
+    U8(Vec<u8>),
+}
+
+impl Units<'_> {
+    fn metres(&self, scale: f64, offset: f64) -> Vec<f32> {
+        let m = |u: f64| (u * scale + offset) as f32;
+        match self {
+            Units::U16Le(b) => b
+                .chunks_exact(2)
+                .map(|b| m(u16::from_le_bytes([b[0], b[1]]) as f64))
+                .collect(),
+            Units::F32Le(b) => b
+                .chunks_exact(4)
+                .map(|b| m(f32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f64))
+                .collect(),
+            Units::U16Be(b) => b
+                .chunks_exact(2)
+                .map(|b| m(u16::from_be_bytes([b[0], b[1]]) as f64))
+                .collect(),
+            Units::U8(b) => b.iter().map(|&u| m(u as f64)).collect(),
+        }
+    }
+}
+
+/// The size of a raw file of `n` samples: `--size`, or the square side.
+fn raw_size(path: &Path, n: usize, size: Option<&str>) -> Result<(usize, usize), ImportError> {
+    match size {
+        Some(s) => {
+            let parsed = s
+                .split_once(['x', 'X'])
+                .and_then(|(w, h)| Some((w.trim().parse().ok()?, h.trim().parse().ok()?)));
+            let Some((w, d)) = parsed.filter(|&(w, d): &(usize, usize)| w > 0 && d > 0) else {
+                return Err(bad(path, format!("--size takes WxH, got `{s}`")));
+            };
+            if w.checked_mul(d) != Some(n) {
+                return Err(bad(
+                    path,
+                    format!("{w}×{d} samples is not the {n} the file holds"),
+                ));
+            }
+            Ok((w, d))
+        }
+        None => {
+            let side = (n as f64).sqrt().round() as usize;
+            if side == 0 || side * side != n {
+                return Err(bad(
+                    path,
+                    format!("{n} samples is not a square: say --size WxH"),
+                ));
+            }
+            Ok((side, side))
+        }
+    }
+}
+
+/// A grayscale PNG's size, samples and the largest value its depth holds.
+fn png_gray(path: &Path, bytes: &[u8]) -> Result<(usize, usize, Units<'static>, f64), ImportError> {
+    let png = |e: png::DecodingError| bad(path, format!("PNG: {e}"));
+    let limits = png::Limits {
+        bytes: 2 * MAX_SAMPLES,
+    };
+    let mut reader = png::Decoder::new_with_limits(std::io::Cursor::new(bytes), limits)
+        .read_info()
+        .map_err(png)?;
+    let info = reader.info();
+    let (w, d) = (info.width as usize, info.height as usize);
+    let (color, depth) = (info.color_type, info.bit_depth);
+    if color != png::ColorType::Grayscale {
+        return Err(bad(
+            path,
+            format!("PNG is {color:?}; a heightmap is grayscale"),
+        ));
+    }
+    let max = match depth {
+        png::BitDepth::Sixteen => 65535.0,
+        png::BitDepth::Eight => 255.0,
+        other => {
+            return Err(bad(
+                path,
+                format!("PNG is {other:?}-bit; heightmaps are 8- or 16-bit"),
+            ))
+        }
+    };
+    if w.saturating_mul(d) > MAX_SAMPLES {
+        return Err(bad(path, format!("{w}×{d} is more than relief imports")));
+    }
+    let mut buf = vec![
+        0;
+        reader
+            .output_buffer_size()
+            .ok_or_else(|| bad(path, "PNG too large"))?
+    ];
+    let frame = reader.next_frame(&mut buf).map_err(png)?;
+    buf.truncate(frame.buffer_size());
+    let units = if max > 255.0 {
+        Units::U16Be(buf)
+    } else {
+        Units::U8(buf)
+    };
+    Ok((w, d, units, max))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn png16(w: u32, h: u32, samples: &[u16]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut enc = png::Encoder::new(&mut out, w, h);
+        enc.set_color(png::ColorType::Grayscale);
+        enc.set_depth(png::BitDepth::Sixteen);
+        let mut wr = enc.write_header().unwrap();
+        let be: Vec<u8> = samples.iter().flat_map(|s| s.to_be_bytes()).collect();
+        wr.write_image_data(&be).unwrap();
+        wr.finish().unwrap();
+        out
+    }
+
+    fn ranged(range: &str) -> Options {
+        Options {
+            height_range: Some(range.into()),
+            ..Options::default()
+        }
+    }
+
+    proptest! {
+        /// The same 16-bit samples as r16 and as PNG give the same metres, each the range's
+        /// low end plus its share of the span.
+        #[test]
+        fn r16_and_png_read_alike(w in 1u32..40, h in 1u32..40, seed in any::<u64>(), lo in -500.0f64..0.0, span in 1.0f64..3000.0) {
+            let mut x = seed | 1;
+            let samples: Vec<u16> = (0..w * h).map(|_| { x ^= x << 13; x ^= x >> 7; x ^= x << 17; x as u16 }).collect();
+            let raw: Vec<u8> = samples.iter().flat_map(|s| s.to_le_bytes()).collect();
+            let mut o = ranged(&format!("{lo},{}", lo + span));
+            o.size = Some(format!("{w}x{h}"));
+            let a = decode(Path::new("a.r16"), &raw, Format::R16, &o).unwrap();
+            let b = decode(Path::new("a.png"), &png16(w, h, &samples), Format::Png, &o).unwrap();
+            prop_assert_eq!(&a, &b);
+            prop_assert_eq!((a.width, a.depth), (w as usize, h as usize));
+            for (m, &s) in a.heights.iter().zip(&samples) {
+                prop_assert_eq!(*m, (lo + s as f64 * span / 65535.0) as f32);
+            }
+        }
+    }
+
+    #[test]
+    fn float_raw_is_metres_and_sizes_are_checked() {
+        let heights = [1.5f32, -2.0, 300.25, 0.0];
+        let raw: Vec<u8> = heights.iter().flat_map(|h| h.to_le_bytes()).collect();
+        let p = Path::new("h.f32");
+        let hm = decode(p, &raw, Format::F32, &Options::default()).unwrap();
+        assert_eq!((hm.width, hm.depth, &hm.heights[..]), (2, 2, &heights[..]));
+        let wide = Options {
+            size: Some("4x1".into()),
+            ..Options::default()
+        };
+        assert_eq!(decode(p, &raw, Format::F32, &wide).unwrap().width, 4);
+        for (bytes, o) in [
+            (
+                &raw[..],
+                Options {
+                    size: Some("3x1".into()),
+                    ..Options::default()
+                },
+            ),
+            (&raw[..12], Options::default()),
+            (&raw[..5], Options::default()),
+        ] {
+            assert!(decode(p, bytes, Format::F32, &o).is_err());
+        }
+        let e = decode(
+            Path::new("h.r16"),
+            &[0; 8],
+            Format::R16,
+            &Options::default(),
+        );
+        assert!(e.unwrap_err().to_string().contains("--height-range"));
+        let scaled = Options {
+            scale: Some(0.5),
+            offset: -10.0,
+            ..Options::default()
+        };
+        let hm = decode(
+            Path::new("h.r16"),
+            &[4, 0, 0, 1, 0, 0, 0, 0],
+            Format::R16,
+            &scaled,
+        )
+        .unwrap();
+        assert_eq!(hm.heights, [-8.0, 118.0, -10.0, -10.0]);
+    }
+
+    #[test]
+    fn damaged_and_colour_pngs_are_errors() {
+        let good = png16(4, 4, &[7; 16]);
+        let o = ranged("0,100");
+        for cut in [0, 8, 20, good.len() - 13] {
+            assert!(
+                decode(Path::new("x.png"), &good[..cut], Format::Png, &o).is_err(),
+                "cut {cut}"
+            );
+        }
+        let mut rgb = Vec::new();
+        let mut enc = png::Encoder::new(&mut rgb, 1, 1);
+        enc.set_color(png::ColorType::Rgb);
+        enc.set_depth(png::BitDepth::Eight);
+        let mut wr = enc.write_header().unwrap();
+        wr.write_image_data(&[1, 2, 3]).unwrap();
+        wr.finish().unwrap();
+        let e = decode(Path::new("x.png"), &rgb, Format::Png, &o).unwrap_err();
+        assert!(e.to_string().contains("grayscale"), "{e}");
+    }
+}

@@ -1,0 +1,302 @@
+//! `relief import terrain3d|heightmap` and `relief export terrain3d`: worlds from Terrain3D
+//! data directories and other tools' heightmaps, and worlds back out as Terrain3D files.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use relief::RegionLocation;
+use relief_tools::import::{self, ImportError, ImportReport, ImportSettings, ImportedRegion};
+use relief_tools::terrain3d;
+use relief_tools::Progress;
+
+use crate::heightmap::{self, Heightmap};
+use crate::Codecs;
+
+type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+
+#[derive(clap::Subcommand)]
+pub enum ImportCommand {
+    /// A Terrain3D data directory (every terrain3d*.res in it) as a relief world: maps bit
+    /// for bit, rivers, lakes and biomes worked out from them.
+    Terrain3d {
+        /// The data directory (Terrain3D's `data_directory`).
+        dir: PathBuf,
+        #[command(flatten)]
+        out: WorldOut,
+        /// Metres between samples where the files don't store it [default: 1, Terrain3D's].
+        #[arg(long)]
+        vertex_spacing: Option<f64>,
+    },
+    /// A heightmap from another tool (16-bit raw .r16/.raw, 32-bit float .f32, 16-bit
+    /// grayscale PNG), cut into regions, as a relief world.
+    Heightmap {
+        file: PathBuf,
+        #[command(flatten)]
+        out: WorldOut,
+        #[command(flatten)]
+        map: heightmap::Options,
+        /// Metres between samples.
+        #[arg(long, default_value_t = 1.0)]
+        spacing: f64,
+        /// Samples per region side (power of two, 64–2048).
+        #[arg(long, default_value_t = 512)]
+        region_size: u32,
+    },
+}
+
+/// Where an import goes and what it is given besides the maps.
+#[derive(clap::Args)]
+pub struct WorldOut {
+    /// The world directory to write.
+    #[arg(long, required_unless_present = "pack")]
+    out: Option<PathBuf>,
+    /// Also (or, without --out, only) write the world as one compact pack file.
+    #[arg(long)]
+    pack: Option<PathBuf>,
+    /// Biome names for Terrain3D texture ids: a JSON object such as {"0": "grass",
+    /// "3": "rock"} [default: one biome per base texture, `texture N`].
+    #[arg(long)]
+    biomes: Option<PathBuf>,
+    /// Ground below this height (metres) is sea [default: no sea].
+    #[arg(long, allow_hyphen_values = true)]
+    sea_level: Option<f32>,
+    /// Region layer storage (see `relief bake --codecs`).
+    #[arg(long, default_value = "fast")]
+    codecs: Codecs,
+}
+
+#[derive(clap::Subcommand)]
+pub enum ExportCommand {
+    /// A relief world as a Terrain3D data directory of terrain3d_XX_YY.res files.
+    Terrain3d {
+        world: PathBuf,
+        /// The data directory to write (created if missing).
+        #[arg(long)]
+        out: PathBuf,
+        /// The res:// directory the files will live in [default: res:// and --out's name].
+        #[arg(long)]
+        res_dir: Option<String>,
+    },
+}
+
+pub fn import(command: ImportCommand, progress: &dyn Progress) -> Result<()> {
+    let started = Instant::now();
+    let (regions, settings, out, what) = match command {
+        ImportCommand::Terrain3d {
+            dir,
+            out,
+            vertex_spacing,
+        } => {
+            let data = relief_tools::import::terrain3d::read_data_dir(&dir, vertex_spacing, 0)?;
+            let name = format!("terrain3d:{}", file_name(&dir));
+            let mut s = ImportSettings::new(&name, data.region_size, data.vertex_spacing);
+            out.fill(&mut s)?;
+            let what = format!(
+                "{} Terrain3D region files ({:.1} MB)",
+                data.regions.len(),
+                data.file_bytes as f64 / 1e6
+            );
+            (data.regions, s, out, what)
+        }
+        ImportCommand::Heightmap {
+            file,
+            out,
+            map,
+            spacing,
+            region_size,
+        } => {
+            let hm = heightmap::read(&file, &map)?;
+            let mut s = ImportSettings::new(
+                &format!("heightmap:{}", file_name(&file)),
+                region_size,
+                spacing,
+            );
+            out.fill(&mut s)?;
+            let what = format!("a {}×{} heightmap", hm.width, hm.depth);
+            (cut(&hm, region_size)?, s, out, what)
+        }
+    };
+    let read = started.elapsed().as_secs_f64();
+    let scratch;
+    let dir = match (&out.out, &out.pack) {
+        (Some(dir), _) => dir.clone(),
+        (None, Some(pack)) => {
+            scratch = pack.with_extension("import-tmp");
+            scratch.clone()
+        }
+        (None, None) => unreachable!("clap requires --out or --pack"),
+    };
+    let report = import::write_world(&regions, &settings, &dir, progress)?;
+    let total = started.elapsed().as_secs_f64();
+    print_import(&what, &dir, &report, read, total);
+    if let Some(pack) = &out.pack {
+        let packed = crate::pack(&dir, pack, crate::PackProfile::Compact);
+        if out.out.is_none() {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+        packed?;
+    }
+    Ok(())
+}
+
+fn print_import(what: &str, dir: &Path, r: &ImportReport, read: f64, total: f64) {
+    let mb = r.map_bytes as f64 / 1e6;
+    println!(
+        "imported {what} into {} in {total:.2} s ({:.0} MB/s of maps; reading {read:.2} s): \
+         {} regions, {mb:.1} MB of maps, {:.1} MB written, heights {:.2}…{:.2} m, \
+         {} reaches and {} lakes on a {}-sample hydrology grid",
+        dir.display(),
+        mb / total,
+        r.regions,
+        r.bytes as f64 / 1e6,
+        r.height_range[0],
+        r.height_range[1],
+        r.reaches,
+        r.lakes,
+        r.hydrology_factor
+    );
+}
+
+pub fn export(command: ExportCommand, progress: &dyn Progress) -> Result<()> {
+    let ExportCommand::Terrain3d {
+        world,
+        out,
+        res_dir,
+    } = command;
+    let started = Instant::now();
+    let w = relief::World::open(&world)?;
+    let r = terrain3d::export::export(&w, &out, res_dir.as_deref(), 0, progress)?;
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "exported {} regions of {} to {} in {secs:.2} s: {:.1} MB of maps ({:.0} MB/s), \
+         {:.1} MB of .res files",
+        r.files,
+        world.display(),
+        out.display(),
+        r.map_bytes as f64 / 1e6,
+        r.map_bytes as f64 / 1e6 / secs,
+        r.bytes as f64 / 1e6
+    );
+    Ok(())
+}
+
+impl WorldOut {
+    fn fill(&self, s: &mut ImportSettings) -> Result<()> {
+        s.sea_level = self.sea_level;
+        s.codecs = self.codecs.profile();
+        if let Some(path) = &self.biomes {
+            s.biome_names = read_biome_names(path)?;
+        }
+        Ok(())
+    }
+}
+
+/// A `--biomes` file: a JSON object of texture id (0–31) → biome name.
+pub fn read_biome_names(path: &Path) -> std::result::Result<BTreeMap<u8, String>, ImportError> {
+    let bad = |problem: String| ImportError::Settings(format!("{}: {problem}", path.display()));
+    let text = std::fs::read(path).map_err(|source| ImportError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let map: BTreeMap<String, String> = serde_json::from_slice(&text)
+        .map_err(|e| bad(format!("not a JSON object of names: {e}")))?;
+    map.into_iter()
+        .map(|(k, v)| match k.parse::<u8>() {
+            Ok(id) if id < 32 && !v.trim().is_empty() => Ok((id, v)),
+            _ => Err(bad(format!(
+                "`{k}`: `{v}` needs a texture id from 0 to 31 and a name"
+            ))),
+        })
+        .collect()
+}
+
+/// A heightmap cut into regions centred on the origin: image x along world +X, image y
+/// along +Z, sample (0, 0) at the first region's corner. Where the image doesn't fill its
+/// last regions, the samples are holes.
+pub fn cut(
+    hm: &Heightmap,
+    region_size: u32,
+) -> std::result::Result<Vec<ImportedRegion>, ImportError> {
+    if !region_size.is_power_of_two() || !(64..=2048).contains(&region_size) {
+        return Err(ImportError::Settings(format!(
+            "region size {region_size} must be a power of two from 64 to 2048"
+        )));
+    }
+    let n = region_size as usize;
+    let (cols, rows) = (hm.width.div_ceil(n), hm.depth.div_ceil(n));
+    let (x0, z0) = (-(cols as i32 / 2), -(rows as i32 / 2));
+    let hole = relief::flat::control::Control::BLANK | 1 << 2;
+    let mut regions = Vec::with_capacity(cols * rows);
+    for rz in 0..rows {
+        for rx in 0..cols {
+            let mut height = vec![f32::NAN; n * n];
+            let mut control = vec![hole; n * n];
+            for y in 0..n.min(hm.depth - rz * n) {
+                let src = (rz * n + y) * hm.width + rx * n;
+                let len = n.min(hm.width - rx * n);
+                height[y * n..y * n + len].copy_from_slice(&hm.heights[src..src + len]);
+                control[y * n..y * n + len].fill(relief::flat::control::Control::BLANK);
+            }
+            regions.push(ImportedRegion {
+                location: RegionLocation::new(x0 + rx as i32, z0 + rz as i32),
+                height,
+                control: Some(control),
+                color: None,
+            });
+        }
+    }
+    Ok(regions)
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name()
+        .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_heightmap_is_cut_into_regions_with_holes_past_its_edge() {
+        let (w, d) = (130usize, 64usize);
+        let hm = Heightmap {
+            width: w,
+            depth: d,
+            heights: (0..w * d).map(|k| k as f32).collect(),
+        };
+        let regions = cut(&hm, 64).unwrap();
+        let locs: Vec<(i32, i32)> = regions
+            .iter()
+            .map(|r| (r.location.x, r.location.z))
+            .collect();
+        assert_eq!(locs, [(-1, 0), (0, 0), (1, 0)]);
+        // Sample (x, y) of the image is in region x / 64, at (x % 64, y).
+        for (x, y) in [(0usize, 0usize), (63, 5), (64, 0), (129, 63)] {
+            let r = &regions[x / 64];
+            let k = y * 64 + x % 64;
+            assert_eq!(r.height[k], (y * w + x) as f32, "({x}, {y})");
+            assert_eq!(r.control.as_ref().unwrap()[k] & 4, 0);
+        }
+        let last = &regions[2];
+        assert!(last.height[2].is_nan(), "past the image's edge");
+        assert_eq!(last.control.as_ref().unwrap()[2] & 4, 4, "a hole");
+        assert!(cut(&hm, 100).is_err());
+    }
+
+    #[test]
+    fn biome_names_need_ids_from_0_to_31() {
+        let dir = std::env::temp_dir().join(format!("relief-biomes-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("b.json");
+        std::fs::write(&path, r#"{"0": "grass", "3": "rock"}"#).unwrap();
+        let names = read_biome_names(&path).unwrap();
+        assert_eq!(names.get(&3).map(String::as_str), Some("rock"));
+        for bad in [r#"{"32": "x"}"#, r#"{"a": "x"}"#, r#"{"1": " "}"#, "[1]"] {
+            std::fs::write(&path, bad).unwrap();
+            assert!(read_biome_names(&path).is_err(), "{bad}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

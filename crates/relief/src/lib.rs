@@ -1,0 +1,35 @@
+//! relief: a streaming terrain runtime for game engines — the crate a game ships.
+//!
+//! - [`runtime`]: [`Runtime`], one object that streams either kind of ground: pieces,
+//!   collision, far-ground levels and queries, driven by one update a frame.
+//! - [`flat`]: flat worlds (Terrain3D-style regions): format, reader, region streaming,
+//!   queries, collision chunks, clipmap cells.
+//! - [`planet`]: PLNT planets (cube sphere): blob format, tiles, queries, collision, LOD rings.
+//! - [`stream`]: the streamer, generic over what it streams.
+//! - [`lod`]: the toroidal window of clipmap levels shared by flat clipmaps and planet rings.
+//! - [`codec`], [`layer`], [`reach`]: what flat worlds and planets both store: layer codecs,
+//!   maps as slices, a reach's kind.
+//! - [`error`], [`io`], [`http`], [`hash`]: what every format reads through: [`FormatError`],
+//!   [`io::ReadAt`] (files, byte ranges, memory, callbacks, URLs), FNV-1a.
+//! - [`pool`]: buffers kept for reuse, so loads write into memory already faulted in.
+//!
+//! The C ABI is the `relief-c` crate; the baker, importers and the `relief` command are
+//! `relief-tools`.
+
+pub mod codec;
+pub mod error;
+pub mod flat;
+pub mod hash;
+pub mod http;
+pub mod io;
+pub mod layer;
+pub mod lod;
+pub mod planet;
+pub mod pool;
+pub mod reach;
+pub mod runtime;
+pub mod stream;
+
+pub use error::FormatError;
+pub use flat::{Region, RegionLocation, World};
+pub use runtime::{Runtime, RuntimeConfig, RuntimeError, RuntimeEvent};
