@@ -108,7 +108,7 @@ fn code_only(src: &str) -> String {
                 continue;
             }
             let close: Vec<u8> = std::iter::once(b'"')
-                .chain(std::iter::repeat_n(b'#', hashes))
+                .chain(std::iter::repeat(b'#').take(hashes))
                 .collect();
             i += 2 + hashes;
             while i < b.len() && !b[i..].starts_with(&close) {
