@@ -49,10 +49,14 @@ fn benches(c: &mut Criterion) {
     });
     g.finish();
 
-    let dirs: Vec<[f64; 3]> = (0..4096)
+    let dirs: Vec<relief::DVec3> = (0..4096)
         .map(|i| {
             let t = i as f64 * 0.618_033_988_7;
-            cube::normalize([(t * 7.0).sin(), (t * 3.0).cos(), (t * 5.0).sin() + 0.1])
+            cube::normalize(relief::DVec3::new(
+                (t * 7.0).sin(),
+                (t * 3.0).cos(),
+                (t * 5.0).sin() + 0.1,
+            ))
         })
         .collect();
     let mut i = 0;
@@ -77,10 +81,7 @@ fn benches(c: &mut Criterion) {
     }
     let terrain = PlanetTerrain::new(planet.clone(), Arc::new(RwLock::new(map))).unwrap();
     let r = planet.radius();
-    let pos: Vec<[f64; 3]> = dirs
-        .iter()
-        .map(|d| [d[0] * r, d[1] * r, d[2] * r])
-        .collect();
+    let pos: Vec<relief::DVec3> = dirs.iter().map(|&d| d * r).collect();
     let mut i = 0;
     c.bench_function("planet/height", |b| {
         b.iter(|| {

@@ -82,18 +82,18 @@ fn benches(c: &mut Criterion) {
     g.bench_function("full_rebuild_6x128", |b| {
         b.iter(|| {
             let mut m = Clipmap::new(ClipmapConfig::default());
-            m.update(black_box([10.0, 0.0, 20.0]), &terrain);
+            m.update(black_box(relief::DVec3::new(10.0, 0.0, 20.0)), &terrain);
             m
         })
     });
     let mut m = Clipmap::new(ClipmapConfig::default());
-    m.update([0.0, 0.0, 0.0], &terrain);
+    m.update(relief::DVec3::ZERO, &terrain);
     let mut east = false;
     g.bench_function("step_one_cell", |b| {
         b.iter(|| {
             east = !east;
             m.update(
-                black_box([if east { 16.0 } else { 0.0 }, 0.0, 0.0]),
+                black_box(relief::DVec3::new(if east { 16.0 } else { 0.0 }, 0.0, 0.0)),
                 &terrain,
             )
             .len()

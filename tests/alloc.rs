@@ -4,6 +4,7 @@
 
 mod common;
 
+use relief::DVec3;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::Arc;
@@ -58,7 +59,7 @@ fn update_allocates_nothing_while_loading_or_standing() {
     assert_eq!(probe, 1);
 
     // From nothing to everything in reach: loads finish and are applied, events queue up.
-    let focus = [-300.0, 0.0, 200.0];
+    let focus = DVec3::new(-300.0, 0.0, 200.0);
     let (settled, n) = counted(|| s.settle(focus, Duration::from_secs(30)));
     assert!(settled);
     assert!(s.stats().ready > 5);
@@ -68,7 +69,7 @@ fn update_allocates_nothing_while_loading_or_standing() {
     let (_, n) = counted(|| {
         for k in 0..2000 {
             let sway = (k % 7) as f64 - 3.0;
-            s.update([focus[0] + sway, 0.0, focus[2] - sway]);
+            s.update(DVec3::new(focus[0] + sway, 0.0, focus[2] - sway));
             while s.poll_event().is_some() {}
             std::hint::black_box(s.stats());
         }
@@ -81,7 +82,7 @@ fn the_runtime_update_allocates_nothing_while_loading_or_walking() {
     let world = World::open(common::world_dir()).unwrap();
     let mut rt = relief::Runtime::new(world, relief::RuntimeConfig::default()).unwrap();
     // Loading screen: regions, chunks and levels fill; events queue up, levels refresh.
-    let focus = [-300.0, 0.0, 200.0];
+    let focus = DVec3::new(-300.0, 0.0, 200.0);
     let (settled, n) = counted(|| rt.settle(focus, Duration::from_secs(30)).unwrap());
     assert!(settled);
     assert!(rt.stats().chunks.unwrap().ready > 10);
@@ -93,7 +94,7 @@ fn the_runtime_update_allocates_nothing_while_loading_or_walking() {
     let (_, n) = counted(|| {
         for k in 0..1200 {
             let out = if k < 600 { k } else { 1200 - k } as f64;
-            let f = [focus[0] + out * 0.5, 0.0, focus[2]];
+            let f = DVec3::new(focus[0] + out * 0.5, 0.0, focus[2]);
             rt.update(f).unwrap();
             while rt.poll_event().is_some() {}
             std::hint::black_box(rt.stats());

@@ -2,6 +2,7 @@
 
 mod common;
 
+use relief::DVec3;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,7 +22,7 @@ fn all_resident() -> (Terrain, Streamer<RegionSource>) {
         ..StreamConfig::default()
     };
     let mut s = Streamer::new(Arc::new(RegionSource::new(world.clone())), cfg);
-    assert!(s.settle([0.0; 3], Duration::from_secs(60)));
+    assert!(s.settle(DVec3::ZERO, Duration::from_secs(60)));
     (Terrain::new(world, s.resident()), s)
 }
 
@@ -42,8 +43,8 @@ fn incremental_moves_match_a_full_rebuild_and_touch_only_dirty_cells() {
     let (terrain, _s) = all_resident();
     let cfg = config();
     let mut map = Clipmap::new(cfg);
-    map.update([-900.0, 0.0, 250.0], &terrain);
-    let mut focus = [-900.0, 0.0, 250.0];
+    map.update(DVec3::new(-900.0, 0.0, 250.0), &terrain);
+    let mut focus = DVec3::new(-900.0, 0.0, 250.0);
     for step in 0..60 {
         focus[0] += 23.0 + (step % 5) as f64 * 9.0;
         focus[2] -= 11.0 * ((step % 3) as f64 - 1.0);
@@ -93,7 +94,7 @@ fn a_coarser_cell_is_the_mean_of_the_four_finer_cells() {
     let (terrain, _s) = all_resident();
     let cfg = config();
     let mut map = Clipmap::new(cfg);
-    map.update([130.0, 0.0, -70.0], &terrain);
+    map.update(DVec3::new(130.0, 0.0, -70.0), &terrain);
     let world = terrain.world().clone();
     let b = world.manifest().region_bounds;
     let e = world.region_extent();
@@ -135,7 +136,7 @@ fn with_nothing_resident_the_overview_answers_then_regions_refresh_it() {
     );
     let cfg = config();
     let mut map = Clipmap::new(cfg);
-    let focus = [400.0, 0.0, 400.0];
+    let focus = DVec3::new(400.0, 0.0, 400.0);
     map.update(focus, &empty);
     let s0 = map.level(0).spacing;
     let o = map.level(0).origin().unwrap();
@@ -181,7 +182,7 @@ fn levels_coarser_than_a_region_come_from_the_overview() {
         Arc::new(RegionSource::new(world.clone())),
         StreamConfig::default(),
     );
-    assert!(s.settle([0.0; 3], Duration::from_secs(60)));
+    assert!(s.settle(DVec3::ZERO, Duration::from_secs(60)));
     let terrain = Terrain::new(world.clone(), s.resident());
     for levels in [6, 24] {
         let mut map = Clipmap::new(ClipmapConfig {
@@ -189,7 +190,7 @@ fn levels_coarser_than_a_region_come_from_the_overview() {
             size: 16,
             base_spacing: 16.0,
         });
-        map.update([10.0, 0.0, -20.0], &terrain);
+        map.update(DVec3::new(10.0, 0.0, -20.0), &terrain);
         let coarse = map.level(4); // 256 m cells over 128 m regions
         let o = coarse.origin().unwrap();
         let (i, j) = (o[0] + 8, o[1] + 8);

@@ -2,6 +2,7 @@
 
 mod common;
 
+use relief::DVec3;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -17,7 +18,7 @@ fn same(a: f32, b: f32) -> bool {
 
 /// Regions and chunks settled around `focus`; returns the chunks and a query handle.
 fn settle_at(
-    focus: [f64; 3],
+    focus: DVec3,
 ) -> (
     relief::stream::PieceMap<ChunkKey, CollisionChunk>,
     Terrain,
@@ -39,7 +40,7 @@ fn settle_at(
 
 #[test]
 fn every_chunk_within_reach_is_built() {
-    let focus = [10.0, 0.0, -20.0];
+    let focus = DVec3::new(10.0, 0.0, -20.0);
     let (ready, _, source) = settle_at(focus);
     let mut near = Vec::new();
     source.keys_within(focus, 288.0, &mut near);
@@ -56,7 +57,7 @@ fn every_chunk_within_reach_is_built() {
 #[test]
 fn neighbours_share_identical_edges_across_region_borders() {
     // (0, 0) is a corner of four regions, so chunks here straddle region borders.
-    let (ready, _, _) = settle_at([0.0, 0.0, 0.0]);
+    let (ready, _, _) = settle_at(DVec3::ZERO);
     let (mut pairs, mut crossing) = (0, 0);
     for (k, c) in &ready {
         let n = c.samples as usize;
@@ -89,7 +90,7 @@ fn neighbours_share_identical_edges_across_region_borders() {
 
 #[test]
 fn every_chunk_sample_is_the_ground_height_there() {
-    let (ready, terrain, _) = settle_at([300.0, 0.0, 300.0]);
+    let (ready, terrain, _) = settle_at(DVec3::new(300.0, 0.0, 300.0));
     for c in ready.values() {
         assert!(c.min_height <= c.max_height);
         let n = c.samples as usize;
@@ -119,7 +120,7 @@ fn every_chunk_sample_is_the_ground_height_there() {
 
 #[test]
 fn a_chunk_builds_from_region_files_when_no_region_is_resident() {
-    let (ready, _, _) = settle_at([-700.0, 0.0, 500.0]);
+    let (ready, _, _) = settle_at(DVec3::new(-700.0, 0.0, 500.0));
     let world = Arc::new(World::open(common::world_dir()).unwrap());
     let cold = ChunkSource::new(world, Arc::new(Default::default()), 64.0).unwrap();
     let (key, warm) = ready.iter().next().unwrap();
@@ -155,7 +156,7 @@ fn chunks_on_the_far_edges_build() {
     let source = ChunkSource::new(world.clone(), resident, 64.0).unwrap();
     let key = source.key_at(far[0], far[1]);
     let mut wanted = Vec::new();
-    source.keys_within([far[0], 0.0, far[1]], 1.0, &mut wanted);
+    source.keys_within(DVec3::new(far[0], 0.0, far[1]), 1.0, &mut wanted);
     assert!(
         wanted.iter().any(|(k, _)| *k == key),
         "the corner chunk is in the world"

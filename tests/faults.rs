@@ -6,6 +6,7 @@
 
 mod common;
 
+use relief::DVec3;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -94,8 +95,8 @@ fn run_fault<S: Source>(
     s: &mut Streamer<S>,
     mode: &AtomicU32,
     fault: u32,
-    home: [f64; 3],
-    there: [f64; 3],
+    home: DVec3,
+    there: DVec3,
     same: impl Fn(&S::Key, &S::Item) -> bool,
 ) -> Seen
 where
@@ -172,8 +173,8 @@ fn a_faulty_pack_reader_loses_nothing_and_loads_nothing_wrong() {
             &mut s,
             &mode,
             fault,
-            [-1500.0, 0.0, -1500.0],
-            [1200.0, 0.0, 300.0],
+            DVec3::new(-1500.0, 0.0, -1500.0),
+            DVec3::new(1200.0, 0.0, 300.0),
             |loc, region| {
                 // The streamer's copy also carries mips, built on its loader thread.
                 let want = reference.read_region(*loc).unwrap();
@@ -226,8 +227,8 @@ fn a_faulty_planet_reader_loses_nothing_and_loads_nothing_wrong() {
             &mut s,
             &mode,
             fault,
-            [0.0, r, 0.0],
-            [r, 0.0, 0.0],
+            DVec3::new(0.0, r, 0.0),
+            DVec3::new(r, 0.0, 0.0),
             |key, tile| {
                 let want = reference.read_tile(*key).unwrap();
                 tile.height == want.height && tile.biome == want.biome

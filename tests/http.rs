@@ -5,6 +5,7 @@
 
 mod common;
 
+use relief::DVec3;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -40,8 +41,8 @@ fn options(cache: Option<&Path>) -> HttpOptions {
     }
 }
 
-const HOME: [f64; 3] = [-1500.0, 0.0, -1500.0];
-const THERE: [f64; 3] = [1200.0, 0.0, 300.0];
+const HOME: DVec3 = DVec3::new(-1500.0, 0.0, -1500.0);
+const THERE: DVec3 = DVec3::new(1200.0, 0.0, 300.0);
 
 fn same_region(loc: &RegionLocation, region: &relief::flat::Region) -> bool {
     let want = reference().read_region(*loc).unwrap();
@@ -122,7 +123,7 @@ fn a_planet_streams_over_http_as_it_does_from_disk() {
         Arc::new(TileSource::new(Arc::new(planet))),
         common::patient(r * 0.3, 5),
     );
-    assert!(s.settle([d[0] * r, d[1] * r, d[2] * r], Duration::from_secs(60)));
+    assert!(s.settle(d * r, Duration::from_secs(60)));
     let resident = s.resident();
     let tiles = resident.read();
     assert!(!tiles.is_empty());
@@ -161,7 +162,7 @@ fn a_planet_streams_over_http_as_it_does_from_disk() {
 
 /// Walks `s` to `there` while `proxy` injects `fault`, until some load has failed (and at
 /// least `min` long); asserts nothing loaded, nothing unloaded. Returns the failures' texts.
-fn walk_under_fault(s: &mut Streamer<RegionSource>, there: [f64; 3], min: Duration) -> Vec<String> {
+fn walk_under_fault(s: &mut Streamer<RegionSource>, there: DVec3, min: Duration) -> Vec<String> {
     while s.poll_event().is_some() {} // what settling left
     let start = Instant::now();
     let mut failed = Vec::new();

@@ -3,6 +3,7 @@
 
 mod common;
 
+use relief::DVec3;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -126,7 +127,7 @@ fn the_bake_is_byte_identical_at_any_thread_count() {
 }
 
 /// The direction of sample (i, j) of tile `key` on a face of `n`² in tiles of `t`².
-fn sample_direction(p: Projection, n: u32, t: u32, key: TileKey, i: u32, j: u32) -> [f64; 3] {
+fn sample_direction(p: Projection, n: u32, t: u32, key: TileKey, i: u32, j: u32) -> DVec3 {
     let (gi, gj) = (key.tx as u32 * t + i, key.ty as u32 * t + j);
     cube::direction(
         p,
@@ -137,7 +138,7 @@ fn sample_direction(p: Projection, n: u32, t: u32, key: TileKey, i: u32, j: u32)
 }
 
 /// Every sample's direction and biome, read from the blob.
-fn biomes_by_direction(blob: &Blob) -> Vec<([f64; 3], u8)> {
+fn biomes_by_direction(blob: &Blob) -> Vec<(DVec3, u8)> {
     let h = blob.header();
     let (n, t) = (h.face_resolution, h.tile_size);
     let mut out = Vec::new();
@@ -158,11 +159,11 @@ fn biomes_by_direction(blob: &Blob) -> Vec<([f64; 3], u8)> {
 #[test]
 fn latitude_follows_the_polar_axis_in_the_header() {
     let mut cfg = small("axis");
-    cfg.polar_axis = [1.0, 0.0, 0.0];
+    cfg.polar_axis = DVec3::X;
     let path = common::scratch("planet-x").with_extension("plnt");
     bake_planet(&cfg, &path, &Silent).unwrap();
     let blob = Blob::open(&path).unwrap();
-    assert_eq!(blob.header().polar_axis, [1.0, 0.0, 0.0]);
+    assert_eq!(blob.header().polar_axis, DVec3::new(1.0, 0.0, 0.0));
     let cold = [
         BiomeId::Snow as u8,
         BiomeId::Tundra as u8,
@@ -173,7 +174,7 @@ fn latitude_follows_the_polar_axis_in_the_header() {
         BiomeId::TropicalSeasonalForest as u8,
         BiomeId::Savanna as u8,
     ];
-    let mean_lat = |ids: &[u8], pole: [f64; 3]| {
+    let mean_lat = |ids: &[u8], pole: DVec3| {
         let (mut s, mut n) = (0.0, 0);
         for (d, b) in biomes_by_direction(&blob) {
             if ids.contains(&b) {
@@ -183,9 +184,9 @@ fn latitude_follows_the_polar_axis_in_the_header() {
         }
         (s / n.max(1) as f64, n)
     };
-    let (cold_x, nc) = mean_lat(&cold, [1.0, 0.0, 0.0]);
-    let (warm_x, nw) = mean_lat(&warm, [1.0, 0.0, 0.0]);
-    let (cold_y, _) = mean_lat(&cold, [0.0, 1.0, 0.0]);
+    let (cold_x, nc) = mean_lat(&cold, DVec3::new(1.0, 0.0, 0.0));
+    let (warm_x, nw) = mean_lat(&warm, DVec3::new(1.0, 0.0, 0.0));
+    let (cold_y, _) = mean_lat(&cold, DVec3::new(0.0, 1.0, 0.0));
     println!("cold biomes: mean |lat| {cold_x:.1}° about X, {cold_y:.1}° about Y; warm {warm_x:.1}° about X ({nc} cold, {nw} warm samples)");
     assert!(nc > 100 && nw > 100);
     assert!(cold_x > 50.0 && warm_x < 30.0, "{cold_x} {warm_x}");
@@ -205,7 +206,7 @@ fn everything_resident() -> (Streamer<TileSource>, PlanetTerrain) {
         ..StreamConfig::default()
     };
     let mut s = Streamer::new(Arc::new(TileSource::new(p.clone())), cfg);
-    assert!(s.settle([0.0, 1.0, 0.0], Duration::from_secs(60)));
+    assert!(s.settle(DVec3::new(0.0, 1.0, 0.0), Duration::from_secs(60)));
     let t = PlanetTerrain::new(p, s.resident()).unwrap();
     (s, t)
 }
@@ -215,7 +216,7 @@ fn heights_are_continuous_across_seams_and_near_cube_corners() {
     let (_s, terrain) = everything_resident();
     let p = planet();
     let r = p.radius();
-    let at = |d: [f64; 3]| terrain.height([d[0] * r, d[1] * r, d[2] * r]);
+    let at = |d: DVec3| terrain.height(d * r);
     // Straight across every seam at many points along it, corners included.
     let mut worst: f64 = 0.0;
     for face in 0..6 {
@@ -223,11 +224,7 @@ fn heights_are_continuous_across_seams_and_near_cube_corners() {
             let t = -1.0 + 2.0 * k as f64 / 64.0;
             let on_edge = cube::direction(Projection::EquiAngular, face, 1.0, t * 0.999_999);
             let inside = cube::direction(Projection::EquiAngular, face, 1.0 - 1e-9, t * 0.999_999);
-            let outside = [
-                2.0 * on_edge[0] - inside[0],
-                2.0 * on_edge[1] - inside[1],
-                2.0 * on_edge[2] - inside[2],
-            ];
+            let outside = 2.0 * on_edge - inside;
             let (a, b) = (at(inside), at(cube::normalize(outside)));
             assert!(
                 matches!(a.origin, PlanetOrigin::Tile(_))
@@ -244,7 +241,11 @@ fn heights_are_continuous_across_seams_and_near_cube_corners() {
     let mut biggest = 0.0f32;
     for s in 0..=steps {
         let u = s as f64 / steps as f64;
-        let d = cube::normalize([1.0, 0.6 + 0.8 * u, 1.0 - 0.002 * (u - 0.5).abs()]);
+        let d = cube::normalize(DVec3::new(
+            1.0,
+            0.6 + 0.8 * u,
+            1.0 - 0.002 * (u - 0.5).abs(),
+        ));
         let h = at(d).height;
         if let Some(l) = last {
             biggest = biggest.max((h - l).abs());
@@ -265,7 +266,7 @@ fn every_query_answers_from_resident_tiles() {
     let reach = &p.reaches().unwrap()[0];
     let q = reach.points[0];
     let r = p.radius();
-    let pos = [q[0] as f64 * r, q[1] as f64 * r, q[2] as f64 * r];
+    let pos = DVec3::new(q[0] as f64, q[1] as f64, q[2] as f64) * r;
     let h = terrain.height(pos);
     assert!(matches!(h.origin, PlanetOrigin::Tile(_)));
     let river = terrain.river(pos, 100.0).expect("a river at its own point");
@@ -278,7 +279,7 @@ fn every_query_answers_from_resident_tiles() {
     assert!(n[0] as f64 * up[0] + n[1] as f64 * up[1] + n[2] as f64 * up[2] > 0.3);
     let lake = &p.lakes().unwrap()[0];
     let c = lake.centre;
-    let at_lake = [c[0] as f64 * r, c[1] as f64 * r, c[2] as f64 * r];
+    let at_lake = DVec3::new(c[0] as f64, c[1] as f64, c[2] as f64) * r;
     let l = terrain.lake(at_lake, 0.0).expect("inside its lake");
     assert!(l.inside && l.lake == lake.id, "{l:?}");
     // Latitude/longitude round trip through positions.
@@ -380,7 +381,7 @@ fn a_corrupt_tile_fails_alone_while_the_rest_serve() {
         ..StreamConfig::default()
     };
     let mut s = Streamer::new(Arc::new(TileSource::new(planet.clone())), cfg);
-    s.settle([0.0, 1.0, 0.0], Duration::from_secs(60));
+    s.settle(DVec3::new(0.0, 1.0, 0.0), Duration::from_secs(60));
     let (mut loaded, mut failed) = (0, 0);
     while let Some(ev) = s.poll_event() {
         match ev {
@@ -396,7 +397,7 @@ fn a_corrupt_tile_fails_alone_while_the_rest_serve() {
     assert!(failed >= 1, "the damaged tile reports its failure");
     let terrain = PlanetTerrain::new(planet, s.resident()).unwrap();
     let r = terrain.planet().radius();
-    assert!(terrain.height([0.0, r, 0.0]).height.is_finite());
+    assert!(terrain.height(DVec3::new(0.0, r, 0.0)).height.is_finite());
 }
 
 #[test]
@@ -408,16 +409,15 @@ fn collision_chunks_sit_on_the_ground_in_their_own_frame() {
     let r = p.radius();
     // Near a cube corner, where cells are smallest and the frame most skewed.
     let pos = {
-        let d = cube::normalize([1.0, 0.97, 0.95]);
-        [d[0] * r, d[1] * r, d[2] * r]
+        let d = cube::normalize(DVec3::new(1.0, 0.97, 0.95));
+        d * r
     };
     let key = source.key_at(pos);
     let chunk = relief::stream::Source::load(&source, key).unwrap();
     assert_eq!(chunk.samples, 3);
     let f = chunk.frame;
-    let dot = |a: [f64; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-    assert!(dot(f.axis_x, f.up).abs() < 1e-12 && dot(f.axis_z, f.up).abs() < 1e-12);
-    assert!(dot(f.axis_x, f.axis_z).abs() < 1e-12);
+    assert!(f.axis_x.dot(f.up).abs() < 1e-12 && f.axis_z.dot(f.up).abs() < 1e-12);
+    assert!(f.axis_x.dot(f.axis_z).abs() < 1e-12);
     let world = |c: &relief::planet::collision::PlanetChunk, i: u32, j: u32| {
         let (x, z) = (
             c.corner[0] + i as f64 * c.spacing,
@@ -425,13 +425,13 @@ fn collision_chunks_sit_on_the_ground_in_their_own_frame() {
         );
         let y = c.heights[(j * c.samples + i) as usize] as f64;
         let f = c.frame;
-        [0, 1, 2].map(|k| f.origin[k] + x * f.axis_x[k] + y * f.up[k] + z * f.axis_z[k])
+        f.origin + x * f.axis_x + y * f.up + z * f.axis_z
     };
     // Every sample is on the ground: its distance from the centre is R + the height there.
     for j in 0..chunk.samples {
         for i in 0..chunk.samples {
             let q = world(&chunk, i, j);
-            let radial = dot(q, q).sqrt() - r;
+            let radial = q.length() - r;
             let ground = terrain.height(q).height as f64;
             assert!(
                 (radial - ground).abs() < 0.05,
@@ -457,8 +457,8 @@ fn collision_chunks_sit_on_the_ground_in_their_own_frame() {
                 i * 2.0 / n - 1.0,
                 j * 2.0 / n - 1.0,
             );
-            let w = dot(d, f.up);
-            let (x, z) = (r * dot(d, f.axis_x) / w, r * dot(d, f.axis_z) / w);
+            let w = d.dot(f.up);
+            let (x, z) = (r * d.dot(f.axis_x) / w, r * d.dot(f.axis_z) / w);
             let side = chunk.spacing * 2.0;
             assert!(
                 x >= chunk.corner[0] - 1e-6 && x <= chunk.corner[0] + side + 1e-6,
@@ -521,7 +521,7 @@ fn lod_rings_follow_the_focus_incrementally_and_match_the_ground() {
     for (i, j) in [(o[0], o[1]), (o[0] + 31, o[1] + 7), (o[0] + 16, o[1] + 16)] {
         let s = level.spacing;
         let d = frame.direction((i as f64 + 0.5) * s, (j as f64 + 0.5) * s);
-        let want = terrain.height([d[0] * r, d[1] * r, d[2] * r]).height;
+        let want = terrain.height(d * r).height;
         assert_eq!(rings.clipmap().cell(1, i, j), Some(want));
     }
     // Walking 10° keeps the plane; a teleport re-lays it once.
@@ -555,11 +555,11 @@ fn rings_built_in_the_background_match_and_report_every_change() {
         size: 32,
         base_spacing: 400.0,
     };
-    let mut path: Vec<[f64; 3]> = (0..60)
+    let mut path: Vec<DVec3> = (0..60)
         .map(|k| terrain.position_at(10.0, 20.0 + k as f64 * 0.5))
         .collect();
     path.extend((0..20).map(|k| terrain.position_at(-60.0 + k as f64 * 1e-4, 150.0)));
-    let wait = |rings: &mut PlanetRings, focus: [f64; 3], mirror: &mut Vec<Vec<f32>>| {
+    let wait = |rings: &mut PlanetRings, focus: DVec3, mirror: &mut Vec<Vec<f32>>| {
         let start = std::time::Instant::now();
         loop {
             let rects = rings.update(focus, &terrain).to_vec();
@@ -644,7 +644,7 @@ fn a_nan_radius_or_position_finds_nothing() {
     assert!(terrain.river(p, 1e9).is_some(), "something to find");
     assert!(terrain.lake(p, 1e9).is_some(), "something to find");
     assert!(terrain.river(p, f64::NAN).is_none() && terrain.lake(p, f64::NAN).is_none());
-    assert!(terrain.river([f64::NAN, 1.0, 0.0], 1e9).is_none());
+    assert!(terrain.river(DVec3::new(f64::NAN, 1.0, 0.0), 1e9).is_none());
 }
 
 /// Headers past the documented maxima are corrupt, so nothing is sized from them: a tile as
@@ -743,7 +743,7 @@ fn planet_chunks_are_capped_per_face_side() {
         face_resolution: n,
         tile_size: n,
         projection: Projection::EquiAngular,
-        polar_axis: [0.0, 1.0, 0.0],
+        polar_axis: DVec3::new(0.0, 1.0, 0.0),
         height_range: [0.0, 0.0],
         sea_level: 0.0,
         seed: 1,
@@ -792,9 +792,9 @@ fn evicted_tiles_buffers_are_reused_and_reloads_read_the_same() {
     let r = p.radius();
     for k in 0..6 {
         let at = if k % 2 == 0 {
-            [0.0, r, 0.0]
+            DVec3::new(0.0, r, 0.0)
         } else {
-            [0.0, -r, 0.0]
+            DVec3::new(0.0, -r, 0.0)
         };
         assert!(s.settle(at, Duration::from_secs(60)));
         assert!(pool.stats().room_bytes <= 10 * per_tile);

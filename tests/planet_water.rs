@@ -79,7 +79,7 @@ fn every_channel_drains_to_the_sea_or_a_lake_on_a_falling_bed() {
             r.id
         );
         let end = r.points[r.points.len() - 1];
-        let d = [end[0] as f64, end[1] as f64, end[2] as f64];
+        let d = relief::DVec3::new(end[0] as f64, end[1] as f64, end[2] as f64);
         let k = land().fine.nearest(d);
         let joins = heads.contains(&[end[0].to_bits(), end[1].to_bits(), end[2].to_bits()]);
         assert!(

@@ -2,6 +2,7 @@
 
 mod common;
 
+use relief::DVec3;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -322,7 +323,7 @@ fn queries_run_on_other_threads_while_the_streamer_moves() {
         })
         .collect();
     for step in 0..300 {
-        s.update([-1800.0 + step as f64 * 12.0, 0.0, 300.0]);
+        s.update(DVec3::new(-1800.0 + step as f64 * 12.0, 0.0, 300.0));
         std::thread::sleep(Duration::from_millis(2));
     }
     stop.store(true, std::sync::atomic::Ordering::Relaxed);

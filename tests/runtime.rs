@@ -3,6 +3,7 @@
 
 mod common;
 
+use relief::DVec3;
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -77,7 +78,7 @@ impl Tally {
 
 /// Every level cell the runtime keeps equals what a clipmap built from scratch now reads: so
 /// every region that arrived after a cell was first filled refreshed it.
-fn assert_levels_fresh(rt: &Runtime, focus: [f64; 3]) {
+fn assert_levels_fresh(rt: &Runtime, focus: DVec3) {
     let Some(Lod::Flat(levels, terrain)) = rt.lod() else {
         panic!("a flat runtime keeps a flat clipmap")
     };
@@ -101,7 +102,7 @@ fn a_flat_walk_drives_every_part_in_order_through_one_event_stream() {
     };
     let mut rt = Runtime::open(common::world_dir(), config).unwrap();
     assert!(!rt.ground().is_planet());
-    let start = [-700.0, 0.0, 300.0];
+    let start = DVec3::new(-700.0, 0.0, 300.0);
     assert!(rt.settle(start, Duration::from_secs(60)).unwrap());
     let mut tally = Tally::default();
     tally.drain(&mut rt);
@@ -180,7 +181,7 @@ fn parts_are_optional_and_a_bad_focus_changes_nothing() {
     };
     let mut rt = Runtime::open(common::world_dir(), config).unwrap();
     assert!(rt.chunks().is_none() && rt.chunk_lookup().is_none() && rt.lod().is_none());
-    assert!(rt.settle([0.0; 3], Duration::from_secs(60)).unwrap());
+    assert!(rt.settle(DVec3::ZERO, Duration::from_secs(60)).unwrap());
     let mut loaded = 0;
     while let Some(e) = rt.poll_event() {
         match e {
@@ -192,11 +193,11 @@ fn parts_are_optional_and_a_bad_focus_changes_nothing() {
     assert!(rt.stats().chunks.is_none());
     let before = rt.stats().pieces;
     assert!(matches!(
-        rt.update([f64::NAN, 0.0, 0.0]),
+        rt.update(DVec3::new(f64::NAN, 0.0, 0.0)),
         Err(BadFocus::NotFinite(_))
     ));
     assert_eq!(rt.stats().pieces.wanted, before.wanted);
-    assert!(rt.update([f64::INFINITY, 0.0, 1.0]).is_err());
+    assert!(rt.update(DVec3::new(f64::INFINITY, 0.0, 1.0)).is_err());
     // A chunk size the world can't hold is refused at creation.
     let bad = RuntimeConfig {
         collision: Some(CollisionConfig {
@@ -244,7 +245,7 @@ fn a_planet_runs_through_the_same_object() {
     let Queries::Planet(terrain) = rt.queries().clone() else {
         panic!("a planet's queries")
     };
-    assert_eq!(rt.update([0.0; 3]), Err(BadFocus::PlanetCentre));
+    assert_eq!(rt.update(DVec3::ZERO), Err(BadFocus::PlanetCentre));
     let focus = terrain.position_at(10.0, 20.0);
     assert!(rt.settle(focus, Duration::from_secs(60)).unwrap());
     let mut tally = Tally::default();
@@ -262,7 +263,7 @@ fn a_planet_runs_through_the_same_object() {
         .expect("built underfoot");
     // A planet chunk's frame is its own tangent frame, on the sphere under its centre.
     let f = under.frame();
-    let r = (f.origin.iter().map(|v| v * v).sum::<f64>()).sqrt();
+    let r = f.origin.length();
     assert!((r - terrain.planet().radius()).abs() < 1e-6);
     assert_eq!(under.heights().len(), (under.samples() as usize).pow(2));
     // Tiles that arrived after the first fill refreshed the rings: they match fresh rings.
@@ -291,7 +292,10 @@ fn the_levels_follow_the_camera_and_the_pieces_the_focus() {
         ..RuntimeConfig::default()
     };
     let mut rt = Runtime::open(common::world_dir(), config.clone()).unwrap();
-    let (focus, camera) = ([100.0, 0.0, 100.0], [1500.0, 0.0, 1400.0]);
+    let (focus, camera) = (
+        DVec3::new(100.0, 0.0, 100.0),
+        DVec3::new(1500.0, 0.0, 1400.0),
+    );
     for _ in 0..3 {
         rt.update_with_camera(focus, camera).unwrap();
     }
@@ -314,9 +318,14 @@ fn the_levels_follow_the_camera_and_the_pieces_the_focus() {
     assert_eq!(rt.stats().pieces.wanted, by_focus.stats().pieces.wanted);
     // A bad camera is refused like a bad focus, and changes nothing.
     let wanted = rt.stats().pieces.wanted;
-    assert!(rt.update_with_camera(focus, [f64::NAN, 0.0, 0.0]).is_err());
     assert!(rt
-        .update_with_camera([3000.0, 0.0, 3000.0], [0.0, f64::INFINITY, 0.0])
+        .update_with_camera(focus, DVec3::new(f64::NAN, 0.0, 0.0))
+        .is_err());
+    assert!(rt
+        .update_with_camera(
+            DVec3::new(3000.0, 0.0, 3000.0),
+            DVec3::new(0.0, f64::INFINITY, 0.0)
+        )
         .is_err());
     assert_eq!(rt.stats().pieces.wanted, wanted);
 }

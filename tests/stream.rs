@@ -2,6 +2,7 @@
 
 mod common;
 
+use relief::DVec3;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -26,7 +27,7 @@ fn region_streamer(dir: &std::path::Path, config: StreamConfig) -> Streamer<Regi
 fn regions_load_within_reach_and_drop_behind() {
     let mut s = region_streamer(common::world_dir(), StreamConfig::default());
     let src = s.source().clone();
-    let a = [100.0, 0.0, 100.0];
+    let a = DVec3::new(100.0, 0.0, 100.0);
     assert!(s.settle(a, Duration::from_secs(30)));
     let loaded: HashSet<RegionLocation> = drain(&mut s)
         .into_iter()
@@ -44,7 +45,7 @@ fn regions_load_within_reach_and_drop_behind() {
     assert_eq!(s.resident().read().len(), expect.len());
 
     // Walk 3 km east: everything behind beyond 704 m is unloaded (but may stay cached).
-    let b = [1900.0, 0.0, 100.0];
+    let b = DVec3::new(1900.0, 0.0, 100.0);
     assert!(s.settle(b, Duration::from_secs(30)));
     let events = drain(&mut s);
     let unloaded: HashSet<RegionLocation> = events
@@ -77,10 +78,10 @@ fn regions_load_within_reach_and_drop_behind() {
 fn hysteresis_keeps_regions_between_the_radii() {
     let mut s = region_streamer(common::world_dir(), StreamConfig::default());
     let src = s.source().clone();
-    assert!(s.settle([0.0, 0.0, 0.0], Duration::from_secs(30)));
+    assert!(s.settle(DVec3::new(0.0, 0.0, 0.0), Duration::from_secs(30)));
     drain(&mut s);
     // 600 m west: regions 513–704 m away stay, nothing is unloaded or loaded for them.
-    let p = [-600.0, 0.0, 0.0];
+    let p = DVec3::new(-600.0, 0.0, 0.0);
     assert!(s.settle(p, Duration::from_secs(30)));
     for e in drain(&mut s) {
         if let Event::Unloaded { key } = e {
@@ -111,7 +112,7 @@ fn the_budget_trims_the_wanted_set_and_bounds_memory() {
     };
     let mut s = Streamer::new(Arc::new(RegionSource::new(world)), cfg);
     for step in 0..40 {
-        let p = [-1500.0 + step as f64 * 75.0, 0.0, 300.0];
+        let p = DVec3::new(-1500.0 + step as f64 * 75.0, 0.0, 300.0);
         s.settle(p, Duration::from_secs(30));
         let st = s.stats();
         assert!(
@@ -143,14 +144,14 @@ impl Source for Beads {
     type Key = i64;
     type Item = Vec<u8>;
     type Error = Cursed;
-    fn keys_within(&self, f: [f64; 3], r: f64, out: &mut Vec<(i64, f64)>) {
+    fn keys_within(&self, f: DVec3, r: f64, out: &mut Vec<(i64, f64)>) {
         out.extend(
             (0..self.n)
                 .map(|k| (k, (k as f64 * 100.0 - f[0]).abs()))
                 .filter(|(_, d)| *d <= r),
         );
     }
-    fn distance(&self, k: i64, f: [f64; 3]) -> f64 {
+    fn distance(&self, k: i64, f: DVec3) -> f64 {
         (k as f64 * 100.0 - f[0]).abs()
     }
     fn estimate_bytes(&self, _: i64) -> usize {
@@ -188,10 +189,10 @@ fn loads_go_nearest_first_and_unwanted_jobs_are_withdrawn() {
         ..StreamConfig::default()
     };
     let mut s = Streamer::new(beads.clone(), cfg);
-    s.update([5000.0, 0.0, 0.0]); // wants beads 40..=60
+    s.update(DVec3::new(5000.0, 0.0, 0.0)); // wants beads 40..=60
     std::thread::sleep(Duration::from_millis(50));
-    s.update([9000.0, 0.0, 0.0]); // now wants 80..=99: 40..60 must not all be read
-    assert!(s.settle([9000.0, 0.0, 0.0], Duration::from_secs(30)));
+    s.update(DVec3::new(9000.0, 0.0, 0.0)); // now wants 80..=99: 40..60 must not all be read
+    assert!(s.settle(DVec3::new(9000.0, 0.0, 0.0), Duration::from_secs(30)));
     let loads = beads.loads.lock().unwrap().clone();
     let early: Vec<i64> = loads.iter().copied().filter(|k| *k <= 60).collect();
     assert!(early.len() <= 4, "withdrawn jobs were read: {early:?}");
@@ -219,7 +220,7 @@ fn a_failing_key_retries_then_gives_up_without_disturbing_others() {
         ..StreamConfig::default()
     };
     let mut s = Streamer::new(beads.clone(), cfg);
-    let f = [1300.0, 0.0, 0.0]; // wants 10..=16, bead 13 always fails
+    let f = DVec3::new(1300.0, 0.0, 0.0); // wants 10..=16, bead 13 always fails
     let mut failures = vec![];
     for _ in 0..400 {
         s.update(f);
@@ -254,7 +255,7 @@ fn damaged_files_fail_alone_and_nothing_resident_is_lost() {
         ..StreamConfig::default()
     };
     let mut s = region_streamer(&dir, cfg);
-    let home = [-1500.0, 0.0, -1500.0];
+    let home = DVec3::new(-1500.0, 0.0, -1500.0);
     assert!(s.settle(home, Duration::from_secs(30)));
     let before: Vec<RegionLocation> = s.resident().read().keys().copied().collect();
     drain(&mut s);
@@ -274,7 +275,7 @@ fn damaged_files_fail_alone_and_nothing_resident_is_lost() {
     bytes[mid] ^= 0x40;
     std::fs::write(&p, &bytes).unwrap();
 
-    let there = [1200.0, 0.0, 300.0];
+    let there = DVec3::new(1200.0, 0.0, 300.0);
     let mut failed = HashSet::new();
     for _ in 0..3000 {
         s.update(there);
@@ -320,12 +321,12 @@ fn a_huge_radius_is_bounded_by_the_world() {
     let world = Arc::new(World::open(common::world_dir()).unwrap());
     let regions = RegionSource::new(world.clone());
     let mut out = Vec::new();
-    regions.keys_within([1e9, 0.0, -1e9], 1e12, &mut out);
+    regions.keys_within(DVec3::new(1e9, 0.0, -1e9), 1e12, &mut out);
     assert_eq!(out.len(), world.region_locations().count());
     let chunk_source =
         relief::flat::collision::ChunkSource::new(world.clone(), Default::default(), 64.0).unwrap();
     let mut chunks = Vec::new();
-    chunk_source.keys_within([0.0; 3], 1e12, &mut chunks);
+    chunk_source.keys_within(DVec3::ZERO, 1e12, &mut chunks);
     let extent = world.region_extent();
     let b = world.manifest().region_bounds;
     let per_axis = |a: usize| ((b.max[a] - b.min[a] + 1) as f64 * extent / 64.0) as usize;
@@ -335,7 +336,7 @@ fn a_huge_radius_is_bounded_by_the_world() {
         "every chunk of the world, once"
     );
     out.clear();
-    regions.keys_within([f64::NAN, 0.0, 0.0], 1e3, &mut out);
+    regions.keys_within(DVec3::new(f64::NAN, 0.0, 0.0), 1e3, &mut out);
     assert!(out.is_empty(), "no position, no keys");
 }
 
@@ -358,7 +359,7 @@ fn a_panicking_load_fails_its_key_and_the_loader_lives_on() {
         ..StreamConfig::default()
     };
     let mut s = Streamer::new(beads, cfg);
-    let f = [6600.0, 0.0, 0.0]; // wants 63..=69; bead 66 panics
+    let f = DVec3::new(6600.0, 0.0, 0.0); // wants 63..=69; bead 66 panics
     let mut failures = vec![];
     // Until both attempts failed and all else loaded, with a deadline generous enough for
     // sanitizers (a panic's backtrace takes them a while to print).
@@ -404,7 +405,7 @@ fn a_panicking_load_fails_its_key_and_the_loader_lives_on() {
 #[test]
 fn a_fifo_where_a_region_should_be_fails_without_blocking() {
     let dir = common::copy_world("stream-fifo");
-    let home = [-1500.0, 0.0, -1500.0];
+    let home = DVec3::new(-1500.0, 0.0, -1500.0);
     let loc = RegionLocation::new(-3, -3);
     let cfg = StreamConfig {
         max_attempts: 1,
@@ -464,7 +465,10 @@ fn evicted_regions_buffers_are_reused_and_reloads_read_the_same() {
         },
     );
     let pool = s.source().pool().clone();
-    let (west, east) = ([200.0, 0.0, 600.0], [1800.0, 0.0, 600.0]);
+    let (west, east) = (
+        DVec3::new(200.0, 0.0, 600.0),
+        DVec3::new(1800.0, 0.0, 600.0),
+    );
     for k in 0..6 {
         let at = if k % 2 == 0 { west } else { east };
         assert!(s.settle(at, Duration::from_secs(30)));

@@ -23,7 +23,7 @@ use relief::planet::format::{decode_fields, decode_index, decode_sections};
 use relief::planet::tables::{decode_lakes, decode_reaches};
 use relief::planet::{Header, Planet, TileKey};
 use relief::runtime::Queries;
-use relief::{Runtime, RuntimeConfig, World};
+use relief::{DVec3, Runtime, RuntimeConfig, World};
 
 /// A harness: runs the code under test on the fuzzer's bytes; returns unless it panics.
 pub type Harness = fn(&[u8]);
@@ -447,7 +447,7 @@ fn small_config() -> RuntimeConfig {
 }
 
 /// Every query the runtime answers, at `points`.
-fn query_everything(rt: &Runtime, points: &[[f64; 3]]) {
+fn query_everything(rt: &Runtime, points: &[DVec3]) {
     let queries = rt.queries();
     let mut out = vec![0f32; points.len()];
     for &p in points {
@@ -484,7 +484,7 @@ fn query_everything(rt: &Runtime, points: &[[f64; 3]]) {
 }
 
 /// Streams a runtime over `ground` to each point in turn (settling briefly), then queries.
-fn walk(rt: &mut Runtime, points: &[[f64; 3]]) {
+fn walk(rt: &mut Runtime, points: &[DVec3]) {
     for &p in points.iter().take(3) {
         let _ = rt.settle(p, Duration::from_secs(2));
         while rt.poll_event().is_some() {}
@@ -510,9 +510,9 @@ pub fn world_queries(data: &[u8]) {
         (m.region_bounds.max[0] - m.region_bounds.min[0] + 1) as f64 * extent,
         (m.region_bounds.max[1] - m.region_bounds.min[1] + 1) as f64 * extent,
     );
-    let points: Vec<[f64; 3]> = fractions(data)
+    let points: Vec<DVec3> = fractions(data)
         .iter()
-        .map(|f| [x0 + f[0] * w, 0.0, z0 + f[1] * d])
+        .map(|f| DVec3::new(x0 + f[0] * w, 0.0, z0 + f[1] * d))
         .collect();
     let Ok(mut rt) = Runtime::new(Arc::new(world), small_config()) else {
         return;
@@ -528,16 +528,16 @@ pub fn planet_queries(data: &[u8]) {
         return;
     };
     let r = planet.radius();
-    let points: Vec<[f64; 3]> = fractions(data)
+    let points: Vec<DVec3> = fractions(data)
         .iter()
         .map(|f| {
             let (lat, lon) = ((f[0] - 0.5) * 180.0, (f[1] - 0.5) * 360.0);
             let (lat, lon) = (lat.to_radians(), lon.to_radians());
-            [
+            DVec3::new(
                 r * lat.cos() * lon.cos(),
                 r * lat.sin(),
                 r * lat.cos() * lon.sin(),
-            ]
+            )
         })
         .collect();
     let Ok(mut rt) = Runtime::new(Arc::new(planet), small_config()) else {

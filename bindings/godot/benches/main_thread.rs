@@ -115,7 +115,7 @@ fn main() {
                 .max(1e-9);
             t /= next;
         }
-        let focus = [a[0] + (b[0] - a[0]) * t, 0.0, a[1] + (b[1] - a[1]) * t];
+        let focus = relief::DVec3::new(a[0] + (b[0] - a[0]) * t, 0.0, a[1] + (b[1] - a[1]) * t);
         let began = Instant::now();
         driver
             .frame(focus, Duration::from_millis(1), Instant::now, &mut engine)

@@ -178,7 +178,7 @@ mod tests {
             distance_m: 0.0,
             bed_m: -1.5,
             has_water: true,
-            nearest: [1.0, 2.0, 3.0],
+            nearest: relief::DVec3::new(1.0, 2.0, 3.0),
         };
         let f = planet_river(&r);
         let keys: Vec<&str> = f.iter().map(|(k, _)| *k).collect();

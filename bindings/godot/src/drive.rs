@@ -6,6 +6,7 @@
 //! PhysicsServer3D bodies, texture layers); the tests and the main-thread bench implement it
 //! with plain Rust, so the code they exercise is the code the nodes run.
 
+use relief::DVec3;
 use std::time::{Duration, Instant};
 
 use relief::runtime::{BadFocus, ChunkId, PieceKey};
@@ -95,7 +96,7 @@ impl Driver {
     /// focus changes nothing and is returned.
     pub fn frame(
         &mut self,
-        focus: [f64; 3],
+        focus: DVec3,
         budget: Duration,
         clock: impl FnMut() -> Instant,
         engine: &mut impl Engine,

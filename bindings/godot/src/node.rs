@@ -3,6 +3,7 @@
 //! from prepared bytes, errors reported once, and the runtime's configuration from the nodes'
 //! properties. Everything here is an engine call; the decisions are in [`drive`](crate::drive).
 
+use relief::DVec3;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -91,7 +92,7 @@ impl Streaming {
     }
 
     /// Whether the body of the chunk under `pos` (node space) exists.
-    pub fn collision_ready(&self, pos: [f64; 3]) -> bool {
+    pub fn collision_ready(&self, pos: DVec3) -> bool {
         let id = self.lookup.as_ref().and_then(|l| l.key_at(pos));
         id.is_some_and(|id| self.bodies.contains(id))
     }
@@ -434,17 +435,18 @@ pub fn focus_node(owner: &Gd<Node3D>, focus: &NodePath) -> Option<Gd<Node3D>> {
 }
 
 /// `node`'s position in `owner`'s space, as relief takes positions.
-pub fn local_position(owner: &Gd<Node3D>, node: &Gd<Node3D>) -> [f64; 3] {
-    let p = owner.get_global_transform().affine_inverse() * node.get_global_position();
-    [p.x as f64, p.y as f64, p.z as f64]
+pub fn local_position(owner: &Gd<Node3D>, node: &Gd<Node3D>) -> DVec3 {
+    vec3(owner.get_global_transform().affine_inverse() * node.get_global_position())
 }
 
-pub fn vector(c: [f64; 3]) -> Vector3 {
-    Vector3::new(c[0] as f32, c[1] as f32, c[2] as f32)
+/// A relief position or direction as Godot's `Vector3` (`real_t`: f32 in a standard build).
+pub fn vector(c: DVec3) -> Vector3 {
+    Vector3::new(c.x as f32, c.y as f32, c.z as f32)
 }
 
-pub fn vec3(p: Vector3) -> [f64; 3] {
-    [p.x as f64, p.y as f64, p.z as f64]
+/// A Godot `Vector3` as relief's f64 position (exact: every f32 is an f64).
+pub fn vec3(p: Vector3) -> DVec3 {
+    DVec3::new(p.x as f64, p.y as f64, p.z as f64)
 }
 
 pub fn dictionary(fields: Fields) -> VarDictionary {

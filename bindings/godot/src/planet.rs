@@ -8,6 +8,7 @@ use godot::classes::{INode3D, Image, Node3D, ShaderMaterial, Texture2DArray};
 use godot::prelude::*;
 use relief::planet::PlanetTerrain;
 use relief::runtime::PieceKey;
+use relief::DVec3;
 
 use crate::answers;
 use crate::maps::ImageBytes;
@@ -93,7 +94,7 @@ impl ReliefPlanet {
         let Some(t) = self.terrain() else {
             return PackedFloat32Array::new();
         };
-        let pos: Vec<[f64; 3]> = positions
+        let pos: Vec<DVec3> = positions
             .as_slice()
             .iter()
             .map(|&p| node::vec3(p))
@@ -118,8 +119,8 @@ impl ReliefPlanet {
         self.terrain().map_or(Vector3::ZERO, |t| {
             let sea = t.position_at(latitude, longitude);
             let h = t.height(sea).height as f64;
-            let r = sea.iter().map(|c| c * c).sum::<f64>().sqrt();
-            node::vector(sea.map(|c| c * (r + h) / r))
+            let r = sea.length();
+            node::vector(sea * (r + h) / r)
         })
     }
 

@@ -8,6 +8,7 @@
 //! engine types: a worker prepares it, the main thread hands it to `shape_set_data`.
 
 use relief::runtime::chunks::Heightfield;
+use relief::DVec3;
 
 /// What `PhysicsServer3D.shape_set_data` takes for a heightmap shape, and where its body goes.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,14 +23,14 @@ pub struct ShapeData {
     /// The body's basis as three columns, the world images of the shape's X, Y and Z: the
     /// chunk frame's axes turned +90° about `up` and scaled by the sample spacing along X and
     /// Z (`Basis::from_cols`).
-    pub basis: [[f64; 3]; 3],
+    pub basis: [DVec3; 3],
     /// The body's origin: the chunk's centre on its frame's ground plane, world metres.
-    pub origin: [f64; 3],
+    pub origin: DVec3,
 }
 
 impl ShapeData {
     /// Where shape sample `k` (`heights[k]`) lies in the world: what physics will collide with.
-    pub fn world_point(&self, k: usize) -> [f64; 3] {
+    pub fn world_point(&self, k: usize) -> DVec3 {
         let n = self.width as usize;
         let half = (n - 1) as f64 / 2.0;
         let local = [
@@ -37,9 +38,8 @@ impl ShapeData {
             self.heights[k] as f64,
             (k / n) as f64 - half,
         ];
-        std::array::from_fn(|a| {
-            self.origin[a] + (0..3).map(|c| self.basis[c][a] * local[c]).sum::<f64>()
-        })
+        let [x, y, z] = self.basis;
+        self.origin + (x * local[0] + y * local[1] + z * local[2])
     }
 
     /// Bytes copied to make the shape's data: what one chunk costs on its way to physics.
@@ -67,11 +67,9 @@ pub fn shape_data(chunk: &Heightfield) -> ShapeData {
     let frame = chunk.frame();
     let s = chunk.spacing();
     let [cx, cz] = chunk.centre();
-    let scaled = |v: [f64; 3], k: f64| v.map(|c| c * k);
     // R_y(+90°) takes shape X to −Z and shape Z to +X, then X and Z scale by the spacing.
-    let basis = [scaled(frame.axis_z, -s), frame.up, scaled(frame.axis_x, s)];
-    let origin =
-        std::array::from_fn(|a| frame.origin[a] + cx * frame.axis_x[a] + cz * frame.axis_z[a]);
+    let basis = [frame.axis_z * -s, frame.up, frame.axis_x * s];
+    let origin = frame.origin + cx * frame.axis_x + cz * frame.axis_z;
     let (min_height, max_height) = chunk.height_range();
     ShapeData {
         width: n as u32,
@@ -116,16 +114,11 @@ mod tests {
     }
 
     /// Where the chunk's own documentation puts sample (x, z).
-    fn documented(chunk: &Heightfield, x: usize, z: usize) -> [f64; 3] {
+    fn documented(chunk: &Heightfield, x: usize, z: usize) -> DVec3 {
         let (f, s, c) = (chunk.frame(), chunk.spacing(), chunk.corner());
         let n = chunk.samples() as usize;
         let h = chunk.heights()[z * n + x] as f64;
-        std::array::from_fn(|a| {
-            f.origin[a]
-                + (c[0] + x as f64 * s) * f.axis_x[a]
-                + h * f.up[a]
-                + (c[1] + z as f64 * s) * f.axis_z[a]
-        })
+        f.origin + (c[0] + x as f64 * s) * f.axis_x + h * f.up + (c[1] + z as f64 * s) * f.axis_z
     }
 
     fn assert_every_sample_lands(chunk: &Heightfield) {
@@ -159,12 +152,11 @@ mod tests {
     #[test]
     fn every_planet_sample_lands_in_its_tangent_frame() {
         // A tilted orthonormal frame far from the origin, as a planet chunk has.
-        let up = relief::planet::cube::normalize([0.3, 0.9, -0.2]);
-        let axis_x =
-            relief::planet::cube::normalize(relief::planet::cube::cross([0.0, 0.0, 1.0], up));
-        let axis_z = relief::planet::cube::cross(axis_x, up);
+        let up = DVec3::new(0.3, 0.9, -0.2).normalize();
+        let axis_x = DVec3::Z.cross(up).normalize();
+        let axis_z = axis_x.cross(up);
         let frame = ChunkFrame {
-            origin: up.map(|c| c * 50_000.0),
+            origin: up * 50_000.0,
             axis_x,
             up,
             axis_z,

@@ -2,6 +2,7 @@
 //! with an engine side that records what Godot would be asked to do: what it ends up holding
 //! (regions, tiles, bodies, far-ground layers) is exactly what the runtime has resident.
 
+use relief::DVec3;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -72,7 +73,7 @@ fn levels() -> ClipmapConfig {
 }
 
 /// Frames at `focus` until the runtime is idle and every prepared piece was handed over.
-fn settle(driver: &mut Driver, engine: &mut Recorder, focus: [f64; 3]) {
+fn settle(driver: &mut Driver, engine: &mut Recorder, focus: DVec3) {
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
         driver
@@ -135,7 +136,7 @@ fn a_flat_walk_leaves_the_engine_holding_what_is_resident() {
     let mut driver = Driver::new(rt, 2);
     let mut engine = Recorder::default();
 
-    let mut focus = [-400.0, 0.0, -300.0];
+    let mut focus = DVec3::new(-400.0, 0.0, -300.0);
     settle(&mut driver, &mut engine, focus);
     assert!(!engine.regions.is_empty() && !engine.bodies.is_empty());
     assert_engine_matches(&driver, &engine);
@@ -197,7 +198,7 @@ fn a_flat_walk_leaves_the_engine_holding_what_is_resident() {
     // A bad focus changes nothing and says why.
     let err = driver
         .frame(
-            [f64::NAN, 0.0, 0.0],
+            DVec3::new(f64::NAN, 0.0, 0.0),
             Duration::ZERO,
             Instant::now,
             &mut engine,
@@ -254,7 +255,7 @@ fn a_planet_walk_hands_over_tiles_and_framed_bodies() {
     for shape in engine.bodies.values() {
         for k in 0..shape.heights.len() {
             let p = shape.world_point(k);
-            let r = p.iter().map(|c| c * c).sum::<f64>().sqrt();
+            let r = p.length();
             let h = planet.height(p).height as f64;
             worst = worst.max((r - radius - h).abs());
         }

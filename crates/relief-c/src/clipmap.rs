@@ -2,6 +2,7 @@
 //! rectangles each update rewrote (upload only those to the GPU).
 
 use parking_lot::Mutex;
+use relief::glam::DVec3;
 
 use super::planet_terrain::relief_planet_terrain;
 use super::terrain::relief_terrain;
@@ -236,7 +237,7 @@ pub unsafe extern "C" fn relief_clipmap_update(
         let n = c
             .inner
             .lock()
-            .update([x, y, z])
+            .update(DVec3::new(x, y, z))
             .map_err(|e| Failure::invalid(format!("{what}: {e}")))?
             .len();
         // SAFETY: checked non-NULL.
@@ -455,10 +456,10 @@ pub(crate) unsafe fn level_view(
         origin_j: origin.map_or(0, |o| o[1]),
         spacing: l.spacing,
         heights: l.storage().as_ptr(),
-        plane_origin: plane.origin,
-        plane_x: plane.axis_x,
-        plane_up: plane.up,
-        plane_z: plane.axis_z,
+        plane_origin: plane.origin.to_array(),
+        plane_x: plane.axis_x.to_array(),
+        plane_up: plane.up.to_array(),
+        plane_z: plane.axis_z.to_array(),
     };
     // SAFETY: checked non-NULL and of our size.
     unsafe { out_level.write_unaligned(view) };

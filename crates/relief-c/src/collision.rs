@@ -2,6 +2,7 @@
 //! squares, or a planet's tangent-frame chunks), and `relief_chunk_view`, zero-copy access
 //! to one.
 
+use relief::glam::DVec3;
 use std::ffi::c_void;
 
 use parking_lot::Mutex;
@@ -161,7 +162,7 @@ pub unsafe extern "C" fn relief_collision_update(
         // SAFETY: forwarded contract.
         let c = unsafe { handle(what, collision) }?;
         finite(what, &[x, y, z])?;
-        c.stream.lock().update([x, y, z]);
+        c.stream.lock().update(DVec3::new(x, y, z));
         Ok(())
     })
 }
@@ -290,7 +291,7 @@ pub(crate) unsafe fn chunk_at(
     };
     finite(what, &p)?;
     let id = lookup
-        .key_at(p)
+        .key_at(DVec3::from(p))
         .ok_or_else(|| Failure::invalid(format!("{what}: the planet's centre has no chunk")))?;
     let (face, x, z) = id.face_x_z();
     // SAFETY: checked non-NULL.
@@ -372,10 +373,10 @@ pub(crate) unsafe fn acquire_chunk(
         corner_z: corner[1],
         heights: chunk.heights().as_ptr(),
         face,
-        origin: f.origin,
-        axis_x: f.axis_x,
-        up: f.up,
-        axis_z: f.axis_z,
+        origin: f.origin.to_array(),
+        axis_x: f.axis_x.to_array(),
+        up: f.up.to_array(),
+        axis_z: f.axis_z.to_array(),
         token: Box::into_raw(Box::new(chunk)).cast(),
     };
     // SAFETY: checked non-NULL and of our size.

@@ -239,7 +239,7 @@ pub unsafe extern "C" fn relief_planet_get_info(
             struct_size: std::mem::size_of::<relief_planet_info>() as u32,
             version: h.version,
             radius: h.radius,
-            polar_axis: h.polar_axis,
+            polar_axis: h.polar_axis.to_array(),
             face_resolution: h.face_resolution,
             tile_size: h.tile_size,
             tiles_per_side: h.tiles_per_side(),

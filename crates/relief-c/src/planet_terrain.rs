@@ -5,6 +5,7 @@ use super::streamer::relief_streamer;
 use super::terrain::{relief_lake, RELIEF_ORIGIN_OVERVIEW, RELIEF_ORIGIN_REGION};
 use super::terrain::{relief_origin, relief_reach_kind, RELIEF_REACH_CREEK, RELIEF_REACH_RIVER};
 use super::{ffi_guard, finite, handle, into_handle, relief_status, require, write_sized, Failure};
+use relief::glam::DVec3;
 use relief::planet::{PlanetOrigin, PlanetTerrain};
 use relief::reach::ReachKind;
 use relief::runtime::Streamed;
@@ -37,7 +38,7 @@ pub struct relief_planet_river {
 ///
 /// # Safety
 /// `p` NULL or readable for 3 doubles.
-unsafe fn read_position(what: &str, p: *const f64) -> Result<[f64; 3], Failure> {
+unsafe fn read_position(what: &str, p: *const f64) -> Result<DVec3, Failure> {
     require(what, &[("position", p.is_null())])?;
     // SAFETY: non-NULL; the caller promises 3 doubles.
     let v = unsafe { [p.read(), p.add(1).read(), p.add(2).read()] };
@@ -47,7 +48,7 @@ unsafe fn read_position(what: &str, p: *const f64) -> Result<[f64; 3], Failure> 
             "{what}: the planet's centre has no direction"
         )));
     }
-    Ok(v)
+    Ok(DVec3::from(v))
 }
 
 fn origin_code(o: PlanetOrigin) -> relief_origin {
@@ -109,7 +110,7 @@ pub unsafe extern "C" fn relief_planet_terrain_position_at(
         finite(what, &[latitude_deg, longitude_deg])?;
         let p = t.position_at(latitude_deg, longitude_deg);
         // SAFETY: checked non-NULL; 3 doubles promised.
-        unsafe { std::ptr::copy_nonoverlapping(p.as_ptr(), out_position, 3) };
+        unsafe { std::ptr::copy_nonoverlapping(p.to_array().as_ptr(), out_position, 3) };
         Ok(())
     })
 }
@@ -172,7 +173,8 @@ pub unsafe extern "C" fn relief_planet_terrain_heights(
         // SAFETY: forwarded contract.
         let (points, out) =
             unsafe { super::batch::<3>(what, xyz, point_count, out_heights, capacity, 1) }?;
-        let n = t.heights(points, out);
+        // DVec3 is three f64s in a row (repr(C)), as the points are: no copy.
+        let n = t.heights(bytemuck::cast_slice(points), out);
         if !out_from_tiles.is_null() {
             // SAFETY: non-NULL; the caller promises writable.
             unsafe { *out_from_tiles = n };
@@ -204,7 +206,7 @@ pub unsafe extern "C" fn relief_planet_terrain_normal(
         let (n, o) = t.normal(p);
         // SAFETY: checked non-NULL; 3 floats promised.
         unsafe {
-            std::ptr::copy_nonoverlapping(n.as_ptr(), out_normal, 3);
+            std::ptr::copy_nonoverlapping(n.to_array().as_ptr(), out_normal, 3);
             if !out_origin.is_null() {
                 *out_origin = origin_code(o);
             }
@@ -296,7 +298,7 @@ pub unsafe extern "C" fn relief_planet_terrain_river(
             .map_or_else(relief_planet_river::default, |r| relief_planet_river {
                 found: 1,
                 reach: r.reach,
-                nearest: r.nearest,
+                nearest: r.nearest.to_array(),
                 kind: match r.kind {
                     ReachKind::Creek => RELIEF_REACH_CREEK,
                     ReachKind::River => RELIEF_REACH_RIVER,

@@ -3,6 +3,7 @@
 //! objects it holds are read through the same view types as the separate objects'.
 
 use parking_lot::Mutex;
+use relief::glam::DVec3;
 
 use super::clipmap::{
     copy_dirty, level_view, relief_clipmap_config, relief_clipmap_level, relief_dirty_rect,
@@ -282,7 +283,7 @@ pub unsafe extern "C" fn relief_runtime_update(
         let r = unsafe { handle(what, runtime) }?;
         r.runtime
             .lock()
-            .update([x, y, z])
+            .update(DVec3::new(x, y, z))
             .map_err(|e| Failure::invalid(format!("{what}: {e}")))
     })
 }
@@ -311,7 +312,7 @@ pub unsafe extern "C" fn relief_runtime_update_with_camera(
         let r = unsafe { handle(what, runtime) }?;
         r.runtime
             .lock()
-            .update_with_camera([fx, fy, fz], [cx, cy, cz])
+            .update_with_camera(DVec3::new(fx, fy, fz), DVec3::new(cx, cy, cz))
             .map_err(|e| Failure::invalid(format!("{what}: {e}")))
     })
 }
@@ -342,7 +343,7 @@ pub unsafe extern "C" fn relief_runtime_settle(
         let done = r
             .runtime
             .lock()
-            .settle([x, y, z], timeout)
+            .settle(DVec3::new(x, y, z), timeout)
             .map_err(|e| Failure::invalid(format!("{what}: {e}")))?;
         // SAFETY: checked non-NULL.
         unsafe { *out_settled = done as u32 };

@@ -1,6 +1,7 @@
 //! `relief_streamer`: a flat world's regions, or a planet's tiles, streamed around a focus
 //! on background threads.
 
+use relief::glam::DVec3;
 use std::sync::Arc;
 
 use parking_lot::Mutex;
@@ -125,7 +126,7 @@ pub unsafe extern "C" fn relief_streamer_update(
         // SAFETY: forwarded contract.
         let s = unsafe { handle(what, streamer) }?;
         finite(what, &[x, y, z])?;
-        s.stream.lock().update([x, y, z]);
+        s.stream.lock().update(DVec3::new(x, y, z));
         Ok(())
     })
 }

@@ -2,6 +2,7 @@
 //! `relief_event`, `relief_stream_stats`, and [`Drive`]: the core streamers behind
 //! `relief_streamer` and `relief_collision`, as their calls drive them.
 
+use relief::glam::DVec3;
 use std::time::Duration;
 
 use parking_lot::Mutex;
@@ -186,13 +187,13 @@ pub(crate) fn event_of<K: EventKey>(e: Event<K, FormatError>) -> relief_event {
 /// region-or-tile and flat-or-planet chunk streamers, behind the handle's lock.
 pub(crate) trait Drive {
     type Key: EventKey;
-    fn settle(&mut self, focus: [f64; 3], timeout: Duration) -> bool;
+    fn settle(&mut self, focus: DVec3, timeout: Duration) -> bool;
     fn poll_event(&mut self) -> Option<Event<Self::Key, FormatError>>;
 }
 
 impl Drive for Pieces {
     type Key = PieceKey;
-    fn settle(&mut self, focus: [f64; 3], timeout: Duration) -> bool {
+    fn settle(&mut self, focus: DVec3, timeout: Duration) -> bool {
         Pieces::settle(self, focus, timeout)
     }
     fn poll_event(&mut self) -> Option<Event<PieceKey, FormatError>> {
@@ -202,7 +203,7 @@ impl Drive for Pieces {
 
 impl Drive for Chunks {
     type Key = ChunkId;
-    fn settle(&mut self, focus: [f64; 3], timeout: Duration) -> bool {
+    fn settle(&mut self, focus: DVec3, timeout: Duration) -> bool {
         Chunks::settle(self, focus, timeout)
     }
     fn poll_event(&mut self) -> Option<Event<ChunkId, FormatError>> {
@@ -239,7 +240,7 @@ pub(crate) unsafe fn settle_into(
     super::finite(what, &focus)?;
     let done = streamer
         .lock()
-        .settle(focus, Duration::from_millis(timeout_ms as u64));
+        .settle(DVec3::from(focus), Duration::from_millis(timeout_ms as u64));
     // SAFETY: checked non-NULL.
     unsafe { *out_settled = done as u32 };
     Ok(())

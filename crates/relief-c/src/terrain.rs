@@ -230,7 +230,7 @@ pub unsafe extern "C" fn relief_terrain_normal(
         let (n, origin) = t.normal(x, z);
         // SAFETY: checked non-NULL, 3 floats promised; `out_origin` optional.
         unsafe {
-            std::ptr::copy_nonoverlapping(n.as_ptr(), out_normal, 3);
+            std::ptr::copy_nonoverlapping(n.to_array().as_ptr(), out_normal, 3);
             if !out_origin.is_null() {
                 *out_origin = origin_code(origin);
             }
@@ -262,7 +262,7 @@ pub unsafe extern "C" fn relief_terrain_normals(
         let (points, out) =
             unsafe { super::batch::<2>(what, xz, point_count, out_normals, capacity, 3) }?;
         for (p, n) in points.iter().zip(out.chunks_exact_mut(3)) {
-            n.copy_from_slice(&t.normal(p[0], p[1]).0);
+            n.copy_from_slice(&t.normal(p[0], p[1]).0.to_array());
         }
         Ok(())
     })

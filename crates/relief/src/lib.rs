@@ -30,6 +30,11 @@ pub mod reach;
 pub mod runtime;
 pub mod stream;
 
+/// glam, the vector crate positions and directions are given in (`DVec3`: f64 metres and
+/// unit directions; `Vec3`: f32 normals), re-exported so callers match its version.
+pub use glam;
+pub use glam::{DVec3, Vec3};
+
 pub use error::FormatError;
 pub use flat::{Region, RegionLocation, World};
 pub use runtime::{Runtime, RuntimeConfig, RuntimeError, RuntimeEvent};

@@ -4,11 +4,12 @@
 use super::{Region, RegionLocation, Terrain};
 use crate::lod::{Clipmap, DirtyRect};
 use crate::stream::PieceMap;
+use glam::DVec3;
 
 impl Clipmap {
     /// Moves every level's window to centre on `focus` and fills what became visible.
     /// Returns the storage rectangles rewritten (empty when nothing moved).
-    pub fn update(&mut self, focus: [f64; 3], terrain: &Terrain) -> &[DirtyRect] {
+    pub fn update(&mut self, focus: DVec3, terrain: &Terrain) -> &[DirtyRect] {
         let map = terrain.resident().read();
         let mut cells = FlatCells::new(terrain, &map);
         self.update_with([focus[0], focus[2]], &mut |k, s, i, j| {

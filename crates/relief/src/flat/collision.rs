@@ -6,6 +6,7 @@
 //! [`ChunkSource`] names chunks by grid index and "loads" one by reading resident region
 //! samples (or, if a region isn't resident yet, the region file itself).
 
+use glam::DVec3;
 use std::sync::Arc;
 
 use crate::flat::grid::{square_distance, squares_within};
@@ -161,7 +162,7 @@ impl Source for ChunkSource {
     type Item = CollisionChunk;
     type Error = FormatError;
 
-    fn keys_within(&self, focus: [f64; 3], radius: f64, out: &mut Vec<(ChunkKey, f64)>) {
+    fn keys_within(&self, focus: DVec3, radius: f64, out: &mut Vec<(ChunkKey, f64)>) {
         squares_within(
             self.chunk_metres(),
             focus[0],
@@ -172,7 +173,7 @@ impl Source for ChunkSource {
         );
     }
 
-    fn distance(&self, key: ChunkKey, focus: [f64; 3]) -> f64 {
+    fn distance(&self, key: ChunkKey, focus: DVec3) -> f64 {
         square_distance(key.x, key.z, self.chunk_metres(), focus[0], focus[2])
     }
 

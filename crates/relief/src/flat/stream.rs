@@ -2,6 +2,7 @@
 //! the focus to the region's nearest edge, loading is `World::read_region_into` with maps from
 //! a pool that evicted regions refill and idle loader threads keep faulted in.
 
+use glam::DVec3;
 use std::sync::Arc;
 
 use super::grid::{square_distance, squares_within};
@@ -53,7 +54,7 @@ impl Source for RegionSource {
     type Item = Region;
     type Error = FormatError;
 
-    fn keys_within(&self, focus: [f64; 3], radius: f64, out: &mut Vec<(RegionLocation, f64)>) {
+    fn keys_within(&self, focus: DVec3, radius: f64, out: &mut Vec<(RegionLocation, f64)>) {
         let b = self.world.manifest().region_bounds;
         squares_within(
             self.world.region_extent(),
@@ -70,7 +71,7 @@ impl Source for RegionSource {
         );
     }
 
-    fn distance(&self, key: RegionLocation, focus: [f64; 3]) -> f64 {
+    fn distance(&self, key: RegionLocation, focus: DVec3) -> f64 {
         self.edge_distance(key, focus[0], focus[2])
     }
 

@@ -5,6 +5,8 @@
 
 use std::sync::Arc;
 
+use glam::Vec3;
+
 use super::spatial::{self, Spatial};
 use crate::flat::{Control, ReachKind, Region, RegionLocation, World};
 use crate::stream::{PieceMap, Resident};
@@ -253,7 +255,7 @@ impl Terrain {
 
     /// Unit surface normal (Y up) from central differences one sample apart (one overview
     /// cell apart where the overview answers).
-    pub fn normal(&self, x: f64, z: f64) -> ([f32; 3], Origin) {
+    pub fn normal(&self, x: f64, z: f64) -> (Vec3, Origin) {
         let map = self.resident.read();
         let mut last = None;
         let origin = self.height_in(&map, &mut last, x, z).origin;
@@ -267,10 +269,8 @@ impl Terrain {
         let gx = (h(d, 0.0) - h(-d, 0.0)) / (2.0 * d);
         let gz = (h(0.0, d) - h(0.0, -d)) / (2.0 * d);
         let len = (gx * gx + 1.0 + gz * gz).sqrt();
-        (
-            [(-gx / len) as f32, (1.0 / len) as f32, (-gz / len) as f32],
-            origin,
-        )
+        let n = Vec3::new((-gx / len) as f32, (1.0 / len) as f32, (-gz / len) as f32);
+        (n, origin)
     }
 
     /// The sample nearest (x, z) decoded: Terrain3D control word, biome, lake. `None` where no

@@ -14,7 +14,9 @@ use crate::layer::Layer;
 use crate::stream::{Resident, Source};
 
 use super::blob::TileKey;
-use super::cube::{self, Vec3};
+use glam::DVec3;
+
+use super::cube;
 use super::opened::{bilinear, Planet, PlanetTile};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -27,19 +29,19 @@ pub struct PlanetChunkKey {
 /// A chunk's frame: origin on the sea-level sphere and three orthonormal axes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ChunkFrame {
-    pub origin: [f64; 3],
-    pub axis_x: Vec3,
-    pub up: Vec3,
-    pub axis_z: Vec3,
+    pub origin: DVec3,
+    pub axis_x: DVec3,
+    pub up: DVec3,
+    pub axis_z: DVec3,
 }
 
 impl ChunkFrame {
     /// A flat world's frame: the world itself (origin 0, axes X, Y, Z).
     pub const WORLD: ChunkFrame = ChunkFrame {
-        origin: [0.0; 3],
-        axis_x: [1.0, 0.0, 0.0],
-        up: [0.0, 1.0, 0.0],
-        axis_z: [0.0, 0.0, 1.0],
+        origin: DVec3::ZERO,
+        axis_x: DVec3::X,
+        up: DVec3::Y,
+        axis_z: DVec3::Z,
     };
 }
 
@@ -88,7 +90,7 @@ pub struct PlanetChunkSource {
     recent: parking_lot::Mutex<std::collections::VecDeque<(TileKey, Arc<Layer<f32>>)>>,
     cells: u32,
     /// Per chunk (face-major, then z, then x): centre direction and angular radius.
-    bounds: Vec<(Vec3, f64)>,
+    bounds: Vec<(DVec3, f64)>,
 }
 
 impl PlanetChunkSource {
@@ -134,7 +136,7 @@ impl PlanetChunkSource {
     }
 
     /// Direction at face sample coordinates (continuous, may be a little beyond the face).
-    fn dir(&self, face: usize, i: f64, j: f64) -> Vec3 {
+    fn dir(&self, face: usize, i: f64, j: f64) -> DVec3 {
         let n = self.planet.face_resolution();
         cube::direction(
             self.planet.projection(),
@@ -145,7 +147,7 @@ impl PlanetChunkSource {
     }
 
     /// The chunk containing the direction of `pos`.
-    pub fn key_at(&self, pos: [f64; 3]) -> PlanetChunkKey {
+    pub fn key_at(&self, pos: DVec3) -> PlanetChunkKey {
         let n = self.planet.face_resolution();
         let (face, a, b) = cube::face_coords(self.planet.projection(), cube::normalize(pos));
         let idx = |c: f64| {
@@ -160,7 +162,7 @@ impl PlanetChunkSource {
         }
     }
 
-    fn centre_and_reach(&self, key: PlanetChunkKey) -> (Vec3, f64) {
+    fn centre_and_reach(&self, key: PlanetChunkKey) -> (DVec3, f64) {
         let c = self.cells as f64;
         let (x0, z0) = (key.x as f64 * c, key.z as f64 * c);
         let centre = self.dir(key.face as usize, x0 + c / 2.0, z0 + c / 2.0);
@@ -182,15 +184,10 @@ impl PlanetChunkSource {
             self.dir(f, x0, z0 + c / 2.0),
             self.dir(f, x0 + c, z0 + c / 2.0),
         );
-        let along = [east[0] - west[0], east[1] - west[1], east[2] - west[2]];
-        let k = along[0] * up[0] + along[1] * up[1] + along[2] * up[2];
-        let axis_x = cube::normalize([
-            along[0] - k * up[0],
-            along[1] - k * up[1],
-            along[2] - k * up[2],
-        ]);
-        let axis_z = cube::cross(axis_x, up);
-        let origin = [up[0] * r, up[1] * r, up[2] * r];
+        let along = east - west;
+        let axis_x = cube::normalize(along - along.dot(up) * up);
+        let axis_z = axis_x.cross(up);
+        let origin = up * r;
         // The square in the tangent plane that holds the chunk's whole footprint (face cells
         // near cube corners are skewed, so a square only just around them leaves gaps):
         // neighbours overlap a little instead, and every sample lies on the surface anyway.
@@ -204,9 +201,9 @@ impl PlanetChunkSource {
                 (x0 + c, z0 + t),
             ] {
                 let d = self.dir(f, i, j);
-                let w = d[0] * up[0] + d[1] * up[1] + d[2] * up[2];
+                let w = d.dot(up);
                 for (a, axis) in [(0, axis_x), (1, axis_z)] {
-                    let q = r * (d[0] * axis[0] + d[1] * axis[1] + d[2] * axis[2]) / w;
+                    let q = r * d.dot(axis) / w;
                     lo[a] = lo[a].min(q);
                     hi[a] = hi[a].max(q);
                 }
@@ -231,7 +228,7 @@ impl PlanetChunkSource {
     pub fn build(
         &self,
         key: PlanetChunkKey,
-        mut height: impl FnMut(Vec3) -> Option<f32>,
+        mut height: impl FnMut(DVec3) -> Option<f32>,
     ) -> Option<PlanetChunk> {
         let (frame, corner, spacing) = self.frame(key);
         let r = self.planet.radius();
@@ -244,11 +241,7 @@ impl PlanetChunkSource {
                     corner[0] + i as f64 * spacing,
                     corner[1] + j as f64 * spacing,
                 );
-                let p = [
-                    frame.origin[0] + x * frame.axis_x[0] + z * frame.axis_z[0],
-                    frame.origin[1] + x * frame.axis_x[1] + z * frame.axis_z[1],
-                    frame.origin[2] + x * frame.axis_x[2] + z * frame.axis_z[2],
-                ];
+                let p = frame.origin + x * frame.axis_x + z * frame.axis_z;
                 // The ground point straight above (x, z) along `up`: where |p + y·up| is
                 // R + the height in its own direction. Three fixed-point steps settle it
                 // (the direction moves by h·|x|/R², a few centimetres).
@@ -258,11 +251,7 @@ impl PlanetChunkSource {
                 for _ in 0..3 {
                     let h = height(d)? as f64;
                     y = ((r + h) * (r + h) - rho2).max(0.0).sqrt() - r;
-                    d = cube::normalize([
-                        p[0] + y * frame.up[0],
-                        p[1] + y * frame.up[1],
-                        p[2] + y * frame.up[2],
-                    ]);
+                    d = cube::normalize(p + y * frame.up);
                 }
                 let y = y as f32;
                 lo = lo.min(y);
@@ -310,8 +299,8 @@ impl Source for PlanetChunkSource {
 
     /// Chunks near the focus: on each face the focus projects onto, a window of chunk indices
     /// around the projection, each checked by great-circle distance.
-    fn keys_within(&self, focus: [f64; 3], radius: f64, out: &mut Vec<(PlanetChunkKey, f64)>) {
-        if focus.iter().any(|v| !v.is_finite()) || focus == [0.0; 3] {
+    fn keys_within(&self, focus: DVec3, radius: f64, out: &mut Vec<(PlanetChunkKey, f64)>) {
+        if !focus.is_finite() || focus == DVec3::ZERO {
             return;
         }
         let d = cube::normalize(focus);
@@ -322,12 +311,11 @@ impl Source for PlanetChunkSource {
         let min_chunk = self.planet.spacing() * self.cells as f64 / 1.5;
         let span = (radius / min_chunk).ceil() as i64 + 1;
         for (face, [nrm, rgt, top]) in cube::FACES.iter().enumerate() {
-            let w = d[0] * nrm[0] + d[1] * nrm[1] + d[2] * nrm[2];
+            let w = d.dot(*nrm);
             if w < 0.2 {
                 continue; // the focus is far round the sphere from this face
             }
-            let u = (d[0] * rgt[0] + d[1] * rgt[1] + d[2] * rgt[2]) / w;
-            let v = (d[0] * top[0] + d[1] * top[1] + d[2] * top[2]) / w;
+            let (u, v) = (d.dot(*rgt) / w, d.dot(*top) / w);
             let to_chunk = |c: f64| ((c + 1.0) * 0.5 * n / self.cells as f64).floor() as i64;
             let (ci, cj) = (
                 to_chunk(p.from_plane(u).clamp(-1.5, 1.5)),
@@ -349,7 +337,7 @@ impl Source for PlanetChunkSource {
         }
     }
 
-    fn distance(&self, key: PlanetChunkKey, focus: [f64; 3]) -> f64 {
+    fn distance(&self, key: PlanetChunkKey, focus: DVec3) -> f64 {
         let per = self.per_face() as usize;
         let (c, reach) =
             self.bounds[(key.face as usize * per + key.z as usize) * per + key.x as usize];

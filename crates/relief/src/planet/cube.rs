@@ -10,8 +10,7 @@
 
 use std::f64::consts::FRAC_PI_4;
 
-/// A direction as three f64s (not necessarily unit length where noted).
-pub type Vec3 = [f64; 3];
+use glam::DVec3;
 
 /// Which projection maps face coordinates to directions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,13 +52,13 @@ impl Projection {
 
 /// Face `f`'s normal, right (+a) and top (+b) vectors. Faces: 0 +X, 1 −X, 2 +Y, 3 −Y, 4 +Z,
 /// 5 −Z.
-pub const FACES: [[Vec3; 3]; 6] = [
-    [[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]],
-    [[-1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0]],
-    [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, -1.0]],
-    [[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]],
-    [[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
-    [[0.0, 0.0, -1.0], [-1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+pub const FACES: [[DVec3; 3]; 6] = [
+    [DVec3::X, DVec3::NEG_Z, DVec3::Y],
+    [DVec3::NEG_X, DVec3::Z, DVec3::Y],
+    [DVec3::Y, DVec3::X, DVec3::NEG_Z],
+    [DVec3::NEG_Y, DVec3::X, DVec3::Z],
+    [DVec3::Z, DVec3::X, DVec3::Y],
+    [DVec3::NEG_Z, DVec3::NEG_X, DVec3::Y],
 ];
 
 /// A face edge: where `a = −1` (Left), `a = +1` (Right), `b = −1` (Bottom), `b = +1` (Top).
@@ -136,43 +135,28 @@ pub const SEAMS: [[Seam; 4]; 6] = [
     ],
 ];
 
+/// `v` scaled to unit length by dividing by its length. glam's `normalize` multiplies by the
+/// length's reciprocal instead, which rounds differently in the last bit; every direction a
+/// blob was baked and is read with goes through this one, so sample positions stay
+/// bit-identical to the blobs already written.
 #[inline]
-pub fn dot(a: Vec3, b: Vec3) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-#[inline]
-pub fn cross(a: Vec3, b: Vec3) -> Vec3 {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-#[inline]
-pub fn normalize(v: Vec3) -> Vec3 {
-    let l = dot(v, v).sqrt();
-    [v[0] / l, v[1] / l, v[2] / l]
+pub fn normalize(v: DVec3) -> DVec3 {
+    v / v.length()
 }
 
 /// The unit direction of face coordinates (a, b) on `face`.
 #[inline]
-pub fn direction(p: Projection, face: usize, a: f64, b: f64) -> Vec3 {
+pub fn direction(p: Projection, face: usize, a: f64, b: f64) -> DVec3 {
     let [n, r, t] = FACES[face];
     let (u, v) = (p.to_plane(a), p.to_plane(b));
-    normalize([
-        n[0] + u * r[0] + v * t[0],
-        n[1] + u * r[1] + v * t[1],
-        n[2] + u * r[2] + v * t[2],
-    ])
+    normalize(n + u * r + v * t)
 }
 
 /// The face a direction falls on (ties go to the lower face index) and its coordinates there.
 /// `d` need not be unit length but must not be zero.
 #[inline]
-pub fn face_coords(p: Projection, d: Vec3) -> (usize, f64, f64) {
-    let ax = [d[0].abs(), d[1].abs(), d[2].abs()];
+pub fn face_coords(p: Projection, d: DVec3) -> (usize, f64, f64) {
+    let ax = d.abs();
     let axis = if ax[0] >= ax[1] && ax[0] >= ax[2] {
         0
     } else if ax[1] >= ax[2] {
@@ -182,8 +166,8 @@ pub fn face_coords(p: Projection, d: Vec3) -> (usize, f64, f64) {
     };
     let face = axis * 2 + (d[axis] < 0.0) as usize;
     let [n, r, t] = FACES[face];
-    let w = dot(d, n);
-    let (u, v) = (dot(d, r) / w, dot(d, t) / w);
+    let w = d.dot(n);
+    let (u, v) = (d.dot(r) / w, d.dot(t) / w);
     (
         face,
         p.from_plane(u).clamp(-1.0, 1.0),
@@ -205,7 +189,7 @@ pub fn index_of(a: f64, n: u32) -> f64 {
 
 /// The sample nearest direction `d` on a face grid of `n`: (face, i, j).
 #[inline]
-pub fn nearest(p: Projection, n: u32, d: Vec3) -> (usize, i64, i64) {
+pub fn nearest(p: Projection, n: u32, d: DVec3) -> (usize, i64, i64) {
     let (face, a, b) = face_coords(p, d);
     let last = n as f64 - 1.0;
     let i = index_of(a, n).round().clamp(0.0, last) as i64;
@@ -272,7 +256,7 @@ pub struct Stencil {
 
 /// The bilinear stencil around direction `d`.
 #[inline]
-pub fn stencil(p: Projection, n: u32, d: Vec3) -> Stencil {
+pub fn stencil(p: Projection, n: u32, d: DVec3) -> Stencil {
     let (face, a, b) = face_coords(p, d);
     let (s, t) = (index_of(a, n), index_of(b, n));
     let (i0, j0) = (s.floor() as i64, t.floor() as i64);
@@ -317,51 +301,42 @@ impl Stencil {
 /// Latitude (radians, + towards the pole) and longitude of a unit direction, for a polar
 /// axis `pole` (unit). Longitude 0 is the meridian of the world axis least aligned with the
 /// pole.
-pub fn lat_lon(d: Vec3, pole: Vec3) -> (f64, f64) {
+pub fn lat_lon(d: DVec3, pole: DVec3) -> (f64, f64) {
     let (e, n) = meridian_basis(pole);
-    (latitude(d, pole), dot(d, n).atan2(dot(d, e)))
+    (latitude(d, pole), d.dot(n).atan2(d.dot(e)))
 }
 
 /// Latitude alone (radians): no longitude basis to build, for per-sample use.
 #[inline]
-pub fn latitude(d: Vec3, pole: Vec3) -> f64 {
-    dot(d, pole).clamp(-1.0, 1.0).asin()
+pub fn latitude(d: DVec3, pole: DVec3) -> f64 {
+    d.dot(pole).clamp(-1.0, 1.0).asin()
 }
 
 /// The unit direction at latitude/longitude (radians) for polar axis `pole`.
-pub fn from_lat_lon(lat: f64, lon: f64, pole: Vec3) -> Vec3 {
+pub fn from_lat_lon(lat: f64, lon: f64, pole: DVec3) -> DVec3 {
     let (e, n) = meridian_basis(pole);
     let (cl, sl) = (lat.cos(), lat.sin());
     let (co, so) = (lon.cos(), lon.sin());
-    normalize([
-        pole[0] * sl + cl * (e[0] * co + n[0] * so),
-        pole[1] * sl + cl * (e[1] * co + n[1] * so),
-        pole[2] * sl + cl * (e[2] * co + n[2] * so),
-    ])
+    normalize(pole * sl + cl * (e * co + n * so))
 }
 
 /// Two unit vectors spanning the equator plane of `pole`: longitude 0 and 90°.
-fn meridian_basis(pole: Vec3) -> (Vec3, Vec3) {
+fn meridian_basis(pole: DVec3) -> (DVec3, DVec3) {
     // The world axis least aligned with the pole seeds longitude 0, so it is never degenerate.
-    let seed = if pole[1].abs() < 0.9 {
-        [0.0, 1.0, 0.0]
+    let seed = if pole.y.abs() < 0.9 {
+        DVec3::Y
     } else {
-        [1.0, 0.0, 0.0]
+        DVec3::X
     };
-    let k = dot(seed, pole);
-    let e = normalize([
-        seed[0] - k * pole[0],
-        seed[1] - k * pole[1],
-        seed[2] - k * pole[2],
-    ]);
-    (e, cross(pole, e))
+    let k = seed.dot(pole);
+    let e = normalize(seed - k * pole);
+    (e, pole.cross(e))
 }
 
 /// Great-circle angle between two unit directions, radians (accurate at small angles).
 #[inline]
-pub fn angle(a: Vec3, b: Vec3) -> f64 {
-    let c = cross(a, b);
-    dot(c, c).sqrt().atan2(dot(a, b))
+pub fn angle(a: DVec3, b: DVec3) -> f64 {
+    a.cross(b).length().atan2(a.dot(b))
 }
 
 /// Solid angle of the face rectangle between plane coordinates (u0, v0) and (u1, v1).
@@ -393,12 +368,12 @@ mod tests {
 
     const P: Projection = Projection::EquiAngular;
 
-    fn close(a: Vec3, b: Vec3, eps: f64) -> bool {
+    fn close(a: DVec3, b: DVec3, eps: f64) -> bool {
         (0..3).all(|k| (a[k] - b[k]).abs() < eps)
     }
 
     /// The point on `face`'s `edge` at along-edge coordinate `t ∈ [-1, 1]`.
-    fn edge_point(face: usize, edge: Edge, t: f64) -> Vec3 {
+    fn edge_point(face: usize, edge: Edge, t: f64) -> DVec3 {
         match edge {
             Edge::Left => direction(P, face, -1.0, t),
             Edge::Right => direction(P, face, 1.0, t),
@@ -543,7 +518,7 @@ mod tests {
             x in -1.0f64..1.0, y in -1.0f64..1.0, z in -1.0f64..1.0
         ) {
             prop_assume!(x * x + y * y + z * z > 1e-6);
-            let d = normalize([x, y, z]);
+            let d = normalize(DVec3::new(x, y, z));
             for p in [Projection::EquiAngular, Projection::Gnomonic] {
                 let (f, a, b) = face_coords(p, d);
                 prop_assert!(close(direction(p, f, a, b), d, 1e-12));
@@ -559,11 +534,11 @@ mod tests {
             px in -1.0f64..1.0, py in -1.0f64..1.0, pz in -1.0f64..1.0
         ) {
             prop_assume!(px * px + py * py + pz * pz > 1e-3);
-            let pole = normalize([px, py, pz]);
+            let pole = normalize(DVec3::new(px, py, pz));
             let d = from_lat_lon(lat, lon, pole);
             let (la, lo) = lat_lon(d, pole);
             prop_assert!((la - lat).abs() < 1e-9 && (lo - lon).abs() < 1e-9);
-            prop_assert!((dot(d, pole) - lat.sin()).abs() < 1e-12);
+            prop_assert!((d.dot(pole) - lat.sin()).abs() < 1e-12);
         }
 
         #[test]

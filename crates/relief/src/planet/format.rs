@@ -6,7 +6,9 @@
 use crate::codec::Codec;
 use crate::error::FormatError;
 
-use super::cube::{Projection, Vec3};
+use glam::DVec3;
+
+use super::cube::Projection;
 
 pub const MAGIC: [u8; 4] = *b"PLNT";
 
@@ -124,7 +126,7 @@ pub struct Header {
     pub tile_size: u32,
     pub projection: Projection,
     pub field_count: u32,
-    pub polar_axis: Vec3,
+    pub polar_axis: DVec3,
     pub height_min: f32,
     pub height_max: f32,
     pub sea_level: f32,
@@ -217,7 +219,7 @@ impl Header {
             tile_size: u32_at(b, 28),
             projection,
             field_count: u32_at(b, 36),
-            polar_axis: [f64_at(40), f64_at(48), f64_at(56)],
+            polar_axis: DVec3::new(f64_at(40), f64_at(48), f64_at(56)),
             height_min: f32_at(64),
             height_max: f32_at(68),
             sea_level: f32_at(72),
@@ -253,9 +255,9 @@ impl Header {
             ));
         }
         let p = self.polar_axis;
-        let len = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
+        let len = p.length();
         if !len.is_finite() || (len - 1.0).abs() > 1e-6 {
-            return bad(format!("polar axis {p:?} is not a unit vector"));
+            return bad(format!("polar axis {p} is not a unit vector"));
         }
         if self.file_length != actual_length {
             return Err(FormatError::Truncated {

@@ -10,7 +10,9 @@ use crate::layer::{plain, Layer};
 use crate::pool::{with_scratch, Buffer, BufferPool};
 
 use super::blob::{Blob, TileKey, TileSpan};
-use super::cube::{self, Projection, Vec3};
+use glam::DVec3;
+
+use super::cube::{self, Projection};
 use super::format::{self, SampleType, BIOME, HEIGHT, LAKE, PRECIPITATION, SEDIMENT};
 use super::tables::{decode_lakes, decode_reaches, PlanetCensus, PlanetLake, PlanetReach};
 
@@ -148,7 +150,7 @@ impl Planet {
     pub fn radius(&self) -> f64 {
         self.blob.header().radius
     }
-    pub fn pole(&self) -> Vec3 {
+    pub fn pole(&self) -> DVec3 {
         self.blob.header().polar_axis
     }
     pub fn projection(&self) -> Projection {
@@ -425,7 +427,7 @@ impl Planet {
     }
 
     /// The overview's height at direction `d` (bilinear, across seams).
-    pub fn overview_height(&self, d: Vec3) -> Result<f32, FormatError> {
+    pub fn overview_height(&self, d: DVec3) -> Result<f32, FormatError> {
         let o = self.overview()?;
         let m = o.size;
         Ok(bilinear(self.projection(), m, d, |f, i, j| {
@@ -442,7 +444,7 @@ impl Planet {
 pub fn bilinear(
     p: Projection,
     n: u32,
-    d: Vec3,
+    d: DVec3,
     mut get: impl FnMut(usize, i64, i64) -> Option<f32>,
 ) -> Option<f32> {
     let s = cube::stencil(p, n, d);

@@ -4,7 +4,9 @@
 use crate::lod::{Clipmap, DirtyRect};
 
 use super::blob::TileKey;
-use super::cube::{self, Vec3};
+use glam::DVec3;
+
+use super::cube;
 use super::opened::Planet;
 use super::terrain::tangent_basis;
 
@@ -14,32 +16,26 @@ pub const REANCHOR: f64 = 0.35;
 /// The plane the rings lie on.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RingFrame {
-    pub up: Vec3,
-    pub east: Vec3,
-    pub north: Vec3,
+    pub up: DVec3,
+    pub east: DVec3,
+    pub north: DVec3,
     pub radius: f64,
 }
 
 impl RingFrame {
     /// Plane coordinates of a direction (None behind the plane's horizon).
-    pub fn project(&self, d: Vec3) -> Option<[f64; 2]> {
-        let w = d[0] * self.up[0] + d[1] * self.up[1] + d[2] * self.up[2];
+    pub fn project(&self, d: DVec3) -> Option<[f64; 2]> {
+        let w = d.dot(self.up);
         if w <= 0.05 {
             return None;
         }
-        let e = d[0] * self.east[0] + d[1] * self.east[1] + d[2] * self.east[2];
-        let n = d[0] * self.north[0] + d[1] * self.north[1] + d[2] * self.north[2];
+        let (e, n) = (d.dot(self.east), d.dot(self.north));
         Some([self.radius * e / w, self.radius * n / w])
     }
 
     /// The direction under plane point (x, z).
-    pub fn direction(&self, x: f64, z: f64) -> Vec3 {
-        let r = self.radius;
-        cube::normalize([
-            self.up[0] * r + x * self.east[0] + z * self.north[0],
-            self.up[1] * r + x * self.east[1] + z * self.north[1],
-            self.up[2] * r + x * self.east[2] + z * self.north[2],
-        ])
+    pub fn direction(&self, x: f64, z: f64) -> DVec3 {
+        cube::normalize(self.up * self.radius + x * self.east + z * self.north)
     }
 }
 
@@ -63,9 +59,9 @@ impl RingBuild {
     /// Follows the focus with heights from `h`; returns the storage rectangles rewritten.
     pub(crate) fn update(
         &mut self,
-        focus: [f64; 3],
+        focus: DVec3,
         planet: &Planet,
-        h: &dyn Fn(Vec3) -> f32,
+        h: &dyn Fn(DVec3) -> f32,
     ) -> &[DirtyRect] {
         let d = cube::normalize(focus);
         if self.stale(d) {
@@ -88,12 +84,12 @@ impl RingBuild {
 
     /// Whether the plane must be laid afresh under direction `d`: none yet, or `d` is more
     /// than [`REANCHOR`] from its anchor.
-    fn stale(&self, d: Vec3) -> bool {
+    fn stale(&self, d: DVec3) -> bool {
         self.frame.map_or(true, |f| cube::angle(f.up, d) > REANCHOR)
     }
 
     /// Whether `update` at `focus` would change nothing: the plane stays and no window moves.
-    pub(crate) fn unchanged_by(&self, focus: [f64; 3]) -> bool {
+    pub(crate) fn unchanged_by(&self, focus: DVec3) -> bool {
         let d = cube::normalize(focus);
         !self.stale(d)
             && self
@@ -107,7 +103,7 @@ impl RingBuild {
         &mut self,
         key: TileKey,
         planet: &Planet,
-        h: &dyn Fn(Vec3) -> f32,
+        h: &dyn Fn(DVec3) -> f32,
     ) -> &[DirtyRect] {
         fn nothing(c: &mut Clipmap) -> &[DirtyRect] {
             c.refill_with([0.0; 2], [0.0; 2], &mut |_, _, _, _| 0.0)

@@ -10,6 +10,7 @@
 //! the worker never holds the map's read lock through a fill while the streamer waits to
 //! insert a tile.
 
+use glam::DVec3;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -32,7 +33,7 @@ const ACTIVE: Duration = Duration::from_millis(250);
 
 /// What the main thread asks of the worker.
 struct Asks {
-    focus: Option<[f64; 3]>,
+    focus: Option<DVec3>,
     tiles: Vec<TileKey>,
     /// Too many tiles arrived at once: rebuild every level instead of refilling each.
     refill_all: bool,
@@ -116,7 +117,7 @@ struct Shared {
 pub(crate) struct RingWorker {
     shared: Arc<Shared>,
     thread: Option<JoinHandle<()>>,
-    last_focus: Option<[f64; 3]>,
+    last_focus: Option<DVec3>,
     posted: u64,
     /// The batch whose result the shown levels hold.
     shown: u64,
@@ -171,7 +172,7 @@ impl RingWorker {
     }
 
     /// Asks for the levels around `focus` (nothing to do if it has not moved).
-    pub(crate) fn post_focus(&mut self, focus: [f64; 3]) {
+    pub(crate) fn post_focus(&mut self, focus: DVec3) {
         if self.last_focus == Some(focus) {
             return;
         }

@@ -8,6 +8,7 @@
 //! strips nor the rebuilds cost the frame.
 
 use crate::lod::{Clipmap, ClipmapConfig, DirtyRect};
+use glam::DVec3;
 
 use super::blob::TileKey;
 use super::ring_build::RingBuild;
@@ -70,7 +71,7 @@ impl PlanetRings {
 
     /// Follows the focus (planet frame, metres); returns the storage rectangles rewritten.
     /// In the background, what the worker finished since the last call (possibly nothing).
-    pub fn update(&mut self, focus: [f64; 3], terrain: &PlanetTerrain) -> &[DirtyRect] {
+    pub fn update(&mut self, focus: DVec3, terrain: &PlanetTerrain) -> &[DirtyRect] {
         match &mut self.worker {
             Some(w) => {
                 // A walking focus moves a window every few hundred frames: waking the worker

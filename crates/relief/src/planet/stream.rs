@@ -8,7 +8,9 @@ use crate::pool::BufferPool;
 use crate::stream::Source;
 
 use super::blob::TileKey;
-use super::cube::{self, Vec3};
+use glam::DVec3;
+
+use super::cube;
 use super::opened::{Planet, PlanetTile};
 
 /// Tiles' worth of buffers idle loaders keep faulted in ahead of loads (within the budget's
@@ -22,7 +24,7 @@ pub struct TileSource {
     /// The byte length of each field buffer of a tile.
     tile_lens: Vec<usize>,
     /// Per tile (in index order): centre direction and angular radius (centre to corner).
-    tiles: Vec<(TileKey, Vec3, f64)>,
+    tiles: Vec<(TileKey, DVec3, f64)>,
     /// The largest tile's angular radius.
     widest: f64,
 }
@@ -86,9 +88,9 @@ impl TileSource {
 }
 
 /// The focus's direction; the origin (a degenerate focus) counts as the +Y pole.
-fn direction_of(focus: [f64; 3]) -> Vec3 {
-    if focus.iter().all(|v| *v == 0.0) || focus.iter().any(|v| !v.is_finite()) {
-        [0.0, 1.0, 0.0]
+fn direction_of(focus: DVec3) -> DVec3 {
+    if focus == DVec3::ZERO || !focus.is_finite() {
+        DVec3::Y
     } else {
         cube::normalize(focus)
     }
@@ -101,7 +103,7 @@ impl Source for TileSource {
 
     /// Tiles whose nearest point is within `radius` metres of the focus, measured along the
     /// sea-level sphere (a conservative bound: tile centre distance less its radius).
-    fn keys_within(&self, focus: [f64; 3], radius: f64, out: &mut Vec<(TileKey, f64)>) {
+    fn keys_within(&self, focus: DVec3, radius: f64, out: &mut Vec<(TileKey, f64)>) {
         let d = direction_of(focus);
         let r = self.planet.radius();
         // A dot product rules out the far tiles; only near ones pay for the exact angle.
@@ -112,7 +114,7 @@ impl Source for TileSource {
             reach.cos()
         };
         for &(key, c, rho) in &self.tiles {
-            if d[0] * c[0] + d[1] * c[1] + d[2] * c[2] < min_dot {
+            if d.dot(c) < min_dot {
                 continue;
             }
             let dist = (cube::angle(d, c) - rho).max(0.0) * r;
@@ -122,7 +124,7 @@ impl Source for TileSource {
         }
     }
 
-    fn distance(&self, key: TileKey, focus: [f64; 3]) -> f64 {
+    fn distance(&self, key: TileKey, focus: DVec3) -> f64 {
         let (_, c, rho) = self.tiles[self.slot(key)];
         (cube::angle(direction_of(focus), c) - rho).max(0.0) * self.planet.radius()
     }

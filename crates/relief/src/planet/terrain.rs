@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use glam::{DVec3, Vec3};
 use rstar::primitives::{GeomWithData, Line};
 use rstar::RTree;
 
@@ -14,7 +15,7 @@ use crate::reach::ReachKind;
 use crate::stream::{PieceMap, Resident};
 
 use super::blob::TileKey;
-use super::cube::{self, Vec3};
+use super::cube;
 use super::opened::{bilinear, Planet, PlanetTile};
 
 /// What answered a height query.
@@ -43,7 +44,7 @@ pub struct PlanetRiverAt {
     pub bed_m: f32,
     pub has_water: bool,
     /// Nearest centreline point, planet frame, on the sea-level sphere.
-    pub nearest: [f64; 3],
+    pub nearest: DVec3,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -107,23 +108,22 @@ impl PlanetTerrain {
     }
 
     /// The position (planet frame, metres) at sea level under latitude/longitude, degrees.
-    pub fn position_at(&self, lat_deg: f64, lon_deg: f64) -> [f64; 3] {
+    pub fn position_at(&self, lat_deg: f64, lon_deg: f64) -> DVec3 {
         let d = cube::from_lat_lon(
             lat_deg.to_radians(),
             lon_deg.to_radians(),
             self.planet.pole(),
         );
-        let r = self.planet.radius();
-        [d[0] * r, d[1] * r, d[2] * r]
+        d * self.planet.radius()
     }
 
     /// Latitude and longitude (degrees) of a position.
-    pub fn lat_lon(&self, pos: [f64; 3]) -> (f64, f64) {
+    pub fn lat_lon(&self, pos: DVec3) -> (f64, f64) {
         let (la, lo) = cube::lat_lon(direction(pos), self.planet.pole());
         (la.to_degrees(), lo.to_degrees())
     }
 
-    fn height_in<'m>(&self, map: &'m Map, last: &LastTile<'m>, d: Vec3) -> PlanetHeight {
+    fn height_in<'m>(&self, map: &'m Map, last: &LastTile<'m>, d: DVec3) -> PlanetHeight {
         let (n, t) = (
             self.planet.face_resolution(),
             self.planet.tile_size() as i64,
@@ -160,7 +160,7 @@ impl PlanetTerrain {
 
     /// Runs `f` with a height lookup by unit direction that holds the resident map's lock
     /// once for all its calls (for filling many cells).
-    pub fn with_heights<R>(&self, f: impl FnOnce(&dyn Fn(Vec3) -> f32) -> R) -> R {
+    pub fn with_heights<R>(&self, f: impl FnOnce(&dyn Fn(DVec3) -> f32) -> R) -> R {
         self.heights_over(&self.resident.read(), f)
     }
 
@@ -171,7 +171,7 @@ impl PlanetTerrain {
     pub(crate) fn with_heights_copied<R>(
         &self,
         into: &mut PieceMap<TileKey, PlanetTile>,
-        f: impl FnOnce(&dyn Fn(Vec3) -> f32) -> R,
+        f: impl FnOnce(&dyn Fn(DVec3) -> f32) -> R,
     ) -> R {
         into.clear();
         into.extend(self.resident.read().iter().map(|(k, t)| (*k, t.clone())));
@@ -179,14 +179,14 @@ impl PlanetTerrain {
     }
 
     /// Runs `f` with a height function over the tiles in `map`.
-    fn heights_over<R>(&self, map: &Map, f: impl FnOnce(&dyn Fn(Vec3) -> f32) -> R) -> R {
+    fn heights_over<R>(&self, map: &Map, f: impl FnOnce(&dyn Fn(DVec3) -> f32) -> R) -> R {
         let last = LastTile::new(None);
         f(&|d| self.height_in(map, &last, d).height)
     }
 
     /// Height above the radius at the direction of `pos` (metres, planet frame).
-    pub fn height(&self, pos: [f64; 3]) -> PlanetHeight {
-        if pos.iter().any(|v| !v.is_finite()) || pos == [0.0; 3] {
+    pub fn height(&self, pos: DVec3) -> PlanetHeight {
+        if !usable(pos) {
             return PlanetHeight {
                 height: f32::NAN,
                 origin: PlanetOrigin::Overview,
@@ -197,13 +197,13 @@ impl PlanetTerrain {
     }
 
     /// Heights for many positions; returns how many came from tiles. One lock for all.
-    pub fn heights(&self, pos: &[[f64; 3]], out: &mut [f32]) -> usize {
+    pub fn heights(&self, pos: &[DVec3], out: &mut [f32]) -> usize {
         assert_eq!(pos.len(), out.len(), "one output per position");
         let map = self.resident.read();
         let last = LastTile::new(None);
         let mut from_tiles = 0;
         for (p, o) in pos.iter().zip(out.iter_mut()) {
-            if p.iter().any(|v| !v.is_finite()) || *p == [0.0; 3] {
+            if !usable(*p) {
                 *o = f32::NAN;
                 continue;
             }
@@ -216,7 +216,7 @@ impl PlanetTerrain {
 
     /// Unit surface normal (planet frame) from height differences one sample apart along the
     /// local east and north.
-    pub fn normal(&self, pos: [f64; 3]) -> ([f32; 3], PlanetOrigin) {
+    pub fn normal(&self, pos: DVec3) -> (Vec3, PlanetOrigin) {
         let d = direction(pos);
         let (east, north) = tangent_basis(d, self.planet.pole());
         let map = self.resident.read();
@@ -225,26 +225,18 @@ impl PlanetTerrain {
         let step = self.planet.spacing();
         let r = self.planet.radius();
         let at = |e: f64, n: f64| {
-            let q = cube::normalize([
-                d[0] + (east[0] * e + north[0] * n) / r,
-                d[1] + (east[1] * e + north[1] * n) / r,
-                d[2] + (east[2] * e + north[2] * n) / r,
-            ]);
+            let q = cube::normalize(d + (east * e + north * n) / r);
             self.height_in(&map, &last, q).height as f64
         };
         let gx = (at(step, 0.0) - at(-step, 0.0)) / (2.0 * step);
         let gz = (at(0.0, step) - at(0.0, -step)) / (2.0 * step);
-        let n = cube::normalize([
-            d[0] - gx * east[0] - gz * north[0],
-            d[1] - gx * east[1] - gz * north[1],
-            d[2] - gx * east[2] - gz * north[2],
-        ]);
-        ([n[0] as f32, n[1] as f32, n[2] as f32], origin)
+        let n = cube::normalize(d - gx * east - gz * north);
+        (n.as_vec3(), origin)
     }
 
     /// The tile and index of the sample nearest `pos`, if its tile is resident.
-    fn nearest<R>(&self, pos: [f64; 3], f: impl FnOnce(&PlanetTile, usize) -> R) -> Option<R> {
-        if pos.iter().any(|v| !v.is_finite()) || pos == [0.0; 3] {
+    fn nearest<R>(&self, pos: DVec3, f: impl FnOnce(&PlanetTile, usize) -> R) -> Option<R> {
+        if !usable(pos) {
             return None;
         }
         let (n, t) = (self.planet.face_resolution(), self.planet.tile_size());
@@ -262,7 +254,7 @@ impl PlanetTerrain {
     }
 
     /// Biome id and name at the nearest sample, if its tile is resident.
-    pub fn biome(&self, pos: [f64; 3]) -> Option<(u8, &str)> {
+    pub fn biome(&self, pos: DVec3) -> Option<(u8, &str)> {
         let id = self.nearest(pos, |t, k| t.biome[k])?;
         let names = self.planet.biome_names().ok()?;
         names.get(id as usize).map(|n| (id, n.as_str()))
@@ -270,43 +262,35 @@ impl PlanetTerrain {
 
     /// Sediment thickness (metres) at the nearest sample: None if its tile is not resident or
     /// the blob is v6.
-    pub fn sediment(&self, pos: [f64; 3]) -> Option<f32> {
+    pub fn sediment(&self, pos: DVec3) -> Option<f32> {
         self.nearest(pos, |t, k| t.sediment.as_ref().map(|s| s[k]))?
     }
 
     /// Mean annual precipitation (mm) at the nearest sample, as [`PlanetTerrain::sediment`].
-    pub fn precipitation(&self, pos: [f64; 3]) -> Option<f32> {
+    pub fn precipitation(&self, pos: DVec3) -> Option<f32> {
         self.nearest(pos, |t, k| t.precipitation.as_ref().map(|s| s[k]))?
     }
 
     /// The nearest river reach within `radius` metres. Works with nothing resident.
-    pub fn river(&self, pos: [f64; 3], radius: f64) -> Option<PlanetRiverAt> {
-        if pos.iter().any(|v| !v.is_finite()) || pos == [0.0; 3] || radius.is_nan() || radius < 0.0
-        {
+    pub fn river(&self, pos: DVec3, radius: f64) -> Option<PlanetRiverAt> {
+        if !usable(pos) || radius.is_nan() || radius < 0.0 {
             return None;
         }
         let r = self.planet.radius();
-        let d = direction(pos);
-        let p = [d[0] * r, d[1] * r, d[2] * r];
+        let p = direction(pos) * r;
         let (hit, d2) = self
             .rivers
-            .nearest_neighbor_iter_with_distance_2(&p)
+            .nearest_neighbor_iter_with_distance_2(&p.to_array())
             .next()?;
         if d2 > radius * radius {
             return None;
         }
         let (ri, pi) = hit.data;
         let reach = &self.planet.reaches().ok()?[ri as usize];
-        let (a, b) = (hit.geom().from, hit.geom().to);
-        let ab = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
-        let ap = [p[0] - a[0], p[1] - a[1], p[2] - a[2]];
-        let len2 = ab.iter().map(|v| v * v).sum::<f64>().max(1e-12);
-        let t = ((ap[0] * ab[0] + ap[1] * ab[1] + ap[2] * ab[2]) / len2).clamp(0.0, 1.0);
-        let q = [a[0] + ab[0] * t, a[1] + ab[1] * t, a[2] + ab[2] * t];
-        let nearest = {
-            let u = cube::normalize(q);
-            [u[0] * r, u[1] * r, u[2] * r]
-        };
+        let (a, b) = (DVec3::from(hit.geom().from), DVec3::from(hit.geom().to));
+        let (ab, ap) = (b - a, p - a);
+        let t = (ap.dot(ab) / ab.length_squared().max(1e-12)).clamp(0.0, 1.0);
+        let nearest = cube::normalize(a + ab * t) * r;
         let frac = (pi as f64 + t) / (reach.points.len() - 1).max(1) as f64;
         let width = reach.head_width_m + (reach.width_m - reach.head_width_m) * frac as f32;
         let (pa, pb) = (reach.points[pi as usize], reach.points[pi as usize + 1]);
@@ -324,9 +308,8 @@ impl PlanetTerrain {
 
     /// The lake at `pos` (from the lake field, if its tile is resident), else the nearest lake
     /// whose edge is within `radius` metres.
-    pub fn lake(&self, pos: [f64; 3], radius: f64) -> Option<PlanetLakeAt> {
-        if pos.iter().any(|v| !v.is_finite()) || pos == [0.0; 3] || radius.is_nan() || radius < 0.0
-        {
+    pub fn lake(&self, pos: DVec3, radius: f64) -> Option<PlanetLakeAt> {
+        if !usable(pos) || radius.is_nan() || radius < 0.0 {
             return None;
         }
         let lakes = self.planet.lakes().ok()?;
@@ -344,7 +327,7 @@ impl PlanetTerrain {
         lakes
             .iter()
             .map(|l| {
-                let c = [l.centre[0] as f64, l.centre[1] as f64, l.centre[2] as f64];
+                let c = DVec3::from(l.centre.map(f64::from));
                 (
                     l,
                     (cube::angle(d, cube::normalize(c)) * r - l.radius_m as f64).max(0.0),
@@ -361,24 +344,25 @@ impl PlanetTerrain {
     }
 }
 
-fn direction(pos: [f64; 3]) -> Vec3 {
+fn direction(pos: DVec3) -> DVec3 {
     cube::normalize(pos)
+}
+
+/// Whether a position has a direction: finite and not the planet's centre.
+fn usable(pos: DVec3) -> bool {
+    pos.is_finite() && pos != DVec3::ZERO
 }
 
 /// Local east and north at direction `d` for polar axis `pole` (any perpendicular pair at
 /// the poles themselves).
-pub fn tangent_basis(d: Vec3, pole: Vec3) -> (Vec3, Vec3) {
-    let c = cube::cross(pole, d);
-    let c = if cube::dot(c, c) < 1e-18 {
-        let seed = if d[0].abs() < 0.9 {
-            [1.0, 0.0, 0.0]
-        } else {
-            [0.0, 0.0, 1.0]
-        };
-        cube::cross(seed, d)
+pub fn tangent_basis(d: DVec3, pole: DVec3) -> (DVec3, DVec3) {
+    let c = pole.cross(d);
+    let c = if c.dot(c) < 1e-18 {
+        let seed = if d.x.abs() < 0.9 { DVec3::X } else { DVec3::Z };
+        seed.cross(d)
     } else {
         c
     };
     let east = cube::normalize(c);
-    (east, cube::cross(d, east))
+    (east, d.cross(east))
 }

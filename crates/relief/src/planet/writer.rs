@@ -11,7 +11,9 @@ use crate::codec::{self, Effort};
 use crate::error::FormatError;
 
 use super::blob::TileKey;
-use super::cube::{Projection, Vec3};
+use glam::DVec3;
+
+use super::cube::Projection;
 use super::format::{
     encode_fields, encode_index, encode_sections, FieldInfo, Header, Section, TileEntry,
     FIELD_BYTES, HEADER_BYTES, INDEX_ENTRY_BYTES, SECTION_BYTES,
@@ -26,7 +28,7 @@ pub struct BlobSpec {
     pub face_resolution: u32,
     pub tile_size: u32,
     pub projection: Projection,
-    pub polar_axis: Vec3,
+    pub polar_axis: DVec3,
     pub height_range: [f32; 2],
     pub sea_level: f32,
     pub seed: u64,

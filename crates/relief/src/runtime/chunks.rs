@@ -3,6 +3,7 @@
 //! with its frame — the geometry an engine turns into a physics shape, worked out here once
 //! for flat worlds and planets alike.
 
+use glam::DVec3;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -122,7 +123,7 @@ pub enum ChunkLookup {
 impl ChunkLookup {
     /// The chunk under `pos` (world x, y, z on a flat world, y ignored; the planet frame on a
     /// planet, where the centre has none).
-    pub fn key_at(&self, pos: [f64; 3]) -> Option<ChunkId> {
+    pub fn key_at(&self, pos: DVec3) -> Option<ChunkId> {
         match self {
             ChunkLookup::Flat { source, .. } => Some(ChunkId::Flat(source.key_at(pos[0], pos[2]))),
             ChunkLookup::Planet { source, .. } => check_focus(true, pos)
@@ -161,7 +162,7 @@ impl ChunkLookup {
     }
 
     /// Whether the chunk under `pos` is built: what "the player stands on collision" means.
-    pub fn is_built_at(&self, pos: [f64; 3]) -> bool {
+    pub fn is_built_at(&self, pos: DVec3) -> bool {
         self.key_at(pos).and_then(|id| self.get(id)).is_some()
     }
 }
@@ -227,7 +228,7 @@ impl Chunks {
     }
 
     /// As [`Streamer::update`]: queues builds within the load radius, nearest first.
-    pub fn update(&mut self, focus: [f64; 3]) {
+    pub fn update(&mut self, focus: DVec3) {
         match self {
             Chunks::Flat(s) => s.update(focus),
             Chunks::Planet(s) => s.update(focus),
@@ -235,7 +236,7 @@ impl Chunks {
     }
 
     /// As [`Streamer::settle`].
-    pub fn settle(&mut self, focus: [f64; 3], timeout: Duration) -> bool {
+    pub fn settle(&mut self, focus: DVec3, timeout: Duration) -> bool {
         match self {
             Chunks::Flat(s) => s.settle(focus, timeout),
             Chunks::Planet(s) => s.settle(focus, timeout),

@@ -3,6 +3,7 @@
 //! [`Streamed`] is what views, queries, collision and LOD read while it does, and [`Queries`]
 //! answers questions about it.
 
+use glam::DVec3;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -104,18 +105,18 @@ impl PieceKey {
 /// Why a focus can't be streamed around.
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 pub enum BadFocus {
-    #[error("the focus ({0:?}) is not finite")]
-    NotFinite([f64; 3]),
+    #[error("the focus {0} is not finite")]
+    NotFinite(DVec3),
     #[error("the planet's centre has no direction")]
     PlanetCentre,
 }
 
 /// Checks a focus for this kind of ground: finite, and on a planet not its centre.
-pub fn check_focus(planet: bool, focus: [f64; 3]) -> Result<(), BadFocus> {
-    if focus.iter().any(|v| !v.is_finite()) {
+pub fn check_focus(planet: bool, focus: DVec3) -> Result<(), BadFocus> {
+    if !focus.is_finite() {
         return Err(BadFocus::NotFinite(focus));
     }
-    if planet && focus == [0.0; 3] {
+    if planet && focus == DVec3::ZERO {
         return Err(BadFocus::PlanetCentre);
     }
     Ok(())
@@ -216,7 +217,7 @@ impl Pieces {
     }
 
     /// As [`Streamer::update`].
-    pub fn update(&mut self, focus: [f64; 3]) {
+    pub fn update(&mut self, focus: DVec3) {
         match self {
             Pieces::Regions(s) => s.update(focus),
             Pieces::Tiles(s) => s.update(focus),
@@ -224,7 +225,7 @@ impl Pieces {
     }
 
     /// As [`Streamer::settle`].
-    pub fn settle(&mut self, focus: [f64; 3], timeout: Duration) -> bool {
+    pub fn settle(&mut self, focus: DVec3, timeout: Duration) -> bool {
         match self {
             Pieces::Regions(s) => s.settle(focus, timeout),
             Pieces::Tiles(s) => s.settle(focus, timeout),
@@ -287,7 +288,7 @@ impl Queries {
 
     /// Ground height at `pos`: above the world's datum at (x, z) on a flat world (y ignored),
     /// above the radius under `pos`'s direction on a planet.
-    pub fn height(&self, pos: [f64; 3]) -> f32 {
+    pub fn height(&self, pos: DVec3) -> f32 {
         match self {
             Queries::Flat(t) => t.height(pos[0], pos[2]).height,
             Queries::Planet(t) => t.height(pos).height,

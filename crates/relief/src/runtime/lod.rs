@@ -6,24 +6,25 @@ use crate::flat::Terrain;
 use crate::lod::{Clipmap, ClipmapConfig, DirtyRect};
 use crate::planet::rings::PlanetRings;
 use crate::planet::PlanetTerrain;
+use glam::DVec3;
 
 /// The plane levels lie on: cell (i, j) of a level of spacing s covers plane (x, z) from
 /// (i·s, j·s), the point `origin + x·axis_x + z·axis_z`, heights along `up`. A flat world's
 /// plane is the world itself; a planet's is the tangent plane at the rings' anchor.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LodPlane {
-    pub origin: [f64; 3],
-    pub axis_x: [f64; 3],
-    pub up: [f64; 3],
-    pub axis_z: [f64; 3],
+    pub origin: DVec3,
+    pub axis_x: DVec3,
+    pub up: DVec3,
+    pub axis_z: DVec3,
 }
 
 impl LodPlane {
     pub const WORLD: LodPlane = LodPlane {
-        origin: [0.0; 3],
-        axis_x: [1.0, 0.0, 0.0],
-        up: [0.0, 1.0, 0.0],
-        axis_z: [0.0, 0.0, 1.0],
+        origin: DVec3::ZERO,
+        axis_x: DVec3::X,
+        up: DVec3::Y,
+        axis_z: DVec3::Z,
     };
 }
 
@@ -73,7 +74,7 @@ impl Lod {
         match self {
             Lod::Planet(r, _) => match r.frame() {
                 Some(f) => LodPlane {
-                    origin: [f.up[0] * f.radius, f.up[1] * f.radius, f.up[2] * f.radius],
+                    origin: f.up * f.radius,
                     axis_x: f.east,
                     up: f.up,
                     axis_z: f.north,
@@ -86,7 +87,7 @@ impl Lod {
 
     /// Centres every level on `focus` and fills what came into view; returns the storage
     /// rectangles rewritten.
-    pub fn update(&mut self, focus: [f64; 3]) -> Result<&[DirtyRect], BadFocus> {
+    pub fn update(&mut self, focus: DVec3) -> Result<&[DirtyRect], BadFocus> {
         check_focus(matches!(self, Lod::Planet(..)), focus)?;
         Ok(match self {
             Lod::Flat(c, t) => c.update(focus, t),

@@ -23,6 +23,7 @@ pub mod chunks;
 pub mod ground;
 pub mod lod;
 
+use glam::DVec3;
 use std::collections::VecDeque;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -201,7 +202,7 @@ impl Runtime {
     /// Advances one frame around `focus` (world metres on a flat world, y ignored; the planet
     /// frame on a planet). Call from one thread, the one polling events. A focus that is not
     /// finite, or a planet's centre, changes nothing and is an error.
-    pub fn update(&mut self, focus: [f64; 3]) -> Result<(), BadFocus> {
+    pub fn update(&mut self, focus: DVec3) -> Result<(), BadFocus> {
         self.update_with_camera(focus, focus)
     }
 
@@ -209,11 +210,7 @@ impl Runtime {
     /// and collision follow `focus` (the player), the levels follow `camera` (what the far
     /// ground is drawn around). Either point not finite, or at a planet's centre, changes
     /// nothing and is an error.
-    pub fn update_with_camera(
-        &mut self,
-        focus: [f64; 3],
-        camera: [f64; 3],
-    ) -> Result<(), BadFocus> {
+    pub fn update_with_camera(&mut self, focus: DVec3, camera: DVec3) -> Result<(), BadFocus> {
         check_focus(self.ground.is_planet(), focus)?;
         check_focus(self.ground.is_planet(), camera)?;
         let start = Instant::now();
@@ -262,7 +259,7 @@ impl Runtime {
     /// Updates every millisecond until every piece and chunk the focus wants is loaded (or has
     /// failed for good) or `timeout` passes; returns whether it settled. For loading screens,
     /// tools and tests, not per frame. Events queue up as usual.
-    pub fn settle(&mut self, focus: [f64; 3], timeout: Duration) -> Result<bool, BadFocus> {
+    pub fn settle(&mut self, focus: DVec3, timeout: Duration) -> Result<bool, BadFocus> {
         let start = Instant::now();
         loop {
             self.update(focus)?;

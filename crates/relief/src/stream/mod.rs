@@ -27,6 +27,7 @@ pub mod source;
 mod workers;
 pub(crate) use workers::prepare_to_wait;
 
+use glam::DVec3;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -247,7 +248,7 @@ impl<S: Source> Streamer<S> {
     /// Advances one frame around `focus`. Call from one thread only (the one polling events).
     /// Does no I/O and no decoding; in steady state it allocates nothing. Applying finished
     /// loads stops once `update_budget` is spent; the rest wait for the next frame.
-    pub fn update(&mut self, focus: [f64; 3]) {
+    pub fn update(&mut self, focus: DVec3) {
         let start = Instant::now();
         self.frame += 1;
         while start.elapsed() < self.config.update_budget {
@@ -277,7 +278,7 @@ impl<S: Source> Streamer<S> {
 
     /// Updates every millisecond until nothing is in flight or `timeout` passes; returns
     /// whether it settled. For tools and tests, not for a game loop.
-    pub fn settle(&mut self, focus: [f64; 3], timeout: Duration) -> bool {
+    pub fn settle(&mut self, focus: DVec3, timeout: Duration) -> bool {
         let start = Instant::now();
         loop {
             self.update(focus);
@@ -401,7 +402,7 @@ impl<S: Source> Streamer<S> {
     }
 
     /// Recomputes the wanted set, withdraws what is no longer wanted, queues what is missing.
-    fn choose(&mut self, focus: [f64; 3], now: Instant) {
+    fn choose(&mut self, focus: DVec3, now: Instant) {
         let frame = self.frame;
         self.near.clear();
         self.source

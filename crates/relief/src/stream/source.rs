@@ -1,6 +1,7 @@
 //! What a streamer streams. The streamer knows nothing of grids, regions or planets: it asks
 //! the source which keys lie near the focus, how far each is, and how to load one.
 
+use glam::DVec3;
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -18,10 +19,10 @@ pub trait Source: Send + Sync + 'static {
     /// Appends to `out` every key whose distance from `focus` is at most `radius`, with that
     /// distance. Called on the main thread: must not do I/O, and should not allocate beyond
     /// `out`'s capacity.
-    fn keys_within(&self, focus: [f64; 3], radius: f64, out: &mut Vec<(Self::Key, f64)>);
+    fn keys_within(&self, focus: DVec3, radius: f64, out: &mut Vec<(Self::Key, f64)>);
 
     /// Distance from `focus` to the nearest point of `key`'s piece (0 inside it), metres.
-    fn distance(&self, key: Self::Key, focus: [f64; 3]) -> f64;
+    fn distance(&self, key: Self::Key, focus: DVec3) -> f64;
 
     /// Bytes the item will occupy once loaded, known before it is read (for the budget).
     fn estimate_bytes(&self, key: Self::Key) -> usize;

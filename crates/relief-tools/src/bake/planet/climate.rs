@@ -6,16 +6,17 @@
 use crate::bake::aeolian::Wind;
 use crate::bake::climate::{runoff, ClimateSetup, LAPSE};
 use crate::bake::routing::Graph;
-use relief::planet::cube::{self, Vec3};
+use relief::glam::DVec3;
+use relief::planet::cube;
 
 use super::sphere::SphereGrid;
 
-pub fn latitude_deg(d: Vec3, pole: Vec3) -> f64 {
+pub fn latitude_deg(d: DVec3, pole: DVec3) -> f64 {
     cube::latitude(d, pole).to_degrees()
 }
 
 /// Mean annual temperature, °C, at direction `d` and height `h`.
-pub fn temperature(d: Vec3, h: f64, pole: Vec3) -> f64 {
+pub fn temperature(d: DVec3, h: f64, pole: DVec3) -> f64 {
     ClimateSetup::sea_level_temperature(latitude_deg(d, pole)) - LAPSE * h.max(0.0)
 }
 
@@ -40,14 +41,14 @@ fn wind_sign(lat_deg: f64) -> f64 {
 /// along each node's local east ([`wind_sign`]), each node's upwind neighbour the one most
 /// nearly against its wind, and the nodes ordered by longitude along the wind (the order
 /// wraps round the planet).
-pub fn winds(g: &SphereGrid, pole: Vec3) -> Wind {
+pub fn winds(g: &SphereGrid, pole: DVec3) -> Wind {
     let n = g.node_count();
     let lat: Vec<f64> = (0..n).map(|k| latitude_deg(g.dir(k), pole)).collect();
     let mut upwind = vec![0u32; n];
     let mut dist = vec![0.0f64; n];
     for k in 0..n {
         let d = g.dir(k);
-        let c = cube::cross(pole, d);
+        let c = pole.cross(d);
         upwind[k] = k as u32;
         if c[0] * c[0] + c[1] * c[1] + c[2] * c[2] < 1e-18 {
             continue; // on the pole: no east, no wind to follow
@@ -71,7 +72,7 @@ pub fn winds(g: &SphereGrid, pole: Vec3) -> Wind {
     Wind::along(upwind, dist, &along, true)
 }
 
-pub fn precipitation(g: &SphereGrid, h: &[f64], ocean: &[bool], pole: Vec3) -> Vec<f64> {
+pub fn precipitation(g: &SphereGrid, h: &[f64], ocean: &[bool], pole: DVec3) -> Vec<f64> {
     let n = g.node_count();
     let lat: Vec<f64> = (0..n).map(|k| latitude_deg(g.dir(k), pole)).collect();
     let wind = winds(g, pole);
@@ -118,7 +119,7 @@ pub fn precipitation(g: &SphereGrid, h: &[f64], ocean: &[bool], pole: Vec3) -> V
 
 /// Runoff at every node of `g` (mm/yr), for heights `h` in metres: the precipitation the
 /// winds bring ([`precipitation`]) less what the warmth evaporates ([`runoff`]).
-pub fn runoff_field(g: &SphereGrid, h: &[f64], ocean: &[bool], pole: Vec3) -> Vec<f64> {
+pub fn runoff_field(g: &SphereGrid, h: &[f64], ocean: &[bool], pole: DVec3) -> Vec<f64> {
     let p = precipitation(g, h, ocean, pole);
     (0..g.node_count())
         .map(|k| runoff(p[k], temperature(g.dir(k), h[k], pole)))
@@ -134,7 +135,7 @@ mod tests {
     /// north–south range in the westerlies, west of it in the trades.
     #[test]
     fn the_lee_of_a_range_is_drier_on_the_prevailing_winds_side() {
-        let pole = [0.0, 1.0, 0.0];
+        let pole = DVec3::Y;
         let g = SphereGrid::new(48, 50_000.0, Projection::EquiAngular);
         let n = g.node_count();
         let lon_deg = |k: usize| cube::lat_lon(g.dir(k), pole).1.to_degrees();

@@ -4,6 +4,7 @@
 //! found on exactly this ground, so a tile never shows a valley the water did not see.
 
 use parking_lot::Mutex;
+use relief::glam::DVec3;
 
 use crate::bake::noise::Noise3;
 use crate::bake::routing::Graph;
@@ -40,7 +41,7 @@ pub fn heights(
     std::thread::scope(|s| {
         for _ in 0..threads.max(1) {
             s.spawn(|| {
-                let mut dirs = vec![[0.0; 3]; m];
+                let mut dirs = vec![DVec3::ZERO; m];
                 let (mut points, mut noise) = (vec![[0.0; 3]; m], vec![0.0; m]);
                 let r = fine.radius;
                 loop {
@@ -49,7 +50,7 @@ pub fn heights(
                     };
                     for ((d, p), i) in dirs.iter_mut().zip(&mut points).zip(row * m..) {
                         *d = fine.dir(i);
-                        *p = [d[0] * r, d[1] * r, d[2] * r];
+                        *p = (*d * r).to_array();
                     }
                     detail.fbm_row(&points, 2.0 * coarse_cell, octaves, 0.55, &mut noise);
                     for ((h, d), n) in heights.iter_mut().zip(&dirs).zip(&noise) {

@@ -7,7 +7,8 @@
 //! stored neighbours do, and agree with them.
 
 use crate::bake::routing::Graph;
-use relief::planet::cube::{self, Projection, Vec3, FACES};
+use relief::glam::DVec3;
+use relief::planet::cube::{self, Projection, FACES};
 
 use super::sphere::AROUND;
 
@@ -60,23 +61,19 @@ impl FineGrid {
     /// Node (i, j)'s direction in its face's frame (x along the face's right, y up it, z
     /// out through its centre).
     #[inline]
-    fn local(&self, i: usize, j: usize) -> Vec3 {
+    fn local(&self, i: usize, j: usize) -> DVec3 {
         let (u, v) = (self.centre[i], self.centre[j]);
         let s = 1.0 / (1.0 + u * u + v * v).sqrt();
-        [u * s, v * s, s]
+        DVec3::new(u * s, v * s, s)
     }
 
     /// Unit direction of node `k`.
     #[inline]
-    pub fn dir(&self, k: usize) -> Vec3 {
+    pub fn dir(&self, k: usize) -> DVec3 {
         let (face, i, j) = self.split(k);
         let [n, r, t] = FACES[face];
-        let [x, y, z] = self.local(i, j);
-        [
-            n[0] * z + r[0] * x + t[0] * y,
-            n[1] * z + r[1] * x + t[1] * y,
-            n[2] * z + r[2] * x + t[2] * y,
-        ]
+        let l = self.local(i, j);
+        n * l.z + r * l.x + t * l.y
     }
 
     /// Area of node `k`'s cell, m².
@@ -88,7 +85,7 @@ impl FineGrid {
 
     /// The bilinear stencil around direction `d`.
     #[inline]
-    pub fn stencil(&self, d: Vec3) -> cube::Stencil {
+    pub fn stencil(&self, d: DVec3) -> cube::Stencil {
         cube::stencil(PROJECTION, self.m, d)
     }
 
@@ -100,7 +97,7 @@ impl FineGrid {
 
     /// The node nearest direction `d`.
     #[inline]
-    pub fn nearest(&self, d: Vec3) -> usize {
+    pub fn nearest(&self, d: DVec3) -> usize {
         let (face, i, j) = cube::nearest(PROJECTION, self.m, d);
         self.index(face, i, j)
     }

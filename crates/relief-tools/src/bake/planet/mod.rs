@@ -26,9 +26,10 @@ use crate::bake::noise::Noise3;
 use crate::bake::routing::{Flow, Graph};
 use crate::progress::Progress;
 use relief::error::FormatError;
+use relief::glam::DVec3;
 use relief::hash::fnv1a;
 use relief::planet::blob::TileKey;
-use relief::planet::cube::{self, Projection, Vec3};
+use relief::planet::cube::{self, Projection};
 use relief::planet::format::{self, standard_fields};
 use relief::planet::tables::{encode_lakes, encode_reaches, PlanetCensus, PlanetReach};
 use relief::planet::writer::{encode_tile, BlobSpec, BlobWriter};
@@ -66,7 +67,7 @@ pub struct PlanetConfig {
     /// Samples per face side of the erosion grid (≤ face resolution).
     pub erosion_resolution: u32,
     /// Unit vector the latitudes are measured from.
-    pub polar_axis: Vec3,
+    pub polar_axis: DVec3,
     /// Height the highest peak is scaled to, metres.
     pub top: f64,
     /// 7 (every field) or 6 (the v6 fields only).
@@ -84,7 +85,7 @@ impl PlanetConfig {
             face_resolution: 1024,
             tile_size: 256,
             erosion_resolution: 256,
-            polar_axis: [0.0, 1.0, 0.0],
+            polar_axis: DVec3::Y,
             top: 2600.0,
             version: format::VERSION,
             threads: 0,
@@ -383,28 +384,15 @@ fn sphere_exposure(g: &sphere::SphereGrid, h: &[f64]) -> Vec<f64> {
     ground::exposure(h, 0.0, cell, max_fetch, 3.0 * cell, |k, ray| {
         // The great circle from the node's direction d along tangent t, set up once a ray.
         let d = g.dir(k);
-        let seed = if d[1].abs() < 0.9 {
-            [0.0, 1.0, 0.0]
-        } else {
-            [1.0, 0.0, 0.0]
-        };
-        let e = cube::normalize(cube::cross(seed, d));
-        let n = cube::cross(d, e);
+        let seed = if d.y.abs() < 0.9 { DVec3::Y } else { DVec3::X };
+        let e = cube::normalize(seed.cross(d));
+        let n = d.cross(e);
         let (c, s) = angles[ray];
-        let t = [
-            c * e[0] + s * n[0],
-            c * e[1] + s * n[1],
-            c * e[2] + s * n[2],
-        ];
+        let t = c * e + s * n;
         move |dist: f64| {
             let phi = dist / g.radius;
             let (cp, sp) = (phi.cos(), phi.sin());
-            let p = [
-                d[0] * cp + t[0] * sp,
-                d[1] * cp + t[1] * sp,
-                d[2] * cp + t[2] * sp,
-            ];
-            g.sample(h, p) < 0.0
+            g.sample(h, d * cp + t * sp) < 0.0
         }
     })
 }
@@ -426,8 +414,8 @@ fn census_of(t: &tiles::Tally, reaches: &[PlanetReach], lakes: usize, radius: f6
                 r.points
                     .windows(2)
                     .map(|p| {
-                        let a = [p[0][0] as f64, p[0][1] as f64, p[0][2] as f64];
-                        let b = [p[1][0] as f64, p[1][1] as f64, p[1][2] as f64];
+                        let a = DVec3::new(p[0][0] as f64, p[0][1] as f64, p[0][2] as f64);
+                        let b = DVec3::new(p[1][0] as f64, p[1][1] as f64, p[1][2] as f64);
                         cube::angle(a, b) * radius / 1000.0
                     })
                     .sum::<f64>()

@@ -10,7 +10,8 @@ use crate::bake::aeolian;
 use crate::bake::classify::FLOODPLAIN_AREA_KM2;
 use crate::bake::ground;
 use crate::bake::routing::{Graph, Routing};
-use relief::planet::cube::{Stencil, Vec3};
+use relief::glam::DVec3;
+use relief::planet::cube::Stencil;
 
 use super::climate;
 use super::fine_grid::FineGrid;
@@ -201,7 +202,7 @@ pub fn blow(
     ocean: &[bool],
     precipitation: &[f64],
     exposure: &[f64],
-    pole: Vec3,
+    pole: DVec3,
 ) -> Sand {
     let temperature: Vec<f64> = (0..g.node_count())
         .map(|k| climate::temperature(g.dir(k), h[k], pole))

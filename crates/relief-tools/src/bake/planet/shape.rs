@@ -3,7 +3,7 @@
 //! a function of the direction alone, so there is no seam and no pole.
 
 use crate::bake::noise::Noise3;
-use relief::planet::cube::Vec3;
+use relief::glam::DVec3;
 
 use super::sphere::SphereGrid;
 use crate::bake::routing::Graph;
@@ -63,7 +63,7 @@ pub fn build(g: &SphereGrid, seed: u64) -> Shape {
     let rocks = Noise3::new(seed, 103);
     let r = g.radius;
     let n = g.node_count();
-    let at = |d: Vec3| [d[0] * r, d[1] * r, d[2] * r];
+    let at = |d: DVec3| [d[0] * r, d[1] * r, d[2] * r];
     // Continentality: low-frequency fBm, warped so coasts are not noise contours.
     let raw: Vec<f64> = (0..n)
         .map(|k| {

@@ -3,7 +3,8 @@
 //! so nothing the solvers do can see where one face ends.
 
 use crate::bake::routing::Graph;
-use relief::planet::cube::{self, Projection, Vec3};
+use relief::glam::DVec3;
+use relief::planet::cube::{self, Projection};
 
 /// The eight neighbour offsets (i, j), counter-clockwise from +i: the order both planet
 /// grids list neighbours in.
@@ -23,7 +24,7 @@ pub struct SphereGrid {
     pub m: u32,
     pub radius: f64,
     pub projection: Projection,
-    dirs: Vec<Vec3>,
+    dirs: Vec<DVec3>,
     /// Neighbours of node k: `nbrs[start[k]..start[k + 1]]`, with distances in metres.
     start: Vec<u32>,
     nbrs: Vec<(u32, f32)>,
@@ -97,7 +98,7 @@ impl SphereGrid {
     }
 
     #[inline]
-    pub fn dir(&self, k: usize) -> Vec3 {
+    pub fn dir(&self, k: usize) -> DVec3 {
         self.dirs[k]
     }
 
@@ -108,12 +109,12 @@ impl SphereGrid {
 
     /// Bilinear sample of a node field at direction `d`, across seams. Beyond a cube corner,
     /// where a stencil has no fourth sample, the three real ones' mean stands in for it.
-    pub fn sample(&self, field: &[f64], d: Vec3) -> f64 {
+    pub fn sample(&self, field: &[f64], d: DVec3) -> f64 {
         self.sample_at(&self.stencil(d), field)
     }
 
     /// The stencil around `d`, to sample several fields at one direction.
-    pub fn stencil(&self, d: Vec3) -> cube::Stencil {
+    pub fn stencil(&self, d: DVec3) -> cube::Stencil {
         cube::stencil(self.projection, self.m, d)
     }
 
@@ -123,7 +124,7 @@ impl SphereGrid {
     }
 
     /// The node nearest direction `d`.
-    pub fn nearest(&self, d: Vec3) -> usize {
+    pub fn nearest(&self, d: DVec3) -> usize {
         let (face, i, j) = cube::nearest(self.projection, self.m, d);
         self.index(face, i, j)
     }
@@ -172,14 +173,14 @@ mod tests {
     #[test]
     fn sampling_a_smooth_field_is_continuous_across_seams_and_corners() {
         let g = SphereGrid::new(16, 1.0, Projection::EquiAngular);
-        let f = |d: Vec3| d[0] * 2.0 + d[1] * d[2] * 3.0 + d[2];
+        let f = |d: DVec3| d[0] * 2.0 + d[1] * d[2] * 3.0 + d[2];
         let field: Vec<f64> = (0..g.node_count()).map(|k| f(g.dir(k))).collect();
         // A great circle through two cube corners and across four seams.
         let (mut last, mut worst) = (None::<f64>, 0.0f64);
         let steps = 20_000;
         for s in 0..=steps {
             let t = s as f64 / steps as f64 * std::f64::consts::TAU;
-            let d = cube::normalize([t.cos(), t.cos(), t.sin()]);
+            let d = cube::normalize(DVec3::new(t.cos(), t.cos(), t.sin()));
             let v = g.sample(&field, d);
             assert!((v - f(d)).abs() < 0.1, "{v} vs {}", f(d));
             if let Some(l) = last {

@@ -5,8 +5,9 @@
 
 use crate::bake::biomes::BiomeId;
 use crate::bake::classify::{classify, Site};
+use relief::glam::DVec3;
 use relief::planet::blob::TileKey;
-use relief::planet::cube::{self, Projection, Vec3};
+use relief::planet::cube::{self, Projection};
 use relief::planet::format::{PRECIPITATION_SCALE, SEDIMENT_SCALE};
 
 use super::climate;
@@ -20,7 +21,7 @@ pub struct Coarse<'a> {
     pub precipitation: &'a [f64],
     pub exposure: &'a [f64],
     pub sand: &'a Sand,
-    pub pole: Vec3,
+    pub pole: DVec3,
 }
 
 /// The fine grid's fields: the ground and what water made of it.
@@ -92,7 +93,7 @@ pub fn bake_tile(c: &Coarse, f: &Fine, n: u32, t: u32, key: TileKey) -> (Vec<Vec
     // Heights over the tile and a one-sample border (for slopes), the border continuing the
     // face's own projection just past its edge.
     let mut hh = vec![0.0f64; w * w];
-    let mut dirs = vec![[0.0; 3]; w * w];
+    let mut dirs = vec![DVec3::ZERO; w * w];
     let mut stencils = Vec::with_capacity(w * w);
     for ((h, d), k) in hh.iter_mut().zip(&mut dirs).zip(0..) {
         let gi = key.tx as f64 * t as f64 + (k % w) as f64 - 1.0;

@@ -1,5 +1,6 @@
 //! `relief demo`: the default world streamed along a scripted route, told in plain words.
 
+use relief::DVec3;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -115,7 +116,7 @@ pub fn run(
     // The loading screen: what surrounds the start is ready before the first frame.
     let first = legs[0].route.at(0.0);
     let t = Instant::now();
-    runtime.settle([first[0], 0.0, first[1]], Duration::from_secs(60))?;
+    runtime.settle(DVec3::new(first[0], 0.0, first[1]), Duration::from_secs(60))?;
     let st = runtime.stats();
     println!(
         "loading screen: {} regions, {} collision chunks and the clipmap ready around the start in {:.0} ms",
@@ -147,7 +148,7 @@ pub fn run(
             let tick = Instant::now();
             let p = leg.route.at(s);
             let ground = terrain.height(p[0], p[1]).height as f64;
-            let focus = [p[0], ground + 1.8, p[1]];
+            let focus = DVec3::new(p[0], ground + 1.8, p[1]);
             runtime.update(focus)?;
             if record.is_some() {
                 walked.push(Sample {

@@ -239,9 +239,9 @@ fn bake_planet(
     cfg.tile_size = a.tile_size.min(a.face_resolution);
     cfg.erosion_resolution = a.erosion_resolution.min(a.face_resolution);
     cfg.polar_axis = match a.polar_axis {
-        Axis::X => [1.0, 0.0, 0.0],
-        Axis::Y => [0.0, 1.0, 0.0],
-        Axis::Z => [0.0, 0.0, 1.0],
+        Axis::X => relief::DVec3::X,
+        Axis::Y => relief::DVec3::Y,
+        Axis::Z => relief::DVec3::Z,
     };
     if let Some(top) = top {
         cfg.top = top;

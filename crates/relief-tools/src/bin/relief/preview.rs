@@ -2,6 +2,7 @@
 //! through the water too), lakes, and rivers drawn at their width — with a legend of every
 //! class on the map to its right.
 
+use relief::DVec3;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -149,11 +150,11 @@ pub fn draw_clipmap(
         Arc::new(RegionSource::new(world.clone())),
         StreamConfig::default(),
     );
-    streamer.settle([focus[0], 0.0, focus[1]], Duration::from_secs(60));
+    streamer.settle(DVec3::new(focus[0], 0.0, focus[1]), Duration::from_secs(60));
     let terrain = Terrain::new(world.clone(), streamer.resident());
     let cfg = ClipmapConfig::default();
     let mut map = Clipmap::new(cfg);
-    map.update([focus[0], 0.0, focus[1]], &terrain);
+    map.update(DVec3::new(focus[0], 0.0, focus[1]), &terrain);
 
     // Show out to the third level: wide enough for the rings, close enough to see level 0.
     let shown = (cfg.levels as usize).min(3);
@@ -310,7 +311,7 @@ pub fn draw_planet(
             [70u8, 130, 215]
         };
         for q in &r.points {
-            let d = [q[0] as f64, q[1] as f64, q[2] as f64];
+            let d = DVec3::new(q[0] as f64, q[1] as f64, q[2] as f64);
             let (lat, lon) = cube::lat_lon(cube::normalize(d), p.pole());
             let y =
                 ((std::f64::consts::FRAC_PI_2 - lat) / std::f64::consts::PI * hgt as f64) as usize;

@@ -3,6 +3,7 @@
 //! goes. The promise it checks: after warm-up, memory stays flat — a runtime that streams
 //! the same ground over and over holds what its budgets allow and nothing more.
 
+use relief::DVec3;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -89,7 +90,7 @@ fn soak(
     frames: u64,
     speed: f64,
     lap_m: f64,
-    route: impl Fn(f64) -> [f64; 3],
+    route: impl Fn(f64) -> DVec3,
 ) -> Result<Soak, Box<dyn std::error::Error>> {
     let mut rt = Runtime::new(ground, RuntimeConfig::default())?;
     // Warm-up: a fifth of the frames, and at least four laps, so every cache has filled to
@@ -179,7 +180,7 @@ fn flat_soak(dir: &Path, frames: u64, speed: f64) -> Result<Soak, Box<dyn std::e
         } else {
             [ax, bz - (s - 2.0 * w - d)]
         };
-        [x, 0.0, z]
+        DVec3::new(x, 0.0, z)
     };
     soak(
         &format!("flat {}", dir.display()),
@@ -200,14 +201,12 @@ fn planet_soak(path: &Path, frames: u64, speed: f64) -> Result<Soak, Box<dyn std
     let pole = planet.pole();
     let (across, _) = relief::planet::terrain::tangent_basis(pole, pole);
     let tilt = 30f64.to_radians();
-    let c: [f64; 3] = std::array::from_fn(|k| tilt.cos() * pole[k] + tilt.sin() * across[k]);
+    let c = tilt.cos() * pole + tilt.sin() * across;
     let (a, b) = relief::planet::terrain::tangent_basis(c, pole);
     let lap = 2.0 * std::f64::consts::PI * r * theta.sin();
     let route = move |s: f64| {
         let phi = s / (r * theta.sin());
-        std::array::from_fn(|k| {
-            r * (theta.cos() * c[k] + theta.sin() * (phi.cos() * a[k] + phi.sin() * b[k]))
-        })
+        r * (theta.cos() * c + theta.sin() * (phi.cos() * a + phi.sin() * b))
     };
     soak(
         &format!("planet {}", path.display()),

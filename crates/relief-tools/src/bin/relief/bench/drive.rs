@@ -2,6 +2,7 @@
 //! update, events, the control workload timed in the same frame, then sleep to the frame's
 //! end. What each frame cost is kept for the plot; the route's figures come from them.
 
+use relief::DVec3;
 use std::time::{Duration, Instant};
 
 use relief::runtime::ChunkLookup;
@@ -63,7 +64,7 @@ pub struct Driven {
 /// What a route needs besides its positions.
 pub struct Setup<'a> {
     /// Where frame `f` stands: the focus and the camera.
-    pub at: &'a dyn Fn(usize) -> ([f64; 3], [f64; 3]),
+    pub at: &'a dyn Fn(usize) -> (DVec3, DVec3),
     pub frames: usize,
     /// The median time to read one piece's stored bytes, raw, in this run.
     pub piece_read: Duration,

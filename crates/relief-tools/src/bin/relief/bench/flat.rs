@@ -1,6 +1,7 @@
 //! `relief bench WORLD`: routes over a flat world, then the clipmap, load throughput against
 //! a raw read of the same files, and queries. Every figure is measured in this run.
 
+use relief::DVec3;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -101,7 +102,7 @@ impl FlatBench {
     }
 
     /// Where frame `f` of a walk stands: the focus and the camera.
-    pub fn at(&self, walk: &Walk, f: usize) -> ([f64; 3], [f64; 3]) {
+    pub fn at(&self, walk: &Walk, f: usize) -> (DVec3, DVec3) {
         match walk {
             Walk::Builtin { speed, .. } => {
                 // Back and forth along the diagonal, so long runs stay inside the world.
@@ -110,14 +111,14 @@ impl FlatBench {
                 let p = self
                     .diagonal
                     .at(if lap > len { 2.0 * len - lap } else { lap });
-                ([p[0], 0.0, p[1]], [p[0], 0.0, p[1]])
+                (DVec3::new(p[0], 0.0, p[1]), DVec3::new(p[0], 0.0, p[1]))
             }
             Walk::File(r) => r.at(f as f64 / FRAME_HZ),
         }
     }
 
     /// A runtime with regions only (no collision, no levels), settled around `at`.
-    fn regions_only(&self, at: [f64; 3]) -> Result<(Runtime, Terrain), Box<dyn std::error::Error>> {
+    fn regions_only(&self, at: DVec3) -> Result<(Runtime, Terrain), Box<dyn std::error::Error>> {
         let mut rt = Runtime::new(
             self.world.clone(),
             RuntimeConfig {
@@ -131,9 +132,9 @@ impl FlatBench {
         Ok((rt, terrain))
     }
 
-    fn middle(&self) -> [f64; 3] {
+    fn middle(&self) -> DVec3 {
         let p = self.diagonal.at(self.diagonal.length() / 2.0);
-        [p[0], 0.0, p[1]]
+        DVec3::new(p[0], 0.0, p[1])
     }
 
     /// One pass: every route, then every section. Returns its figures and each route's frames.
@@ -169,7 +170,7 @@ impl FlatBench {
                     // One clipmap, emptied each time: the fill's cost, not the allocator's.
                     cpu_time(|| {
                         m.reset();
-                        m.update([mid[0] + k as f64, 0.0, mid[2]], &terrain);
+                        m.update(DVec3::new(mid[0] + k as f64, 0.0, mid[2]), &terrain);
                     })
                 })
                 .collect(),
@@ -290,7 +291,7 @@ impl FlatBench {
     }
 
     /// Queries on one thread over fully resident regions near the middle.
-    fn queries(&self, fig: &mut Figures, mid: [f64; 3]) -> Result<(), Box<dyn std::error::Error>> {
+    fn queries(&self, fig: &mut Figures, mid: DVec3) -> Result<(), Box<dyn std::error::Error>> {
         let (_s, terrain) = self.regions_only(mid)?;
         let n = 512usize;
         let pts: Vec<[f64; 2]> = (0..n * n)

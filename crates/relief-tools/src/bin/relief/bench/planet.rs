@@ -2,6 +2,7 @@
 //! speeds (or a route file); tile load throughput against a raw read of the same bytes;
 //! query speed. Every figure is measured in this run.
 
+use relief::DVec3;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -102,7 +103,7 @@ impl PlanetBench {
         }
     }
 
-    pub fn at(&self, walk: &Walk, f: usize) -> ([f64; 3], [f64; 3]) {
+    pub fn at(&self, walk: &Walk, f: usize) -> (DVec3, DVec3) {
         match walk {
             Walk::Builtin { speed, .. } => {
                 let metres = speed * f as f64 / FRAME_HZ;
@@ -259,7 +260,7 @@ impl PlanetBench {
         let terrain = rt.queries().planet().expect("a planet").clone();
         let centre = terrain.position_at(20.0, 30.0);
         rt.settle(centre, Duration::from_secs(60))?;
-        let pts: Vec<[f64; 3]> = (0..1 << 18)
+        let pts: Vec<DVec3> = (0..1 << 18)
             .map(|k| {
                 terrain.position_at(
                     20.0 + (k % 512) as f64 * 1e-4,
@@ -269,7 +270,7 @@ impl PlanetBench {
             .collect();
         let mut out = vec![0f32; pts.len()];
         let batch = batch_rate(pts.len(), || terrain.heights(&pts, &mut out));
-        let timed = |f: &dyn Fn([f64; 3])| per_call_us(21_000, |i| f(pts[i * 8]));
+        let timed = |f: &dyn Fn(DVec3)| per_call_us(21_000, |i| f(pts[i * 8]));
         let height = timed(&|p| {
             std::hint::black_box(terrain.height(p));
         });

@@ -5,6 +5,7 @@
 //! `--rtt-ms`, the cold drive is repeated through a loopback proxy that adds that delay to
 //! every request, widening the load radius step by step until no collision chunk is late.
 
+use relief::DVec3;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -28,7 +29,7 @@ enum Bench {
 }
 
 impl Bench {
-    fn at(&self, speed: f64, f: usize) -> ([f64; 3], [f64; 3]) {
+    fn at(&self, speed: f64, f: usize) -> (DVec3, DVec3) {
         let walk = Walk::Builtin { speed };
         match self {
             Bench::Flat(b) => b.at(&walk, f),

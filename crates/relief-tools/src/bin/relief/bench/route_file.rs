@@ -12,6 +12,7 @@
 //! ignored) and the planet frame on a planet. The camera columns are optional (all three or
 //! none); without them the camera is the focus. Other columns are ignored.
 
+use relief::DVec3;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -19,8 +20,8 @@ use std::path::Path;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {
     pub t: f64,
-    pub focus: [f64; 3],
-    pub camera: Option<[f64; 3]>,
+    pub focus: DVec3,
+    pub camera: Option<DVec3>,
     /// Where it was written: the CSV line, or the JSON sample's index.
     pub line: usize,
 }
@@ -92,19 +93,13 @@ impl RouteFile {
 
     /// Focus and camera `t` seconds after the first sample, interpolated linearly between
     /// the samples either side (clamped to the ends).
-    pub fn at(&self, t: f64) -> ([f64; 3], [f64; 3]) {
+    pub fn at(&self, t: f64) -> (DVec3, DVec3) {
         let s = &self.samples;
         let t = s[0].t + t.clamp(0.0, self.duration());
         let i = s.partition_point(|x| x.t <= t).clamp(1, s.len() - 1);
         let (a, b) = (&s[i - 1], &s[i]);
         let k = ((t - a.t) / (b.t - a.t)).clamp(0.0, 1.0);
-        let lerp = |p: [f64; 3], q: [f64; 3]| {
-            [
-                p[0] + (q[0] - p[0]) * k,
-                p[1] + (q[1] - p[1]) * k,
-                p[2] + (q[2] - p[2]) * k,
-            ]
-        };
+        let lerp = |p: DVec3, q: DVec3| p + (q - p) * k;
         let focus = lerp(a.focus, b.focus);
         let camera = match (a.camera, b.camera) {
             (Some(p), Some(q)) => lerp(p, q),
@@ -124,9 +119,9 @@ impl RouteFile {
         };
         for s in &self.samples {
             eat(s.t);
-            s.focus.iter().for_each(|&v| eat(v));
+            s.focus.to_array().into_iter().for_each(&mut eat);
             if let Some(c) = s.camera {
-                c.iter().for_each(|&v| eat(v));
+                c.to_array().into_iter().for_each(&mut eat);
             }
         }
         format!("route:{h:016x}")
@@ -185,9 +180,9 @@ fn parse_csv(text: &str) -> Result<Vec<Sample>, String> {
         };
         samples.push(Sample {
             t: value(t)?,
-            focus: [value(x)?, value(y)?, value(z)?],
+            focus: DVec3::new(value(x)?, value(y)?, value(z)?),
             camera: match cam {
-                Some([a, b, c]) => Some([value(a)?, value(b)?, value(c)?]),
+                Some([a, b, c]) => Some(DVec3::new(value(a)?, value(b)?, value(c)?)),
                 None => None,
             },
             line,
@@ -223,7 +218,7 @@ fn parse_json(text: &str) -> Result<Vec<Sample>, String> {
             .get("t")
             .and_then(|t| t.as_f64())
             .ok_or_else(|| format!("sample {i}: field t missing or not a number"))?;
-        let point = |name: &str| -> Result<Option<[f64; 3]>, String> {
+        let point = |name: &str| -> Result<Option<DVec3>, String> {
             let Some(p) = s.get(name) else {
                 return Ok(None);
             };
@@ -233,7 +228,7 @@ fn parse_json(text: &str) -> Result<Vec<Sample>, String> {
             for (o, v) in out.iter_mut().zip(p) {
                 *o = v.as_f64().ok_or_else(bad)?;
             }
-            Ok(Some(out))
+            Ok(Some(DVec3::from(out)))
         };
         let focus = point("focus")?.ok_or_else(|| format!("sample {i}: field focus missing"))?;
         let camera = point("camera")?;
@@ -280,9 +275,9 @@ mod tests {
         let list: Vec<serde_json::Value> = samples
             .iter()
             .map(|s| {
-                let mut o = serde_json::json!({ "t": s.t, "focus": s.focus });
+                let mut o = serde_json::json!({ "t": s.t, "focus": s.focus.to_array() });
                 if let Some(c) = s.camera {
-                    o["camera"] = serde_json::json!(c);
+                    o["camera"] = serde_json::json!(c.to_array());
                 }
                 o
             })
@@ -311,8 +306,8 @@ mod tests {
                         t += dt;
                         Sample {
                             t,
-                            focus: f,
-                            camera: camera.then_some(c),
+                            focus: DVec3::from(f),
+                            camera: camera.then_some(DVec3::from(c)),
                             line: i,
                         }
                     })
@@ -340,7 +335,7 @@ mod tests {
             let t0 = s[0].t;
             for x in &s {
                 let (f, _) = r.at(x.t - t0);
-                for (got, want) in f.iter().zip(x.focus) {
+                for (got, want) in f.to_array().iter().zip(x.focus.to_array()) {
                     prop_assert!((got - want).abs() <= 1e-6 * want.abs().max(1.0));
                 }
             }
@@ -348,7 +343,7 @@ mod tests {
             let i = i.min(s.len() - 2);
             let t = s[i].t + (s[i + 1].t - s[i].t) * 0.5 - t0;
             let (f, c) = r.at(t);
-            for ((got, a), b) in f.iter().zip(s[i].focus).zip(s[i + 1].focus) {
+            for ((got, a), b) in f.to_array().iter().zip(s[i].focus.to_array()).zip(s[i + 1].focus.to_array()) {
                 prop_assert!(*got >= a.min(b) - 1e-6 && *got <= a.max(b) + 1e-6);
             }
             if s[0].camera.is_none() {
