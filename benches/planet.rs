@@ -104,7 +104,7 @@ fn benches(c: &mut Criterion) {
     c.bench_function("planet/rings re-anchor (6 levels of 128²)", |b| {
         b.iter(|| {
             k = (k + 1) % pos.len();
-            let mut rings = relief::planet::rings::PlanetRings::new(config);
+            let mut rings = relief::planet::rings::PlanetRings::new(config).unwrap();
             black_box(rings.update(pos[k], &terrain).len())
         })
     });

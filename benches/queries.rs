@@ -81,12 +81,12 @@ fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("clipmap");
     g.bench_function("full_rebuild_6x128", |b| {
         b.iter(|| {
-            let mut m = Clipmap::new(ClipmapConfig::default());
+            let mut m = Clipmap::new(ClipmapConfig::default()).unwrap();
             m.update(black_box(relief::DVec3::new(10.0, 0.0, 20.0)), &terrain);
             m
         })
     });
-    let mut m = Clipmap::new(ClipmapConfig::default());
+    let mut m = Clipmap::new(ClipmapConfig::default()).unwrap();
     m.update(relief::DVec3::ZERO, &terrain);
     let mut east = false;
     g.bench_function("step_one_cell", |b| {

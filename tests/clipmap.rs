@@ -21,7 +21,7 @@ fn all_resident() -> (Terrain, Streamer<RegionSource>) {
         drop_radius: 6000.0,
         ..StreamConfig::default()
     };
-    let mut s = Streamer::new(Arc::new(RegionSource::new(world.clone())), cfg);
+    let mut s = Streamer::new(Arc::new(RegionSource::new(world.clone())), cfg).unwrap();
     assert!(s.settle(DVec3::ZERO, Duration::from_secs(60)));
     (Terrain::new(world, s.resident()), s)
 }
@@ -42,7 +42,7 @@ fn inside(r: &DirtyRect, k: usize, x: u32, z: u32) -> bool {
 fn incremental_moves_match_a_full_rebuild_and_touch_only_dirty_cells() {
     let (terrain, _s) = all_resident();
     let cfg = config();
-    let mut map = Clipmap::new(cfg);
+    let mut map = Clipmap::new(cfg).unwrap();
     map.update(DVec3::new(-900.0, 0.0, 250.0), &terrain);
     let mut focus = DVec3::new(-900.0, 0.0, 250.0);
     for step in 0..60 {
@@ -52,7 +52,7 @@ fn incremental_moves_match_a_full_rebuild_and_touch_only_dirty_cells() {
             .map(|k| map.level(k).storage().to_vec())
             .collect();
         let dirty = map.update(focus, &terrain).to_vec();
-        let mut fresh = Clipmap::new(cfg);
+        let mut fresh = Clipmap::new(cfg).unwrap();
         fresh.update(focus, &terrain);
         for (k, before) in before.iter().enumerate() {
             assert_eq!(map.level(k).origin(), fresh.level(k).origin());
@@ -93,7 +93,7 @@ fn incremental_moves_match_a_full_rebuild_and_touch_only_dirty_cells() {
 fn a_coarser_cell_is_the_mean_of_the_four_finer_cells() {
     let (terrain, _s) = all_resident();
     let cfg = config();
-    let mut map = Clipmap::new(cfg);
+    let mut map = Clipmap::new(cfg).unwrap();
     map.update(DVec3::new(130.0, 0.0, -70.0), &terrain);
     let world = terrain.world().clone();
     let b = world.manifest().region_bounds;
@@ -135,7 +135,7 @@ fn with_nothing_resident_the_overview_answers_then_regions_refresh_it() {
         Arc::new(RwLock::new(relief::stream::PieceMap::default())),
     );
     let cfg = config();
-    let mut map = Clipmap::new(cfg);
+    let mut map = Clipmap::new(cfg).unwrap();
     let focus = DVec3::new(400.0, 0.0, 400.0);
     map.update(focus, &empty);
     let s0 = map.level(0).spacing;
@@ -155,7 +155,7 @@ fn with_nothing_resident_the_overview_answers_then_regions_refresh_it() {
         any |= !map.refresh_region(*loc, &terrain).is_empty();
     }
     assert!(any);
-    let mut fresh = Clipmap::new(cfg);
+    let mut fresh = Clipmap::new(cfg).unwrap();
     fresh.update(focus, &terrain);
     for k in 0..cfg.levels as usize {
         assert_eq!(
@@ -181,7 +181,8 @@ fn levels_coarser_than_a_region_come_from_the_overview() {
     let mut s = Streamer::new(
         Arc::new(RegionSource::new(world.clone())),
         StreamConfig::default(),
-    );
+    )
+    .unwrap();
     assert!(s.settle(DVec3::ZERO, Duration::from_secs(60)));
     let terrain = Terrain::new(world.clone(), s.resident());
     for levels in [6, 24] {
@@ -189,7 +190,8 @@ fn levels_coarser_than_a_region_come_from_the_overview() {
             levels,
             size: 16,
             base_spacing: 16.0,
-        });
+        })
+        .unwrap();
         map.update(DVec3::new(10.0, 0.0, -20.0), &terrain);
         let coarse = map.level(4); // 256 m cells over 128 m regions
         let o = coarse.origin().unwrap();

@@ -28,10 +28,11 @@ fn settle_at(
     let mut regions = Streamer::new(
         Arc::new(RegionSource::new(world.clone())),
         StreamConfig::default(),
-    );
+    )
+    .unwrap();
     assert!(regions.settle(focus, Duration::from_secs(30)));
     let source = Arc::new(ChunkSource::new(world.clone(), regions.resident(), 64.0).unwrap());
-    let mut chunks = Streamer::new(source.clone(), collision::stream_config());
+    let mut chunks = Streamer::new(source.clone(), collision::stream_config()).unwrap();
     assert!(chunks.settle(focus, Duration::from_secs(30)));
     assert_eq!(chunks.stats().failures, 0);
     let ready = chunks.resident().read().clone();
@@ -152,6 +153,7 @@ fn chunks_on_the_far_edges_build() {
         Arc::new(RegionSource::new(world.clone())),
         StreamConfig::default(),
     )
+    .unwrap()
     .resident();
     let source = ChunkSource::new(world.clone(), resident, 64.0).unwrap();
     let key = source.key_at(far[0], far[1]);

@@ -168,7 +168,8 @@ fn a_faulty_pack_reader_loses_nothing_and_loads_nothing_wrong() {
         let mut s = Streamer::new(
             Arc::new(RegionSource::new(world)),
             common::patient(400.0, 2),
-        );
+        )
+        .unwrap();
         let seen = run_fault(
             &mut s,
             &mode,
@@ -222,7 +223,8 @@ fn a_faulty_planet_reader_loses_nothing_and_loads_nothing_wrong() {
         let mut s = Streamer::new(
             Arc::new(TileSource::new(planet)),
             common::patient(r * 0.3, 2),
-        );
+        )
+        .unwrap();
         let seen = run_fault(
             &mut s,
             &mode,

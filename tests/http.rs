@@ -54,6 +54,7 @@ fn regions(world: World) -> Streamer<RegionSource> {
         Arc::new(RegionSource::new(Arc::new(world))),
         common::patient(400.0, 5),
     )
+    .unwrap()
 }
 
 /// Every resident region is the one on disk; returns how many there are.
@@ -122,7 +123,8 @@ fn a_planet_streams_over_http_as_it_does_from_disk() {
     let mut s = Streamer::new(
         Arc::new(TileSource::new(Arc::new(planet))),
         common::patient(r * 0.3, 5),
-    );
+    )
+    .unwrap();
     assert!(s.settle(d * r, Duration::from_secs(60)));
     let resident = s.resident();
     let tiles = resident.read();

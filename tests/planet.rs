@@ -205,7 +205,7 @@ fn everything_resident() -> (Streamer<TileSource>, PlanetTerrain) {
         budget_bytes: 1 << 30,
         ..StreamConfig::default()
     };
-    let mut s = Streamer::new(Arc::new(TileSource::new(p.clone())), cfg);
+    let mut s = Streamer::new(Arc::new(TileSource::new(p.clone())), cfg).unwrap();
     assert!(s.settle(DVec3::new(0.0, 1.0, 0.0), Duration::from_secs(60)));
     let t = PlanetTerrain::new(p, s.resident()).unwrap();
     (s, t)
@@ -380,7 +380,7 @@ fn a_corrupt_tile_fails_alone_while_the_rest_serve() {
         retry_delay: Duration::from_millis(10),
         ..StreamConfig::default()
     };
-    let mut s = Streamer::new(Arc::new(TileSource::new(planet.clone())), cfg);
+    let mut s = Streamer::new(Arc::new(TileSource::new(planet.clone())), cfg).unwrap();
     s.settle(DVec3::new(0.0, 1.0, 0.0), Duration::from_secs(60));
     let (mut loaded, mut failed) = (0, 0);
     while let Some(ev) = s.poll_event() {
@@ -478,7 +478,8 @@ fn collision_chunks_sit_on_the_ground_in_their_own_frame() {
             drop_radius: 600.0,
             ..StreamConfig::default()
         },
-    );
+    )
+    .unwrap();
     assert!(chunks.settle(pos, Duration::from_secs(30)));
     assert!(chunks.resident().read().contains_key(&key));
 }
@@ -495,7 +496,7 @@ fn lod_rings_follow_the_focus_incrementally_and_match_the_ground() {
         size: 32,
         base_spacing: 400.0,
     };
-    let mut rings = PlanetRings::new(cfg);
+    let mut rings = PlanetRings::new(cfg).unwrap();
     let at = |lat: f64, lon: f64| terrain.position_at(lat, lon);
     let full: u64 = rings
         .update(at(10.0, 20.0), &terrain)
@@ -575,8 +576,8 @@ fn rings_built_in_the_background_match_and_report_every_change() {
         }
     };
     // Step by step, waiting each time: the same levels, frames and rebuilds as built inline.
-    let mut inline = PlanetRings::new(cfg);
-    let mut background = PlanetRings::in_background(cfg, &terrain);
+    let mut inline = PlanetRings::new(cfg).unwrap();
+    let mut background = PlanetRings::in_background(cfg, &terrain).unwrap();
     assert!(background.is_background() && !inline.is_background());
     let mut mirror = vec![vec![0f32; 32 * 32]; 4];
     for &f in &path {
@@ -597,7 +598,7 @@ fn rings_built_in_the_background_match_and_report_every_change() {
     assert_eq!(background.rebuilds(), inline.rebuilds());
     assert!(inline.rebuilds() >= 3, "the path re-anchors and teleports");
     // Without waiting: frames pile up and coalesce; the rectangles still cover every change.
-    let mut background = PlanetRings::in_background(cfg, &terrain);
+    let mut background = PlanetRings::in_background(cfg, &terrain).unwrap();
     let mut mirror = vec![vec![0f32; 32 * 32]; 4];
     for &f in path.iter().rev() {
         let rects = background.update(f, &terrain).to_vec();
@@ -694,7 +695,7 @@ fn a_blob_truncated_while_streaming_fails_only_what_it_lost() {
         max_attempts: 1,
         ..StreamConfig::default()
     };
-    let mut s = Streamer::new(Arc::new(TileSource::new(planet.clone())), cfg);
+    let mut s = Streamer::new(Arc::new(TileSource::new(planet.clone())), cfg).unwrap();
     let terrain = PlanetTerrain::new(planet.clone(), s.resident()).unwrap();
     let here = terrain.position_at(0.0, 0.0);
     assert!(s.settle(here, Duration::from_secs(30)));
@@ -763,6 +764,7 @@ fn planet_chunks_are_capped_per_face_side() {
         Arc::new(TileSource::new(planet.clone())),
         StreamConfig::default(),
     )
+    .unwrap()
     .resident();
     // 2-sample chunks: 512 a side.
     let e = PlanetChunkSource::new(planet.clone(), resident.clone(), 2)
@@ -787,7 +789,7 @@ fn evicted_tiles_buffers_are_reused_and_reloads_read_the_same() {
         budget_bytes: 10 * per_tile,
         ..StreamConfig::default()
     };
-    let mut s = Streamer::new(Arc::new(TileSource::new(p.clone())), cfg);
+    let mut s = Streamer::new(Arc::new(TileSource::new(p.clone())), cfg).unwrap();
     let pool = s.source().pool().clone();
     let r = p.radius();
     for k in 0..6 {

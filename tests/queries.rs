@@ -302,7 +302,8 @@ fn queries_run_on_other_threads_while_the_streamer_moves() {
     let mut s = Streamer::new(
         Arc::new(RegionSource::new(world.clone())),
         StreamConfig::default(),
-    );
+    )
+    .unwrap();
     let terrain = Terrain::new(world, s.resident());
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let readers: Vec<_> = (0..2)

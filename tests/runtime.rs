@@ -82,7 +82,7 @@ fn assert_levels_fresh(rt: &Runtime, focus: DVec3) {
     let Some(Lod::Flat(levels, terrain)) = rt.lod() else {
         panic!("a flat runtime keeps a flat clipmap")
     };
-    let mut fresh = Clipmap::new(*levels.config());
+    let mut fresh = Clipmap::new(*levels.config()).unwrap();
     fresh.update(focus, terrain);
     for k in 0..levels.config().levels as usize {
         assert_eq!(levels.level(k).origin(), fresh.level(k).origin());
@@ -270,7 +270,7 @@ fn a_planet_runs_through_the_same_object() {
     let Some(Lod::Planet(rings, _)) = rt.lod() else {
         panic!("a planet runtime keeps rings")
     };
-    let mut fresh = PlanetRings::new(*rings.clipmap().config());
+    let mut fresh = PlanetRings::new(*rings.clipmap().config()).unwrap();
     fresh.update(focus, &terrain);
     assert_eq!(rings.frame(), fresh.frame());
     for k in 0..3 {

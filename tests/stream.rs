@@ -21,6 +21,7 @@ fn region_streamer(dir: &std::path::Path, config: StreamConfig) -> Streamer<Regi
         Arc::new(RegionSource::new(Arc::new(World::open(dir).unwrap()))),
         config,
     )
+    .unwrap()
 }
 
 #[test]
@@ -110,7 +111,7 @@ fn the_budget_trims_the_wanted_set_and_bounds_memory() {
         budget_bytes: budget,
         ..StreamConfig::default()
     };
-    let mut s = Streamer::new(Arc::new(RegionSource::new(world)), cfg);
+    let mut s = Streamer::new(Arc::new(RegionSource::new(world)), cfg).unwrap();
     for step in 0..40 {
         let p = DVec3::new(-1500.0 + step as f64 * 75.0, 0.0, 300.0);
         s.settle(p, Duration::from_secs(30));
@@ -188,7 +189,7 @@ fn loads_go_nearest_first_and_unwanted_jobs_are_withdrawn() {
         workers: 1,
         ..StreamConfig::default()
     };
-    let mut s = Streamer::new(beads.clone(), cfg);
+    let mut s = Streamer::new(beads.clone(), cfg).unwrap();
     s.update(DVec3::new(5000.0, 0.0, 0.0)); // wants beads 40..=60
     std::thread::sleep(Duration::from_millis(50));
     s.update(DVec3::new(9000.0, 0.0, 0.0)); // now wants 80..=99: 40..60 must not all be read
@@ -219,7 +220,7 @@ fn a_failing_key_retries_then_gives_up_without_disturbing_others() {
         max_attempts: 3,
         ..StreamConfig::default()
     };
-    let mut s = Streamer::new(beads.clone(), cfg);
+    let mut s = Streamer::new(beads.clone(), cfg).unwrap();
     let f = DVec3::new(1300.0, 0.0, 0.0); // wants 10..=16, bead 13 always fails
     let mut failures = vec![];
     for _ in 0..400 {
@@ -358,7 +359,7 @@ fn a_panicking_load_fails_its_key_and_the_loader_lives_on() {
         max_attempts: 2,
         ..StreamConfig::default()
     };
-    let mut s = Streamer::new(beads, cfg);
+    let mut s = Streamer::new(beads, cfg).unwrap();
     let f = DVec3::new(6600.0, 0.0, 0.0); // wants 63..=69; bead 66 panics
     let mut failures = vec![];
     // Until both attempts failed and all else loaded, with a deadline generous enough for
@@ -463,7 +464,8 @@ fn evicted_regions_buffers_are_reused_and_reloads_read_the_same() {
             drop_radius: 350.0,
             ..StreamConfig::default()
         },
-    );
+    )
+    .unwrap();
     let pool = s.source().pool().clone();
     let (west, east) = (
         DVec3::new(200.0, 0.0, 600.0),

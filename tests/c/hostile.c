@@ -210,9 +210,19 @@ int main(int argc, char **argv) {
     config.struct_size = sizeof config;
     config.load_radius = NAN;
     REFUSED(relief_streamer_create(world, &config, &streamer), RELIEF_STATUS_INVALID_ARGUMENT);
+    EXPECT(strstr(relief_last_error_message(), "load_radius") != NULL);
     config.load_radius = -1;
     REFUSED(relief_streamer_create(world, &config, &streamer), RELIEF_STATUS_INVALID_ARGUMENT);
     config.load_radius = 300;
+    /* The message names the field as this struct spells it. */
+    config.worker_threads = 1000;
+    REFUSED(relief_streamer_create(world, &config, &streamer), RELIEF_STATUS_INVALID_ARGUMENT);
+    EXPECT(strstr(relief_last_error_message(), "worker_threads") != NULL);
+    config.worker_threads = 0;
+    config.drop_radius = 200;
+    REFUSED(relief_streamer_create(world, &config, &streamer), RELIEF_STATUS_INVALID_ARGUMENT);
+    EXPECT(strstr(relief_last_error_message(), "drop_radius") != NULL);
+    config.drop_radius = 704;
     config.budget_bytes = 0;
     REFUSED(relief_streamer_create(world, &config, &streamer), RELIEF_STATUS_INVALID_ARGUMENT);
     config.budget_bytes = 64u << 20;
@@ -519,8 +529,14 @@ int main(int argc, char **argv) {
         OK(relief_runtime_config_default(&rc));
         rc.chunk_size_m = 1.5; /* not a whole number of samples */
         REFUSED(relief_runtime_create(w, &rc, &rt), RELIEF_STATUS_INVALID_ARGUMENT);
+        EXPECT(strstr(relief_last_error_message(), ": chunk_size_m:") != NULL);
         rc.collision.budget_bytes = 0;
         REFUSED(relief_runtime_create(w, &rc, &rt), RELIEF_STATUS_INVALID_ARGUMENT);
+        EXPECT(strstr(relief_last_error_message(), "collision.budget_bytes") != NULL);
+        OK(relief_runtime_config_default(&rc));
+        rc.levels.size = 127; /* clipmap levels have an even side */
+        REFUSED(relief_runtime_create(w, &rc, &rt), RELIEF_STATUS_INVALID_ARGUMENT);
+        EXPECT(strstr(relief_last_error_message(), "levels.size") != NULL);
         OK(relief_runtime_config_default(&rc));
         rc.flags = RELIEF_RUNTIME_NO_COLLISION | RELIEF_RUNTIME_NO_LEVELS;
         OK(relief_runtime_create(w, &rc, &rt));

@@ -179,7 +179,7 @@ mod tests {
 
     #[test]
     fn a_short_walk_re_uploads_the_fine_levels_and_leaves_the_coarse_alone() {
-        let mut clip = Clipmap::new(config());
+        let mut clip = Clipmap::new(config()).unwrap();
         let mut far = FarGround::new(&clip);
         let rects = clipmap_at(&mut clip, [100.0, 100.0]);
         assert_eq!(
@@ -208,7 +208,7 @@ mod tests {
             walk in prop::collection::vec((-3000.0f64..3000.0, -3000.0f64..3000.0), 1..6),
             probes in prop::collection::vec((-0.999f64..0.999, -0.999f64..0.999), 20),
         ) {
-            let mut clip = Clipmap::new(config());
+            let mut clip = Clipmap::new(config()).unwrap();
             let mut far = FarGround::new(&clip);
             for &(x, z) in &walk {
                 let rects = clipmap_at(&mut clip, [x, z]);

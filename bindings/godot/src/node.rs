@@ -14,7 +14,7 @@ use godot::prelude::*;
 use relief::lod::{Clipmap, ClipmapConfig};
 use relief::runtime::{ChunkId, ChunkLookup, CollisionConfig, PieceKey, Queries, RuntimeConfig};
 use relief::stream::StreamConfig;
-use relief::Runtime;
+use relief::{ConfigError, Runtime};
 
 use crate::answers::{Fields, Value};
 use crate::drive::{Driver, Engine};
@@ -63,7 +63,7 @@ impl Streaming {
             if g.is_planet() != planet {
                 return Err(other.to_string());
             }
-            Runtime::new(g, settings.runtime_config()).map_err(|e| e.to_string())
+            Runtime::new(g, settings.runtime_config()?).map_err(|e| e.to_string())
         });
         match runtime {
             Ok(rt) => {
@@ -217,22 +217,42 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// The runtime's configuration: out-of-range values clamped to what relief accepts.
-    pub fn runtime_config(&self) -> RuntimeConfig {
-        let load = self.load_radius.max(0.0);
+    /// The runtime's configuration, checked by relief ([`RuntimeConfig::validate`]): a value
+    /// that cannot work is refused, naming the node's property, never quietly changed.
+    pub fn runtime_config(&self) -> Result<RuntimeConfig, String> {
+        let workers = usize::try_from(self.worker_threads).map_err(|_| {
+            format!(
+                "worker_threads: must be 0 (one fewer than the cores) or more, is {}",
+                self.worker_threads
+            )
+        })?;
+        let megabytes = usize::try_from(self.budget_mb).unwrap_or(0);
         let pieces = StreamConfig {
-            load_radius: load,
-            drop_radius: self.drop_radius.max(load),
-            workers: self.worker_threads.clamp(0, 64) as usize,
-            budget_bytes: (self.budget_mb.clamp(1, 1 << 20) as usize) << 20,
+            load_radius: self.load_radius,
+            drop_radius: self.drop_radius,
+            workers,
+            budget_bytes: megabytes.saturating_mul(1 << 20),
             ..StreamConfig::default()
         };
-        RuntimeConfig {
+        let config = RuntimeConfig {
             pieces,
             collision: self.collision.then(CollisionConfig::default),
             lod: self.far_ground.then(ClipmapConfig::default),
-        }
+        };
+        config.validate().map_err(|e| property_error(&e))?;
+        Ok(config)
     }
+}
+
+/// A refused setting named as the node's property (`pieces.workers` is `worker_threads`,
+/// `pieces.budget_bytes` is `budget_mb`).
+pub fn property_error(e: &ConfigError) -> String {
+    let field = match e.field.as_str() {
+        "pieces.workers" => "worker_threads",
+        "pieces.budget_bytes" => "budget_mb",
+        other => other.strip_prefix("pieces.").unwrap_or(other),
+    };
+    format!("{field}: {}", e.problem)
 }
 
 /// Reports an error with `push_error` once, not every frame it persists.
@@ -481,4 +501,49 @@ pub fn stats(rt: &relief::Runtime, bodies: usize) -> VarDictionary {
         d.set("chunks_ready", c.ready as i64);
     }
     d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings() -> Settings {
+        Settings {
+            load_radius: 512.0,
+            drop_radius: 704.0,
+            budget_mb: 256,
+            worker_threads: 0,
+            collision: true,
+            far_ground: true,
+        }
+    }
+
+    #[test]
+    fn the_default_properties_are_relief_s_defaults() {
+        let c = settings().runtime_config().unwrap();
+        assert_eq!(c, RuntimeConfig::default());
+    }
+
+    #[test]
+    fn a_property_that_cannot_work_is_refused_by_its_name_never_changed() {
+        let refused = |change: fn(&mut Settings)| {
+            let mut s = settings();
+            change(&mut s);
+            s.runtime_config().unwrap_err()
+        };
+        assert!(refused(|s| s.drop_radius = 100.0).starts_with("drop_radius: "));
+        assert!(refused(|s| s.load_radius = f64::NAN).starts_with("load_radius: "));
+        assert!(refused(|s| s.worker_threads = -1).starts_with("worker_threads: "));
+        assert!(refused(|s| s.worker_threads = 1000).starts_with("worker_threads: "));
+        assert!(refused(|s| s.budget_mb = 0).starts_with("budget_mb: "));
+        assert!(refused(|s| s.budget_mb = -5).starts_with("budget_mb: "));
+        // What relief accepts passes through as it is.
+        let mut s = settings();
+        (s.load_radius, s.drop_radius, s.worker_threads) = (900.0, 900.0, 3);
+        let c = s.runtime_config().unwrap();
+        assert_eq!(
+            (c.pieces.load_radius, c.pieces.drop_radius, c.pieces.workers),
+            (900.0, 900.0, 3)
+        );
+    }
 }

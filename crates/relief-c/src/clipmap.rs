@@ -132,7 +132,10 @@ pub unsafe extern "C" fn relief_clipmap_create(
         // SAFETY: forwarded contract.
         let config = unsafe { read_config(what, config) }?;
         let h = into_handle(relief_clipmap {
-            inner: Mutex::new(Lod::new(&Queries::Flat(t.terrain.clone()), config)),
+            inner: Mutex::new(
+                Lod::new(&Queries::Flat(t.terrain.clone()), config)
+                    .map_err(|e| super::config_failure(what, &e))?,
+            ),
         });
         // SAFETY: checked non-NULL.
         unsafe { *out_clipmap = h };
@@ -140,7 +143,8 @@ pub unsafe extern "C" fn relief_clipmap_create(
     })
 }
 
-/// Checks a caller's clipmap config (NULL for the defaults).
+/// A caller's clipmap config (NULL for the defaults), unchecked: the core's constructors
+/// check it ([`ClipmapConfig::validate`]).
 ///
 /// # Safety
 /// `config` NULL or readable.
@@ -154,17 +158,6 @@ pub(crate) unsafe fn read_config(
         // SAFETY: non-NULL, forwarded contract.
         unsafe { super::read_sized(what, config) }?
     };
-    let spacing_ok = c.base_spacing.is_finite() && c.base_spacing > 0.0;
-    if !(1..=24).contains(&c.levels)
-        || !(2..=4096).contains(&c.size)
-        || c.size % 2 != 0
-        || !spacing_ok
-    {
-        return Err(Failure::invalid(format!(
-            "{what}: levels {} (1–24), size {} (even, 2–4096), base_spacing {} (> 0)",
-            c.levels, c.size, c.base_spacing
-        )));
-    }
     Ok(ClipmapConfig {
         levels: c.levels,
         size: c.size,
@@ -194,7 +187,10 @@ pub unsafe extern "C" fn relief_planet_clipmap_create(
         // SAFETY: forwarded contract.
         let config = unsafe { read_config(what, config) }?;
         let h = into_handle(relief_clipmap {
-            inner: Mutex::new(Lod::new(&Queries::Planet(t.terrain().clone()), config)),
+            inner: Mutex::new(
+                Lod::new(&Queries::Planet(t.terrain().clone()), config)
+                    .map_err(|e| super::config_failure(what, &e))?,
+            ),
         });
         // SAFETY: checked non-NULL.
         unsafe { *out_clipmap = h };

@@ -119,9 +119,8 @@ pub unsafe extern "C" fn relief_collision_create(
         let config = unsafe {
             relief_stream_config::read(what, config, relief::flat::collision::stream_config())
         }?;
-        finite(what, &[chunk_size_m])?;
         let chunks = Chunks::new(&s.streamed, config, chunk_size_m)
-            .map_err(|e| Failure::invalid(format!("{what}: {e}")))?;
+            .map_err(|e| super::config_failure(what, &e))?;
         let handle = relief_collision {
             lookup: chunks.lookup(),
             stream: Mutex::new(chunks),

@@ -112,5 +112,13 @@ pub(crate) unsafe fn options_from(
         out.headers
             .push((name.trim().to_string(), value.trim().to_string()));
     }
+    out.validate().map_err(|e| {
+        let field = if e.field == "timeout" {
+            "timeout_ms"
+        } else {
+            &e.field
+        };
+        Failure::invalid(format!("{what}: options.{field}: {}", e.problem))
+    })?;
     Ok(out)
 }

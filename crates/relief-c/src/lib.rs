@@ -24,6 +24,7 @@ pub mod world;
 use std::cell::RefCell;
 use std::ffi::{c_char, CString};
 
+use relief::config::ConfigError;
 use relief::error::FormatError;
 
 pub(crate) use handles::{destroy_handle, handle, into_handle};
@@ -63,6 +64,33 @@ impl Failure {
             message: message.into(),
         }
     }
+}
+
+/// A config the core refused ([`ConfigError`]), as INVALID_ARGUMENT naming the field the
+/// way the C structs spell it: the Rust path `pieces.workers` is `pieces.worker_threads`,
+/// `collision.stream.load_radius` is `collision.load_radius`, `lod.size` is `levels.size`,
+/// `collision.chunk_size_m` is the runtime config's own `chunk_size_m`.
+pub(crate) fn config_failure(what: &str, e: &ConfigError) -> Failure {
+    Failure::invalid(format!("{what}: {}: {}", c_field(&e.field), e.problem))
+}
+
+/// A Rust config path as the C structs name it.
+fn c_field(path: &str) -> String {
+    if path == "collision.chunk_size_m" {
+        return "chunk_size_m".into();
+    }
+    let names: Vec<&str> = path
+        .split('.')
+        .filter(|s| *s != "stream")
+        .map(|s| match s {
+            "lod" => "levels",
+            "workers" => "worker_threads",
+            "update_budget" => "update_budget_us",
+            "retry_delay" => "retry_delay_ms",
+            other => other,
+        })
+        .collect();
+    names.join(".")
 }
 
 impl From<FormatError> for Failure {

@@ -20,8 +20,7 @@ use super::terrain::{create_terrain, relief_terrain};
 use super::tile::{acquire_tile, relief_tile_view};
 use super::world::relief_world;
 use super::{
-    check_struct_size, ffi_guard, finite, handle, into_handle, relief_status, require, slice_out,
-    Failure,
+    check_struct_size, ffi_guard, handle, into_handle, relief_status, require, slice_out, Failure,
 };
 use relief::runtime::{
     ChunkLookup, CollisionConfig, Ground, Runtime, RuntimeConfig, RuntimeError, RuntimeEvent,
@@ -126,7 +125,6 @@ unsafe fn read_config(
             c.flags
         )));
     }
-    finite(what, &[c.chunk_size_m])?;
     // SAFETY: pointers to fields of a local.
     let pieces = unsafe { relief_stream_config::read(what, &c.pieces, StreamConfig::default()) }?;
     let collision = if c.flags & RELIEF_RUNTIME_NO_COLLISION == 0 {
@@ -187,7 +185,7 @@ unsafe fn create(
     // SAFETY: forwarded contract.
     let config = unsafe { read_config(what, config) }?;
     let runtime = Runtime::new(ground, config).map_err(|e| match e {
-        RuntimeError::Config(m) => Failure::invalid(format!("{what}: {m}")),
+        RuntimeError::Config(e) => super::config_failure(what, &e),
         RuntimeError::Format(e) => Failure::from(e),
     })?;
     let h = into_handle(relief_runtime {

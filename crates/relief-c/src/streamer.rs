@@ -84,10 +84,9 @@ pub unsafe extern "C" fn relief_streamer_create(
         require(what, &[("out_streamer", out_streamer.is_null())])?;
         // SAFETY: forwarded contract.
         let config = unsafe { relief_stream_config::read(what, config, StreamConfig::default()) }?;
-        let h = into_handle(relief_streamer::new(Pieces::new(
-            &Ground::Flat(world),
-            config,
-        )));
+        let pieces = Pieces::new(&Ground::Flat(world), config)
+            .map_err(|e| super::config_failure(what, &e))?;
+        let h = into_handle(relief_streamer::new(pieces));
         // SAFETY: checked non-NULL.
         unsafe { *out_streamer = h };
         Ok(())
@@ -228,10 +227,9 @@ pub unsafe extern "C" fn relief_planet_streamer_create(
         require(what, &[("out_streamer", out_streamer.is_null())])?;
         // SAFETY: forwarded contract.
         let config = unsafe { relief_stream_config::read(what, config, StreamConfig::default()) }?;
-        let h = into_handle(relief_streamer::new(Pieces::new(
-            &Ground::Planet(planet),
-            config,
-        )));
+        let pieces = Pieces::new(&Ground::Planet(planet), config)
+            .map_err(|e| super::config_failure(what, &e))?;
+        let h = into_handle(relief_streamer::new(pieces));
         // SAFETY: checked non-NULL.
         unsafe { *out_streamer = h };
         Ok(())

@@ -56,19 +56,11 @@ impl relief_stream_config {
         }
     }
 
-    fn to_rust(self, what: &str) -> Result<StreamConfig, Failure> {
-        let radii = [self.load_radius, self.drop_radius];
-        if radii.iter().any(|r| !r.is_finite() || *r < 0.0) {
-            return Err(Failure::invalid(format!(
-                "{what}: radii must be finite and non-negative"
-            )));
-        }
-        if self.budget_bytes == 0 || self.max_attempts == 0 || self.worker_threads > 256 {
-            return Err(Failure::invalid(format!(
-                "{what}: budget_bytes and max_attempts must be non-zero, worker_threads at most 256"
-            )));
-        }
-        Ok(StreamConfig {
+    /// The same settings in Rust's units, unchecked: the core's constructors check them
+    /// ([`StreamConfig::validate`]) and [`config_failure`](super::config_failure) names a
+    /// refused field as this struct does.
+    fn to_rust(self) -> StreamConfig {
+        StreamConfig {
             load_radius: self.load_radius,
             drop_radius: self.drop_radius,
             workers: self.worker_threads as usize,
@@ -76,7 +68,7 @@ impl relief_stream_config {
             update_budget: Duration::from_micros(self.update_budget_us as u64),
             max_attempts: self.max_attempts,
             retry_delay: Duration::from_millis(self.retry_delay_ms as u64),
-        })
+        }
     }
 
     /// The caller's config, or `kind`'s defaults when `config` is NULL.
@@ -92,7 +84,7 @@ impl relief_stream_config {
             return Ok(default);
         }
         // SAFETY: non-NULL, forwarded contract.
-        unsafe { super::read_sized(what, config) }?.to_rust(what)
+        Ok(unsafe { super::read_sized(what, config) }?.to_rust())
     }
 }
 

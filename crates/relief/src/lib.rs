@@ -9,6 +9,8 @@
 //! - [`lod`]: the toroidal window of clipmap levels shared by flat clipmaps and planet rings.
 //! - [`codec`], [`layer`], [`reach`]: what flat worlds and planets both store: layer codecs,
 //!   maps as slices, a reach's kind.
+//! - [`config`]: [`ConfigError`], what every config's `validate` and every constructor taking
+//!   one returns for a setting that cannot work, naming the field.
 //! - [`error`], [`io`], [`http`], [`hash`]: what every format reads through: [`FormatError`],
 //!   [`io::ReadAt`] (files, byte ranges, memory, callbacks, URLs), FNV-1a.
 //! - [`pool`]: buffers kept for reuse, so loads write into memory already faulted in.
@@ -17,6 +19,7 @@
 //! `relief-tools`.
 
 pub mod codec;
+pub mod config;
 pub mod error;
 pub mod flat;
 pub mod hash;
@@ -35,6 +38,7 @@ pub mod stream;
 pub use glam;
 pub use glam::{DVec3, Vec3};
 
+pub use config::ConfigError;
 pub use error::FormatError;
 pub use flat::{Region, RegionLocation, World};
 pub use runtime::{Runtime, RuntimeConfig, RuntimeError, RuntimeEvent};

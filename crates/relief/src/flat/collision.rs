@@ -9,6 +9,7 @@
 use glam::DVec3;
 use std::sync::Arc;
 
+use crate::config::ConfigError;
 use crate::flat::grid::{square_distance, squares_within};
 use crate::flat::{Control, FormatError, Region, RegionLocation, World};
 use crate::stream::{Resident, Source, StreamConfig};
@@ -110,13 +111,14 @@ impl ChunkSource {
         world: Arc<World>,
         resident: Resident<RegionLocation, Region>,
         size_m: f64,
-    ) -> Result<ChunkSource, FormatError> {
+    ) -> Result<ChunkSource, ConfigError> {
         let spacing = world.manifest().vertex_spacing;
         let cells = (size_m / spacing).round();
-        if cells < 2.0 || (cells * spacing - size_m).abs() > 1e-9 || cells > 4096.0 {
-            return Err(FormatError::Corrupt(format!(
-                "collision chunk size {size_m} m must be 2–4096 samples of {spacing} m"
-            )));
+        if !(2.0..=4096.0).contains(&cells) || (cells * spacing - size_m).abs() > 1e-9 {
+            return Err(ConfigError::new(
+                "chunk_size_m",
+                format!("{size_m} m must be 2–4096 samples of this world's {spacing} m"),
+            ));
         }
         Ok(ChunkSource {
             extent: ChunkSource::chunk_extent(&world, cells as u32),

@@ -7,6 +7,7 @@ use std::io::Read;
 use std::time::Duration;
 
 use super::HttpOptions;
+use crate::config::ConfigError;
 
 /// Every way fetching bytes by URL can fail. URLs in messages never carry their query string:
 /// a presigned URL's signature is a secret.
@@ -46,6 +47,9 @@ pub enum HttpError {
     },
     #[error("{url}: {detail}")]
     BadResponse { url: String, detail: String },
+    /// Options that cannot work ([`HttpOptions::validate`]); nothing was sent.
+    #[error("HTTP options: {0}")]
+    Options(#[from] ConfigError),
 }
 
 impl HttpError {
@@ -74,6 +78,7 @@ impl HttpError {
             HttpError::NotFound { .. } => ErrorKind::NotFound,
             HttpError::Denied { .. } => ErrorKind::PermissionDenied,
             HttpError::Truncated { .. } => ErrorKind::UnexpectedEof,
+            HttpError::Options(_) => ErrorKind::InvalidInput,
             _ => ErrorKind::Other,
         };
         std::io::Error::new(kind, self)

@@ -23,6 +23,7 @@ use parking_lot::Mutex;
 pub use cache::DiskCache;
 pub use client::{HttpError, Version};
 
+use crate::config::{at_most, ConfigError};
 use crate::io::ReadAt;
 
 /// What the opening request asks for: a pack's head and index, or a planet's header, field
@@ -63,6 +64,43 @@ impl Default for HttpOptions {
             retries: 2,
             headers: Vec::new(),
         }
+    }
+}
+
+/// The longest a request may take.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(3600);
+/// The most further tries of one request.
+pub const MAX_RETRIES: u32 = 10;
+
+impl HttpOptions {
+    /// Checks every field; the error names the first that cannot work: a timeout of 1 ms to
+    /// [`MAX_TIMEOUT`], at most [`MAX_RETRIES`] retries, headers whose name is an HTTP token
+    /// and whose value has no line break or NUL. [`HttpBytes::open`] calls it.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.timeout < Duration::from_millis(1) || self.timeout > MAX_TIMEOUT {
+            return Err(ConfigError::new(
+                "timeout",
+                format!("must be 1 ms to {MAX_TIMEOUT:?}, is {:?}", self.timeout),
+            ));
+        }
+        at_most("retries", self.retries, MAX_RETRIES)?;
+        for (i, (name, value)) in self.headers.iter().enumerate() {
+            // RFC 9110's token: visible ASCII but for the delimiters.
+            let token = |c: char| c.is_ascii_graphic() && !"\"(),/:;<=>?@[\\]{}".contains(c);
+            if name.is_empty() || !name.chars().all(token) {
+                return Err(ConfigError::new(
+                    format!("headers[{i}]"),
+                    format!("{name:?} is not a header name"),
+                ));
+            }
+            if value.chars().any(|c| matches!(c, '\r' | '\n' | '\0')) {
+                return Err(ConfigError::new(
+                    format!("headers[{i}]"),
+                    format!("the value of {name} holds a line break or NUL"),
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -151,6 +189,7 @@ impl HttpBytes {
     /// unreachable, a cache that has seen this URL opens it as it was then, and reads what it
     /// holds; a server that answers with an error is that error.
     pub fn open(url: &str, options: &HttpOptions) -> Result<HttpBytes, HttpError> {
+        options.validate()?;
         let client = client::Client::new(url, options);
         let cache = options
             .cache_dir

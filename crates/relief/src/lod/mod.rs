@@ -9,13 +9,64 @@
 //! fills only the newly exposed rows and columns, and [`Clipmap::update`] returns the
 //! rectangles of storage it rewrote — all an engine needs to upload.
 
+use crate::config::ConfigError;
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ClipmapConfig {
+    /// Levels, 1 to [`MAX_LEVELS`].
     pub levels: u32,
-    /// Cells per level side (even).
+    /// Cells per level side: even, 2 to [`MAX_SIZE`].
     pub size: u32,
-    /// Cell spacing of level 0, metres; level k uses `base_spacing · 2^k`.
+    /// Cell spacing of level 0, metres (> 0); level k uses `base_spacing · 2^k`.
     pub base_spacing: f64,
+}
+
+/// The most levels a clipmap keeps (the coarsest cell is `2^23` times the finest).
+pub const MAX_LEVELS: u32 = 24;
+/// The widest level side, cells (a level of 4096² f32 is 64 MiB).
+pub const MAX_SIZE: u32 = 4096;
+/// The most cells of all levels together: `levels · size²` of f32 stay within 256 MiB.
+pub const MAX_CELLS: u64 = 1 << 26;
+
+impl ClipmapConfig {
+    /// Checks every field; the error names the first that cannot work. [`Clipmap::new`]
+    /// calls it.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if !(1..=MAX_LEVELS).contains(&self.levels) {
+            return Err(ConfigError::new(
+                "levels",
+                format!("must be 1 to {MAX_LEVELS}, is {}", self.levels),
+            ));
+        }
+        if !(2..=MAX_SIZE).contains(&self.size) || self.size % 2 != 0 {
+            return Err(ConfigError::new(
+                "size",
+                format!("must be even, 2 to {MAX_SIZE}, is {}", self.size),
+            ));
+        }
+        let cells = self.levels as u64 * (self.size as u64).pow(2);
+        if cells > MAX_CELLS {
+            return Err(ConfigError::new(
+                "size",
+                format!(
+                    "{} levels of {}² are {cells} cells; at most {MAX_CELLS} (256 MiB of heights)",
+                    self.levels, self.size
+                ),
+            ));
+        }
+        // The coarsest level's side must be a finite length too.
+        let widest = self.base_spacing * (1u64 << (self.levels - 1)) as f64 * self.size as f64;
+        if !(self.base_spacing > 0.0 && widest.is_finite()) {
+            return Err(ConfigError::new(
+                "base_spacing",
+                format!(
+                    "must be above 0 and leave the coarsest level finite, is {}",
+                    self.base_spacing
+                ),
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl Default for ClipmapConfig {
@@ -65,11 +116,14 @@ pub struct Clipmap {
 }
 
 impl Clipmap {
-    pub fn new(config: ClipmapConfig) -> Clipmap {
-        assert!(
-            config.size >= 2 && config.size % 2 == 0,
-            "clipmap size must be even"
-        );
+    /// Empty levels for `config`, refused if it fails [`ClipmapConfig::validate`].
+    pub fn new(config: ClipmapConfig) -> Result<Clipmap, ConfigError> {
+        config.validate()?;
+        Ok(Clipmap::valid(config))
+    }
+
+    /// [`Clipmap::new`] for a config already validated.
+    pub(crate) fn valid(config: ClipmapConfig) -> Clipmap {
         let n = (config.size * config.size) as usize;
         let levels = (0..config.levels)
             .map(|k| Level {

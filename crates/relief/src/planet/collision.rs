@@ -9,6 +9,7 @@
 
 use std::sync::Arc;
 
+use crate::config::ConfigError;
 use crate::error::FormatError;
 use crate::layer::Layer;
 use crate::stream::{Resident, Source};
@@ -100,12 +101,16 @@ impl PlanetChunkSource {
         planet: Arc<Planet>,
         resident: Resident<TileKey, PlanetTile>,
         cells: u32,
-    ) -> Result<PlanetChunkSource, FormatError> {
+    ) -> Result<PlanetChunkSource, ConfigError> {
         let n = planet.face_resolution();
         if cells < 2 || n % cells != 0 || n / cells > MAX_CHUNKS_PER_SIDE {
-            return Err(FormatError::Corrupt(format!(
-                "planet chunks of {cells} samples must divide the face resolution {n}, at most {MAX_CHUNKS_PER_SIDE} to a face side"
-            )));
+            return Err(ConfigError::new(
+                "cells",
+                format!(
+                    "{cells} samples must divide the face resolution {n}, at most \
+                     {MAX_CHUNKS_PER_SIDE} chunks to a face side"
+                ),
+            ));
         }
         let mut source = PlanetChunkSource {
             planet,

@@ -131,7 +131,7 @@ impl RingWorker {
     /// `out` trade their lists on every swap, and a list of [`Self::MOST_RECTS`] (or one per
     /// level, when all collapse) must fit without allocating on the main thread.
     pub(crate) fn clipmap_for_swaps(config: ClipmapConfig) -> Clipmap {
-        let mut clipmap = Clipmap::new(config);
+        let mut clipmap = Clipmap::valid(config);
         clipmap.reserve_rects(Self::MOST_RECTS.max(config.levels as usize));
         clipmap
     }
@@ -247,7 +247,7 @@ impl Drop for RingWorker {
 /// The worker: wait for a batch, build it with no lock held, then bring `out` up to date.
 fn run(shared: &Shared, terrain: &PlanetTerrain, config: ClipmapConfig) {
     let planet = terrain.planet().clone();
-    let mut build = RingBuild::new(Clipmap::new(config));
+    let mut build = RingBuild::new(Clipmap::valid(config));
     let mut tiles = Vec::with_capacity(MOST_TILES);
     let mut copy = PieceMap::default();
     let mut changed = Rects::new();

@@ -7,6 +7,7 @@
 //! A runtime builds them on a worker thread ([`PlanetRings::in_background`]), so neither the
 //! strips nor the rebuilds cost the frame.
 
+use crate::config::ConfigError;
 use crate::lod::{Clipmap, ClipmapConfig, DirtyRect};
 use glam::DVec3;
 
@@ -32,21 +33,26 @@ pub struct PlanetRings {
 }
 
 impl PlanetRings {
-    /// Rings built in the calling thread by `update` and `refresh_tile`.
-    pub fn new(config: ClipmapConfig) -> PlanetRings {
-        PlanetRings {
-            shown: RingBuild::new(Clipmap::new(config)),
+    /// Rings built in the calling thread by `update` and `refresh_tile`. Refuses a config
+    /// that fails [`ClipmapConfig::validate`].
+    pub fn new(config: ClipmapConfig) -> Result<PlanetRings, ConfigError> {
+        Ok(PlanetRings {
+            shown: RingBuild::new(Clipmap::new(config)?),
             worker: None,
-        }
+        })
     }
 
     /// Rings built on a worker thread of their own over `terrain`'s resident tiles (built in
     /// the caller's thread, as [`PlanetRings::new`], if no thread can be started).
-    pub fn in_background(config: ClipmapConfig, terrain: &PlanetTerrain) -> PlanetRings {
-        PlanetRings {
+    pub fn in_background(
+        config: ClipmapConfig,
+        terrain: &PlanetTerrain,
+    ) -> Result<PlanetRings, ConfigError> {
+        config.validate()?;
+        Ok(PlanetRings {
             shown: RingBuild::new(RingWorker::clipmap_for_swaps(config)),
             worker: RingWorker::start(config, terrain.clone()).ok(),
-        }
+        })
     }
 
     pub fn clipmap(&self) -> &Clipmap {

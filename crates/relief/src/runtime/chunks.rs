@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::ground::{check_focus, Streamed};
+use crate::config::ConfigError;
 use crate::error::FormatError;
 use crate::flat::collision::{ChunkKey, ChunkSource, CollisionChunk};
 use crate::planet::collision::{ChunkFrame, PlanetChunk, PlanetChunkKey, PlanetChunkSource};
@@ -182,7 +183,8 @@ impl Chunks {
         streamed: &Streamed,
         config: StreamConfig,
         size_m: f64,
-    ) -> Result<Chunks, FormatError> {
+    ) -> Result<Chunks, ConfigError> {
+        config.validate().map_err(|e| e.within("stream"))?;
         Ok(match streamed {
             Streamed::Flat { world, regions } => {
                 let size = if size_m == 0.0 {
@@ -191,7 +193,7 @@ impl Chunks {
                     size_m
                 };
                 let source = ChunkSource::new(world.clone(), regions.clone(), size)?;
-                Chunks::Flat(Streamer::new(Arc::new(source), config))
+                Chunks::Flat(Streamer::new(Arc::new(source), config)?)
             }
             Streamed::Planet { planet, tiles } => {
                 let cells = if size_m == 0.0 {
@@ -201,8 +203,15 @@ impl Chunks {
                         .round()
                         .clamp(0.0, u32::MAX as f64) as u32
                 };
-                let source = PlanetChunkSource::new(planet.clone(), tiles.clone(), cells)?;
-                Chunks::Planet(Streamer::new(Arc::new(source), config))
+                let source =
+                    PlanetChunkSource::new(planet.clone(), tiles.clone(), cells).map_err(|e| {
+                        let at = planet.spacing();
+                        ConfigError::new(
+                            "chunk_size_m",
+                            format!("{size_m} m at {at} m: {}", e.problem),
+                        )
+                    })?;
+                Chunks::Planet(Streamer::new(Arc::new(source), config)?)
             }
         })
     }

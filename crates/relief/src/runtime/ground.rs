@@ -8,6 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::config::ConfigError;
 use crate::error::FormatError;
 use crate::flat::{Region, RegionLocation, RegionSource, Terrain, World};
 use crate::planet::{Planet, PlanetTerrain, PlanetTile, TileKey, TileSource};
@@ -163,17 +164,17 @@ pub enum Pieces {
 
 impl Pieces {
     /// Starts a streamer of `ground`'s pieces (its loader threads start now; nothing loads
-    /// before the first update).
-    pub fn new(ground: &Ground, config: StreamConfig) -> Pieces {
-        match ground {
+    /// before the first update). Refuses a config that fails [`StreamConfig::validate`].
+    pub fn new(ground: &Ground, config: StreamConfig) -> Result<Pieces, ConfigError> {
+        Ok(match ground {
             Ground::Flat(w) => Pieces::Regions(Streamer::new(
                 Arc::new(RegionSource::new(w.clone())),
                 config,
-            )),
+            )?),
             Ground::Planet(p) => {
-                Pieces::Tiles(Streamer::new(Arc::new(TileSource::new(p.clone())), config))
+                Pieces::Tiles(Streamer::new(Arc::new(TileSource::new(p.clone())), config)?)
             }
-        }
+        })
     }
 
     pub fn streamed(&self) -> Streamed {

@@ -2,6 +2,7 @@
 //! [`PlanetRings`], each with the queries that fill it, and the plane its levels lie on.
 
 use super::ground::{check_focus, BadFocus, PieceKey, Queries};
+use crate::config::ConfigError;
 use crate::flat::Terrain;
 use crate::lod::{Clipmap, ClipmapConfig, DirtyRect};
 use crate::planet::rings::PlanetRings;
@@ -35,21 +36,22 @@ pub enum Lod {
 }
 
 impl Lod {
-    pub fn new(queries: &Queries, config: ClipmapConfig) -> Lod {
-        match queries {
-            Queries::Flat(t) => Lod::Flat(Clipmap::new(config), t.clone()),
-            Queries::Planet(t) => Lod::Planet(PlanetRings::new(config), t.clone()),
-        }
+    /// Refuses a config that fails [`ClipmapConfig::validate`].
+    pub fn new(queries: &Queries, config: ClipmapConfig) -> Result<Lod, ConfigError> {
+        Ok(match queries {
+            Queries::Flat(t) => Lod::Flat(Clipmap::new(config)?, t.clone()),
+            Queries::Planet(t) => Lod::Planet(PlanetRings::new(config)?, t.clone()),
+        })
     }
 
     /// The levels a runtime keeps: a planet's rings built on a worker thread of their own
     /// ([`PlanetRings::in_background`]); a flat clipmap, whose strips are cheap reads of
     /// resident pyramids, in the caller's thread as [`Lod::new`].
-    pub fn in_background(queries: &Queries, config: ClipmapConfig) -> Lod {
-        match queries {
-            Queries::Flat(_) => Lod::new(queries, config),
-            Queries::Planet(t) => Lod::Planet(PlanetRings::in_background(config, t), t.clone()),
-        }
+    pub fn in_background(queries: &Queries, config: ClipmapConfig) -> Result<Lod, ConfigError> {
+        Ok(match queries {
+            Queries::Flat(_) => Lod::new(queries, config)?,
+            Queries::Planet(t) => Lod::Planet(PlanetRings::in_background(config, t)?, t.clone()),
+        })
     }
 
     /// Whether every level is built and shown for what was last asked (background rings may

@@ -32,6 +32,7 @@ pub use chunks::{ChunkId, ChunkLookup, Chunks, Heightfield};
 pub use ground::{check_focus, BadFocus, Ground, PieceKey, Pieces, Queries, Streamed};
 pub use lod::{Lod, LodPlane};
 
+use crate::config::{at_least, ConfigError};
 use crate::error::FormatError;
 use crate::lod::{ClipmapConfig, DirtyRect};
 use crate::stream::latency::Ring;
@@ -43,9 +44,10 @@ pub enum RuntimeError {
     /// The ground failed to open or its tables failed their checks.
     #[error(transparent)]
     Format(#[from] FormatError),
-    /// The configuration asks for something the ground can't hold (a chunk size).
-    #[error("{0}")]
-    Config(String),
+    /// A setting that cannot work, or that this ground can't hold (a chunk size); the
+    /// error names the field (`pieces.load_radius`, `collision.chunk_size_m`, `lod.size`).
+    #[error("config: {0}")]
+    Config(#[from] ConfigError),
 }
 
 /// Collision chunks: how they stream and how big they are.
@@ -56,6 +58,15 @@ pub struct CollisionConfig {
     /// The chunk's side in metres; 0 for the default (64 m on a flat world, 64 samples on a
     /// planet). See [`Chunks::new`].
     pub chunk_size_m: f64,
+}
+
+impl CollisionConfig {
+    /// Checks the stream config and the chunk size (finite, 0 or more); whether the ground
+    /// can hold that size is checked when a runtime opens it. The error names the field.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        self.stream.validate().map_err(|e| e.within("stream"))?;
+        at_least("chunk_size_m", self.chunk_size_m, 0.0)
+    }
 }
 
 impl Default for CollisionConfig {
@@ -76,6 +87,22 @@ pub struct RuntimeConfig {
     pub collision: Option<CollisionConfig>,
     /// Far-ground levels (6 of 128² from 16 m by default), or None for none.
     pub lod: Option<ClipmapConfig>,
+}
+
+impl RuntimeConfig {
+    /// Checks every part's config; the error names the field by its path
+    /// (`pieces.drop_radius`, `collision.stream.budget_bytes`, `lod.levels`).
+    /// [`Runtime::new`] calls it, so a runtime never starts on such a config.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        self.pieces.validate().map_err(|e| e.within("pieces"))?;
+        if let Some(c) = &self.collision {
+            c.validate().map_err(|e| e.within("collision"))?;
+        }
+        if let Some(l) = &self.lod {
+            l.validate().map_err(|e| e.within("lod"))?;
+        }
+        Ok(())
+    }
 }
 
 impl Default for RuntimeConfig {
@@ -150,22 +177,28 @@ const EVENTS: usize = 1024;
 
 impl Runtime {
     /// Starts streaming `ground` (loader threads start now; nothing loads before the first
-    /// update). Fails only where a part can't be made: a collision chunk size the ground
-    /// can't hold, or a planet whose river and lake tables don't read.
+    /// update). Fails only where a part can't be made: a config that fails
+    /// [`RuntimeConfig::validate`] or a collision chunk size the ground can't hold
+    /// ([`RuntimeError::Config`], naming the field), or a planet whose river and lake tables
+    /// don't read.
     pub fn new(ground: impl Into<Ground>, config: RuntimeConfig) -> Result<Runtime, RuntimeError> {
+        config.validate()?;
         let ground = ground.into();
-        let pieces = Pieces::new(&ground, config.pieces);
+        let pieces = Pieces::new(&ground, config.pieces).map_err(|e| e.within("pieces"))?;
         let streamed = pieces.streamed();
         let queries = streamed.queries()?;
         let chunks = match config.collision {
             Some(c) => Some(
                 Chunks::new(&streamed, c.stream, c.chunk_size_m)
-                    .map_err(|e| RuntimeError::Config(e.to_string()))?,
+                    .map_err(|e| e.within("collision"))?,
             ),
             None => None,
         };
         let lookup = chunks.as_ref().map(Chunks::lookup);
-        let lod = config.lod.map(|c| Lod::in_background(&queries, c));
+        let lod = match config.lod {
+            Some(c) => Some(Lod::in_background(&queries, c).map_err(|e| e.within("lod"))?),
+            None => None,
+        };
         // Per level: four rectangles from following the focus, four per piece refreshed.
         let rects = config.lod.map_or(0, |c| c.levels as usize * 4 * 16);
         Ok(Runtime {

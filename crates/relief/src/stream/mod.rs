@@ -34,6 +34,7 @@ use std::time::{Duration, Instant};
 
 use parking_lot::RwLock;
 
+use crate::config::{at_least, at_most, ConfigError};
 pub use crate::error::LoadPanic;
 pub use source::Source;
 
@@ -62,6 +63,49 @@ pub struct StreamConfig {
     pub max_attempts: u32,
     /// Delay before the first retry; doubles with each attempt.
     pub retry_delay: Duration,
+}
+
+/// The most loader threads a streamer starts.
+pub const MAX_WORKERS: usize = 256;
+/// The longest first retry delay: it doubles up to 16 times (about 7 years at this bound,
+/// still a time an `Instant` can hold).
+pub const MAX_RETRY_DELAY: Duration = Duration::from_secs(3600);
+/// The longest update budget: a frame's worth of applying loads, not a loading screen (for
+/// that, `settle`).
+pub const MAX_UPDATE_BUDGET: Duration = Duration::from_secs(1);
+
+impl StreamConfig {
+    /// Checks every field; the error names the first that cannot work. [`Streamer::new`]
+    /// calls it, so a streamer never runs on such a config.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        at_least("load_radius", self.load_radius, 0.0)?;
+        if !(self.drop_radius.is_finite() && self.drop_radius >= self.load_radius) {
+            return Err(ConfigError::new(
+                "drop_radius",
+                format!(
+                    "must be finite and at least load_radius ({}), is {} (set both)",
+                    self.load_radius, self.drop_radius
+                ),
+            ));
+        }
+        if self.workers > MAX_WORKERS {
+            return Err(ConfigError::new(
+                "workers",
+                format!(
+                    "at most {MAX_WORKERS} loader threads (0: one fewer than the cores), is {}",
+                    self.workers
+                ),
+            ));
+        }
+        if self.budget_bytes == 0 {
+            return Err(ConfigError::new("budget_bytes", "must be above 0"));
+        }
+        at_most("update_budget", self.update_budget, MAX_UPDATE_BUDGET)?;
+        if self.max_attempts == 0 {
+            return Err(ConfigError::new("max_attempts", "must be at least 1"));
+        }
+        at_most("retry_delay", self.retry_delay, MAX_RETRY_DELAY)
+    }
 }
 
 impl Default for StreamConfig {
@@ -198,8 +242,10 @@ pub struct Streamer<S: Source> {
 const CAPACITY: usize = 1024;
 
 impl<S: Source> Streamer<S> {
-    pub fn new(source: Arc<S>, mut config: StreamConfig) -> Streamer<S> {
-        config.drop_radius = config.drop_radius.max(config.load_radius);
+    /// A streamer over `source`, its loader threads started. Refuses a config that fails
+    /// [`StreamConfig::validate`].
+    pub fn new(source: Arc<S>, config: StreamConfig) -> Result<Streamer<S>, ConfigError> {
+        config.validate()?;
         let workers = if config.workers == 0 {
             std::thread::available_parallelism()
                 .map_or(1, |n| n.get().saturating_sub(1))
@@ -207,7 +253,7 @@ impl<S: Source> Streamer<S> {
         } else {
             config.workers
         };
-        Streamer {
+        Ok(Streamer {
             pool: Pool::new(source.clone(), workers, CAPACITY),
             source,
             config,
@@ -229,7 +275,7 @@ impl<S: Source> Streamer<S> {
             load_time: Ring::default(),
             update_time: Ring::default(),
             last_update: Duration::ZERO,
-        }
+        })
     }
 
     pub fn config(&self) -> &StreamConfig {

@@ -149,11 +149,11 @@ pub fn draw_clipmap(
     let mut streamer = Streamer::new(
         Arc::new(RegionSource::new(world.clone())),
         StreamConfig::default(),
-    );
+    )?;
     streamer.settle(DVec3::new(focus[0], 0.0, focus[1]), Duration::from_secs(60));
     let terrain = Terrain::new(world.clone(), streamer.resident());
     let cfg = ClipmapConfig::default();
-    let mut map = Clipmap::new(cfg);
+    let mut map = Clipmap::new(cfg)?;
     map.update(DVec3::new(focus[0], 0.0, focus[1]), &terrain);
 
     // Show out to the third level: wide enough for the rings, close enough to see level 0.

@@ -163,7 +163,7 @@ impl FlatBench {
         // Clipmap: a full rebuild of every level, the unit each frame's level cost is in.
         let mid = self.middle();
         let (s, terrain) = self.regions_only(mid)?;
-        let mut m = Clipmap::new(ClipmapConfig::default());
+        let mut m = Clipmap::new(ClipmapConfig::default())?;
         let full = median(
             (0..21)
                 .map(|k| {
