@@ -1,8 +1,9 @@
 //! Threads through the C ABI: query threads hammer a runtime's terrain, region views, chunk
 //! views and stats while the main thread updates along a route — then the runtime is
 //! destroyed while the queries still run on the terrain made from it. Run plain in
-//! `cargo test`, and under ThreadSanitizer by `.ci/tsan` (nightly), which turns any data race
-//! this exercises into a failure.
+//! `cargo test`, and under ThreadSanitizer by `.ci/tsan --rust` (nightly), which turns any
+//! data race this exercises into a failure. CI runs `.ci/tsan` without `--rust`: its C twin,
+//! tests/c/threads.c, under ThreadSanitizer.
 
 mod common;
 

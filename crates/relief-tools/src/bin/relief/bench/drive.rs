@@ -39,7 +39,7 @@ pub fn control_table() -> Vec<u64> {
 }
 
 /// What one frame cost, for the plot.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Frame {
     /// Seconds since the route's first frame.
     pub t: f32,

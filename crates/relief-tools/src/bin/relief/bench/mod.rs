@@ -90,6 +90,10 @@ pub struct Options {
     /// Internal: one first-visit measurement in this fresh process (first_visit.rs).
     #[arg(long, hide = true, value_name = "MODE")]
     pub first_visit_child: Option<String>,
+    /// Internal: one pass in this fresh process, its figures and frames written to FILE
+    /// (see [`pass_in_child`]).
+    #[arg(long, hide = true, value_name = "FILE")]
+    pub pass_child: Option<PathBuf>,
 }
 
 /// One pass's figures, and each route's frames (for the plot).
@@ -281,14 +285,26 @@ pub fn run(o: &Options) -> Result<(), Outcome> {
             "slowed down on purpose ({SLOW_UPDATE_US}={slow_update}, {SLOW_LOAD_MS}={slow_load}): for testing a comparison, not for figures"
         );
     }
+    let pass = || match &bench {
+        Bench::Flat(b) => b.pass(&walks),
+        Bench::Planet(b) => b.pass(&o.ground, &walks),
+    };
+    if let Some(out) = &o.pass_child {
+        let (figures, frames) = pass()?;
+        let text = serde_json::to_vec(&PassFile { figures, frames })
+            .map_err(|e| Outcome::Failed(e.into()))?;
+        return std::fs::write(out, text).map_err(|e| Outcome::Failed(e.into()));
+    }
     let mut last_frames = Vec::new();
     for k in 0..repeat {
         if repeat > 1 {
             eprintln!("pass {} of {repeat}", k + 1);
         }
-        let (fig, frames) = match &bench {
-            Bench::Flat(b) => b.pass(&walks)?,
-            Bench::Planet(b) => b.pass(&o.ground, &walks)?,
+        // One pass alone runs here; several each run in a fresh process of their own.
+        let (fig, frames) = if repeat == 1 {
+            pass()?
+        } else {
+            pass_in_child(o, k)?
         };
         report.runs.push(fig);
         last_frames = frames;
@@ -320,6 +336,57 @@ pub fn run(o: &Options) -> Result<(), Outcome> {
         }
     }
     Ok(())
+}
+
+/// What a pass in a child process hands back.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct PassFile {
+    figures: Figures,
+    frames: Vec<Vec<drive::Frame>>,
+}
+
+/// Pass `k` of several, in a fresh process of this binary (`relief bench GROUND
+/// --pass-child FILE`, hidden, with this run's settings; the slowdown variables are
+/// inherited). A process's threads keep the placement they start with, and on a small
+/// machine that placement alone moved a route's CPU-time tail by 2× from one process to
+/// the next (`cpu_p90_per_control` about 8 or about 16, every pass of a process alike). With
+/// passes in one process, a comparison saw two processes, not independent runs, and
+/// judged identical builds worse; with a process per pass, placement is noise the rule's
+/// separation test sees as such.
+fn pass_in_child(o: &Options, k: usize) -> Result<Pass, Outcome> {
+    let out = std::env::temp_dir().join(format!("relief-bench-{}-{k}.json", std::process::id()));
+    let mut cmd =
+        std::process::Command::new(std::env::current_exe().map_err(|e| Outcome::Failed(e.into()))?);
+    cmd.arg("bench")
+        .arg(&o.ground)
+        .args(["--seconds", &o.seconds.to_string()])
+        .arg("--pass-child")
+        .arg(&out);
+    if let Some(mb) = o.budget_mb {
+        cmd.args(["--budget-mb", &mb.to_string()]);
+    }
+    if let Some(route) = &o.route {
+        cmd.arg("--route").arg(route);
+    }
+    let done = cmd.output().map_err(|e| Outcome::Failed(e.into()))?;
+    let read = std::fs::read(&out);
+    let _ = std::fs::remove_file(&out);
+    if !done.status.success() {
+        return Err(Outcome::Failed(
+            format!(
+                "pass {} ({}): {}",
+                k + 1,
+                done.status,
+                String::from_utf8_lossy(&done.stderr).trim()
+            )
+            .into(),
+        ));
+    }
+    let file: PassFile = read
+        .map_err(|e| e.to_string())
+        .and_then(|b| serde_json::from_slice(&b).map_err(|e| e.to_string()))
+        .map_err(|e| Outcome::Failed(format!("pass {}: {e}", k + 1).into()))?;
+    Ok((file.figures, file.frames))
 }
 
 /// "4 routes of 8 s" or "route FILE (12.3 s)".
