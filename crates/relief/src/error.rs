@@ -73,6 +73,18 @@ pub enum FormatError {
 }
 
 impl FormatError {
+    /// A URL given to a build without the `http` feature.
+    #[cfg_attr(feature = "http", allow(dead_code))]
+    pub(crate) fn no_http(url: &str) -> FormatError {
+        FormatError::io(
+            std::path::Path::new(url),
+            std::io::Error::new(
+                std::io::ErrorKind::Unsupported,
+                "this build of relief has no HTTP (the `relief` crate's `http` feature is off)",
+            ),
+        )
+    }
+
     pub(crate) fn io(path: &std::path::Path, source: std::io::Error) -> FormatError {
         if source.kind() == std::io::ErrorKind::NotFound {
             FormatError::Missing {

@@ -149,6 +149,14 @@ impl ReadAt for Vec<u8> {
     }
 }
 
+/// True if `name` is an `http://` or `https://` URL: what `World::open`, `Planet::open` and
+/// the runtime send to [`crate::http`] instead of the file system (or refuse, in a build
+/// without the `http` feature).
+pub fn is_url(name: &str) -> bool {
+    let lower = name.get(..8).unwrap_or(name).to_ascii_lowercase();
+    lower.starts_with("http://") || lower.starts_with("https://")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,8 +11,10 @@
 //!   maps as slices, a reach's kind.
 //! - [`config`]: [`ConfigError`], what every config's `validate` and every constructor taking
 //!   one returns for a setting that cannot work, naming the field.
-//! - [`error`], [`io`], [`http`], [`hash`]: what every format reads through: [`FormatError`],
-//!   [`io::ReadAt`] (files, byte ranges, memory, callbacks, URLs), FNV-1a.
+//! - [`error`], [`io`], `http`, [`hash`]: what every format reads through: [`FormatError`],
+//!   [`io::ReadAt`] (files, byte ranges, memory, callbacks; URLs with the default feature
+//!   `http`, which a game that never streams from a server can turn off to drop ureq and
+//!   rustls), FNV-1a.
 //! - [`pool`]: buffers kept for reuse, so loads write into memory already faulted in.
 //!
 //! The C ABI is the `relief-c` crate; the baker, importers and the `relief` command are
@@ -23,6 +25,7 @@ pub mod config;
 pub mod error;
 pub mod flat;
 pub mod hash;
+#[cfg(feature = "http")]
 pub mod http;
 pub mod io;
 pub mod layer;

@@ -72,6 +72,7 @@ impl World {
     /// Opens a pack on a server: its head and index in the opening request, the manifest,
     /// overview and tables in one request each, every region later in one ranged GET, all
     /// through `options`' disk cache.
+    #[cfg(feature = "http")]
     pub fn open_url(url: &str, options: &crate::http::HttpOptions) -> Result<World, FormatError> {
         World::from_store(Store::open_url(url, options)?)
     }

@@ -200,8 +200,11 @@ impl Store {
     /// A directory, a pack file, or a pack by `http://` or `https://` URL (with
     /// [`HttpOptions::default`](crate::http::HttpOptions)).
     pub fn open(path: &Path) -> Result<Store, FormatError> {
-        if let Some(url) = path.to_str().filter(|p| crate::http::is_url(p)) {
+        if let Some(url) = path.to_str().filter(|p| crate::io::is_url(p)) {
+            #[cfg(feature = "http")]
             return Store::open_url(url, &crate::http::HttpOptions::default());
+            #[cfg(not(feature = "http"))]
+            return Err(FormatError::no_http(url));
         }
         let meta = std::fs::metadata(path).map_err(|e| FormatError::io(path, e))?;
         if meta.is_dir() {
@@ -212,6 +215,7 @@ impl Store {
     }
 
     /// A pack on a server, read by ranged GETs through `options`' cache.
+    #[cfg(feature = "http")]
     pub fn open_url(url: &str, options: &crate::http::HttpOptions) -> Result<Store, FormatError> {
         let bytes = crate::http::HttpBytes::open_for_reading(url, options)?;
         let name = PathBuf::from(bytes.url());

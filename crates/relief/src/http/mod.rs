@@ -104,12 +104,7 @@ impl HttpOptions {
     }
 }
 
-/// True if `name` is an `http://` or `https://` URL (what `World::open` and the runtime send
-/// here instead of to the file system).
-pub fn is_url(name: &str) -> bool {
-    let lower = name.get(..8).unwrap_or(name).to_ascii_lowercase();
-    lower.starts_with("http://") || lower.starts_with("https://")
-}
+pub use crate::io::is_url;
 
 /// What was fetched and from where, since the bytes were opened.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

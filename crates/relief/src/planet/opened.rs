@@ -88,14 +88,18 @@ impl Planet {
     /// `https://` URL with the default [`HttpOptions`](crate::http::HttpOptions).
     pub fn open(path: impl AsRef<Path>) -> Result<Planet, FormatError> {
         let path = path.as_ref();
-        if let Some(url) = path.to_str().filter(|p| crate::http::is_url(p)) {
+        if let Some(url) = path.to_str().filter(|p| crate::io::is_url(p)) {
+            #[cfg(feature = "http")]
             return Planet::open_url(url, &crate::http::HttpOptions::default());
+            #[cfg(not(feature = "http"))]
+            return Err(FormatError::no_http(url));
         }
         Planet::from_blob(Blob::open(path)?)
     }
 
     /// Opens a blob on a server: header, field table and index in one or two requests, each
     /// tile later in one ranged GET (its fields lie together), through `options`' cache.
+    #[cfg(feature = "http")]
     pub fn open_url(url: &str, options: &crate::http::HttpOptions) -> Result<Planet, FormatError> {
         let bytes = crate::http::HttpBytes::open_for_reading(url, options)?;
         let name = bytes.url().to_string();

@@ -28,8 +28,11 @@ impl Ground {
     /// [`HttpOptions`](crate::http::HttpOptions) ([`Ground::open_url`]).
     pub fn open(path: impl AsRef<Path>) -> Result<Ground, FormatError> {
         let path = path.as_ref();
-        if let Some(url) = path.to_str().filter(|p| crate::http::is_url(p)) {
+        if let Some(url) = path.to_str().filter(|p| crate::io::is_url(p)) {
+            #[cfg(feature = "http")]
             return Ground::open_url(url, &crate::http::HttpOptions::default());
+            #[cfg(not(feature = "http"))]
+            return Err(FormatError::no_http(url));
         }
         if path.is_file() && crate::planet::opened::is_planet_file(path) {
             return Ok(Ground::Planet(Arc::new(Planet::open(path)?)));
@@ -39,6 +42,7 @@ impl Ground {
 
     /// Opens a world pack or a planet blob on a server, told apart by its magic (in the
     /// opening request's bytes: no second request).
+    #[cfg(feature = "http")]
     pub fn open_url(url: &str, options: &crate::http::HttpOptions) -> Result<Ground, FormatError> {
         use crate::io::ReadAt;
         let bytes = crate::http::HttpBytes::open_for_reading(url, options)?;
@@ -293,6 +297,27 @@ impl Queries {
         match self {
             Queries::Flat(t) => t.height(pos[0], pos[2]).height,
             Queries::Planet(t) => t.height(pos).height,
+        }
+    }
+}
+
+#[cfg(all(test, not(feature = "http")))]
+mod without_http {
+    use super::*;
+
+    /// A build without the `http` feature says so for a URL, from every opener, rather than
+    /// looking for a file of that name.
+    #[test]
+    fn a_url_is_a_clear_error() {
+        let url = "https://example.com/island.rlpack";
+        let said = [
+            Ground::open(url).err().map(|e| e.to_string()),
+            World::open(url).err().map(|e| e.to_string()),
+            Planet::open(url).err().map(|e| e.to_string()),
+        ];
+        for s in said {
+            let s = s.expect("refused");
+            assert!(s.contains("`http` feature"), "{s}");
         }
     }
 }

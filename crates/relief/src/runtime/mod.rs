@@ -224,6 +224,7 @@ impl Runtime {
 
     /// Opens a world pack or planet blob on a server ([`Ground::open_url`]) and starts
     /// streaming it; its loads fetch on the loader threads, through `http`'s disk cache.
+    #[cfg(feature = "http")]
     pub fn open_url(
         url: &str,
         http: &crate::http::HttpOptions,
