@@ -858,7 +858,8 @@ relief_status relief_planet_open(const char *path, struct relief_planet **out_pl
 
 // Opens a PLNT blob on a server by `http://` or `https://` URL (NUL-terminated UTF-8):
 // header, field table and index in one or two requests; each tile later costs one ranged
-// GET per field, sent side by side, on loader threads, through the disk cache. `options`
+// GET on a loader thread, through the disk cache (its fields lie together; a blob an older
+// bake wrote field by field costs one GET per field, sent side by side). `options`
 // NULL: the defaults. Otherwise as `relief_world_open_url` (errors, offline opening,
 // ownership). `relief_planet_open` also takes URLs, with the defaults. Threads: any; blocks
 // for the opening requests.

@@ -43,8 +43,8 @@ rm -rf "$out/addons/relief"
 mkdir -p "$out/addons/relief/bin/$platform"
 cp -r "$root/bindings/godot/addons/relief/." "$out/addons/relief/"
 cp "$LIB" "$out/addons/relief/bin/$platform/$file"
-# The release profile keeps line tables for backtraces (75 MB); the sample ships it stripped
-# (7.4 MB).
+# The release profile keeps line tables for backtraces; the sample ships the library stripped
+# (sizes in bindings/godot/README.md).
 if [ -n "${strip_lib:-}" ] && [ "$platform" != windows-x86_64 ]; then
     "$strip_lib" "$out/addons/relief/bin/$platform/$file"
 fi
