@@ -540,7 +540,10 @@ fn a_slowdown_is_flagged_and_an_identical_build_changes_nothing_steady() {
             .lines()
             .find(|l| l.starts_with(figure))
             .unwrap_or_else(|| panic!("{figure} not judged:\n{out}"));
-        assert!(line.ends_with("no change"), "identical build: {line}\n{out}");
+        assert!(
+            line.ends_with("no change"),
+            "identical build: {line}\n{out}"
+        );
     }
     let (code, out) = compare(&base, route, &[("RELIEF_BENCH_SLOW_UPDATE_US", "100")]);
     assert_eq!(code, Some(1), "slowed updates not flagged:\n{out}");
