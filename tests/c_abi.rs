@@ -1,5 +1,5 @@
-//! Real C callers: the samples (a streaming walk, every query) and the hostile-input program,
-//! each built against the shared and the static library, run once under AddressSanitizer and
+//! Real C callers: the samples (a streaming walk, every query), the hostile-input program and
+//! a caller built against an older release's header, each built against the shared and the static library, run once under AddressSanitizer and
 //! UndefinedBehaviorSanitizer and once under valgrind. Any sanitizer report, valgrind error,
 //! leak or failed check fails the test.
 
@@ -35,10 +35,16 @@ fn build(source: &Path, link: Link, check: Check) -> PathBuf {
     } else {
         "-std=c11"
     };
+    // A caller from an older release is built against that release's header alone.
+    let include = if source.starts_with(root().join("tests/abi")) {
+        root().join("tests/abi")
+    } else {
+        root().join("include")
+    };
     cc.arg(std)
         .args(["-Wall", "-Wextra", "-Werror", "-pedantic", "-g", "-O1"])
         .arg("-I")
-        .arg(root().join("include"))
+        .arg(include)
         .arg(source)
         .arg("-o")
         .arg(&exe);
@@ -153,16 +159,6 @@ fn run_checks(source: &str, args: &[&Path], expect: &str, checks: &[Check]) {
 }
 
 #[test]
-fn the_streaming_walk_sample_runs_clean() {
-    let n = native();
-    run_matrix(
-        "samples/c/stream_walk.c",
-        &[&n.world, Path::new("240")],
-        "chunks built",
-    );
-}
-
-#[test]
 fn the_runtime_walk_sample_runs_clean() {
     let n = native();
     run_matrix(
@@ -176,6 +172,68 @@ fn the_runtime_walk_sample_runs_clean() {
 fn the_queries_sample_runs_clean() {
     let n = native();
     run_matrix("samples/c/queries.c", &[&n.pack], "batch:");
+}
+
+/// Structs that grow keep old callers working: a program built against 0.2.0's header (before
+/// `relief_runtime_stats` grew its progress fields), run against this library under ASan
+/// (every struct it passes is a heap block of exactly the old size) and valgrind.
+#[test]
+fn a_caller_built_against_an_older_header_streams_queries_and_reads_stats() {
+    let n = native();
+    let header = std::fs::read_to_string(root().join("tests/abi/relief-0.2.0.h")).unwrap();
+    let current = std::fs::read_to_string(root().join("include/relief.h")).unwrap();
+    assert!(
+        header.contains("#define RELIEF_VERSION_STRING \"0.2.0\"") && header != current,
+        "tests/abi/relief-0.2.0.h is 0.2.0's header, and this relief's has moved on"
+    );
+    run_matrix("tests/abi/old_caller.c", &[&n.world], "old caller:");
+}
+
+/// The first released size relief accepts for each struct is its size in 0.2.0's header, as
+/// a C compiler lays it out; and every struct that carries a size is in the list.
+#[test]
+fn first_released_sizes_are_the_old_headers() {
+    let n = native();
+    let sizes = relief_c::first_released_sizes();
+    let mut body = String::new();
+    for (name, _) in &sizes {
+        body += &format!("    printf(\"{name} %zu\\n\", sizeof({name}));\n");
+    }
+    let src = n.scratch.join("first_sizes.c");
+    std::fs::write(
+        &src,
+        format!("#include <stdio.h>\n#include \"relief-0.2.0.h\"\nint main(void) {{\n{body}    return 0;\n}}\n"),
+    )
+    .unwrap();
+    let exe = n.scratch.join("first_sizes");
+    must(
+        Command::new("cc")
+            .arg("-I")
+            .arg(root().join("tests/abi"))
+            .arg(&src)
+            .arg("-o")
+            .arg(&exe),
+    );
+    let out = String::from_utf8(must(&mut Command::new(&exe)).stdout).unwrap();
+    let expected: String = sizes
+        .iter()
+        .map(|(name, first)| format!("{name} {first}\n"))
+        .collect();
+    assert_eq!(out, expected);
+    let header = std::fs::read_to_string(root().join("tests/abi/relief-0.2.0.h")).unwrap();
+    let sized = header
+        .split("typedef struct ")
+        .filter(|t| {
+            t.contains("uint32_t struct_size;")
+                || t.contains("relief_event {")
+                || t.contains("relief_dirty_rect {")
+        })
+        .count();
+    assert_eq!(
+        sized,
+        sizes.len(),
+        "a struct with a size is missing from the list"
+    );
 }
 
 #[test]
@@ -199,6 +257,61 @@ fn threads_race_through_the_abi_cleanly() {
         "destroyed mid-query: clean",
         &[Check::Sanitizers],
     );
+}
+
+/// The C++ wrapper (include/relief.hpp) as a game programmer uses it: its sample streams,
+/// reads regions and chunks through spans, and queries from a second thread, on a world and
+/// a planet, built with g++ -std=c++17 under ASan, UBSan and LeakSanitizer; and the wrapper
+/// compiles with exceptions and RTTI off, as many engines build.
+#[test]
+fn the_cpp_wrapper_sample_runs_clean_under_sanitizers() {
+    let n = native();
+    let exe = n.scratch.join("stream_and_query");
+    let flags = [
+        "-std=c++17",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-pedantic",
+        "-g",
+        "-O1",
+    ];
+    must(
+        Command::new("c++")
+            .args(flags)
+            .args([
+                "-fsanitize=address,undefined",
+                "-fno-omit-frame-pointer",
+                "-fno-sanitize-recover=all",
+            ])
+            .arg("-I")
+            .arg(root().join("include"))
+            .arg(root().join("samples/cpp/stream_and_query.cpp"))
+            .arg("-o")
+            .arg(&exe)
+            .arg("-L")
+            .arg(&n.lib_dir)
+            .arg("-lrelief")
+            .arg(format!("-Wl,-rpath,{}", n.lib_dir.display()))
+            .args(["-lpthread", "-ldl", "-lm"]),
+    );
+    must(
+        Command::new("c++")
+            .args(flags)
+            .args(["-fno-exceptions", "-fno-rtti", "-c", "-o", "/dev/null"])
+            .arg("-I")
+            .arg(root().join("include"))
+            .arg(root().join("samples/cpp/no_exceptions_check.cpp")),
+    );
+    let mut lines = String::new();
+    for ground in [&n.world, &n.planet] {
+        let text = check_run(&exe, &[ground.as_path()], Check::Sanitizers)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(text.contains(", 0 failed"), "{text}");
+        println!("--- {} ---\n{text}", ground.display());
+        lines += &format!("C++ sample on {}: clean\n", ground.display());
+    }
+    record_summary("cpp-sample", &lines);
 }
 
 #[test]

@@ -422,6 +422,12 @@ fn the_c_abi_opens_by_url_and_checks_its_options() {
     let cache = common::scratch("http-ffi-cache");
     let cache_c = CString::new(cache.to_str().unwrap()).unwrap();
     let mut o: relief_http_options = unsafe { std::mem::zeroed() };
+    // The default call, like every call that fills a struct, needs its size first.
+    assert_eq!(
+        unsafe { relief_http_options_default(&mut o) },
+        RELIEF_STATUS_INVALID_ARGUMENT
+    );
+    o.struct_size = std::mem::size_of::<relief_http_options>() as u32;
     assert_eq!(
         unsafe { relief_http_options_default(&mut o) },
         RELIEF_STATUS_OK
@@ -451,7 +457,11 @@ fn the_c_abi_opens_by_url_and_checks_its_options() {
     // relief_world_open takes a URL too, with the defaults.
     let mut world = std::ptr::null_mut();
     let mut defaults: relief_http_options = unsafe { std::mem::zeroed() };
-    unsafe { relief_http_options_default(&mut defaults) };
+    defaults.struct_size = std::mem::size_of::<relief_http_options>() as u32;
+    assert_eq!(
+        unsafe { relief_http_options_default(&mut defaults) },
+        RELIEF_STATUS_OK
+    );
     defaults.cache_budget_bytes = 0; // keep the test out of the user's cache
     assert_eq!(
         unsafe { relief_world_open_url(url.as_ptr(), &defaults, &mut world) },

@@ -12,8 +12,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use relief_c::collision::relief_chunk_view;
-use relief_c::region::{relief_region_release, relief_region_view};
+use relief_c::chunk::{relief_chunk_release, relief_runtime_acquire_chunk};
+use relief_c::events::{relief_event, relief_runtime_poll_events};
+use relief_c::region::{
+    relief_region_get_view, relief_region_release, relief_region_view,
+    relief_runtime_acquire_region,
+};
 use relief_c::runtime::*;
 use relief_c::terrain::*;
 use relief_c::world::*;
@@ -40,14 +44,17 @@ fn queries_views_updates_and_destroy_race_cleanly() {
         unsafe { relief_world_open(path.as_ptr(), &mut world) },
         RELIEF_STATUS_OK
     );
-    let mut config = relief_runtime_config::default();
-    // SAFETY: valid out-pointer.
+    let mut config = relief_runtime_config {
+        struct_size: std::mem::size_of::<relief_runtime_config>() as u32,
+        ..Default::default()
+    };
+    // SAFETY: valid out-pointer, its size set.
     assert_eq!(
         unsafe { relief_runtime_config_default(&mut config) },
         RELIEF_STATUS_OK
     );
-    config.pieces.load_radius = 400.0;
-    config.pieces.drop_radius = 500.0;
+    config.load_radius = 400.0;
+    config.drop_radius = 500.0;
     let mut rt = std::ptr::null_mut();
     // SAFETY: live world, valid config and out-pointer.
     assert_eq!(
@@ -95,30 +102,32 @@ fn queries_views_updates_and_destroy_race_cleanly() {
                     if !gone.load(Ordering::SeqCst) {
                         // Views and stats on the runtime, which lives until `gone` is set
                         // and no thread is inside a runtime call.
-                        // SAFETY: a C view is plain data; zeroed as the docs ask.
-                        let mut view: relief_region_view = unsafe { std::mem::zeroed() };
-                        view.struct_size = std::mem::size_of::<relief_region_view>() as u32;
                         let (rx, rz) = ((x / 512.0).floor() as i32, (z / 512.0).floor() as i32);
-                        // SAFETY: live runtime (see above); zeroed view.
-                        if unsafe { relief_runtime_acquire_region(rt.0, rx, rz, &mut view) }
+                        let mut region = std::ptr::null_mut();
+                        // SAFETY: live runtime (see above); valid out-pointer.
+                        if unsafe { relief_runtime_acquire_region(rt.0, rx, rz, &mut region) }
                             == RELIEF_STATUS_OK
                         {
-                            // SAFETY: the view holds its region until released.
+                            // SAFETY: a C view is plain data.
+                            let mut view: relief_region_view = unsafe { std::mem::zeroed() };
+                            view.struct_size = std::mem::size_of::<relief_region_view>() as u32;
+                            // SAFETY: a held region, a view with its size set.
+                            let s = unsafe { relief_region_get_view(region, &mut view) };
+                            assert_eq!(s, RELIEF_STATUS_OK);
+                            // SAFETY: the region is held until released.
                             let first = unsafe { *view.height };
                             assert!(first.is_finite() || first.is_nan());
                             // SAFETY: acquired above, released once.
-                            unsafe { relief_region_release(&mut view) };
+                            unsafe { relief_region_release(region) };
                         }
-                        // SAFETY: as above.
-                        let mut chunk: relief_chunk_view = unsafe { std::mem::zeroed() };
-                        chunk.struct_size = std::mem::size_of::<relief_chunk_view>() as u32;
                         let (cx, cz) = ((x / 64.0).floor() as i32, (z / 64.0).floor() as i32);
+                        let mut chunk = std::ptr::null_mut();
                         // SAFETY: as above.
                         if unsafe { relief_runtime_acquire_chunk(rt.0, 0, cx, cz, &mut chunk) }
                             == RELIEF_STATUS_OK
                         {
                             // SAFETY: acquired above, released once.
-                            unsafe { relief_c::collision::relief_collision_release(&mut chunk) };
+                            unsafe { relief_chunk_release(chunk) };
                         }
                         let mut stats = relief_runtime_stats {
                             struct_size: std::mem::size_of::<relief_runtime_stats>() as u32,
@@ -135,7 +144,7 @@ fn queries_views_updates_and_destroy_race_cleanly() {
         })
         .collect();
 
-    let mut events = vec![relief_c::streaming::relief_event::default(); 64];
+    let mut events = vec![relief_event::default(); 64];
     for step in 0..400 {
         let x = -1800.0 + step as f64 * 9.0;
         // SAFETY: live runtime.
@@ -149,7 +158,7 @@ fn queries_views_updates_and_destroy_race_cleanly() {
             relief_runtime_poll_events(
                 rt,
                 events.as_mut_ptr(),
-                std::mem::size_of::<relief_c::streaming::relief_event>(),
+                std::mem::size_of::<relief_event>(),
                 events.len(),
                 &mut n,
             )

@@ -4,9 +4,9 @@
  *
  * Opens the planet (header and tables only), loads the tiles around a point on its equator
  * (a loading screen), then flies east along the equator for FRAMES frames of 1/60 s
- * (default 240), and each frame: updates the tile streamer, the collision streamer and the
- * LOD rings; drains events, reading each new tile in place and refreshing the rings over it;
- * and reads the collision chunk under the player in its own tangent frame. Then asks every
+ * (default 240), and each frame: updates the runtime (tiles, collision chunks and LOD rings);
+ * drains events, reading each new tile in place; and reads the collision chunk under the
+ * player in its own tangent frame. Then asks every
  * query. Prints what happened; exits non-zero on any error. */
 #if !defined(_WIN32)
 #define _POSIX_C_SOURCE 199309L
@@ -44,10 +44,8 @@ static void wait_frame(void) {
 int main(int argc, char **argv) {
     int code = 0;
     relief_planet *planet = NULL;
-    relief_streamer *streamer = NULL;
+    relief_runtime *runtime = NULL;
     relief_planet_terrain *terrain = NULL;
-    relief_collision *collision = NULL;
-    relief_clipmap *rings = NULL;
     relief_planet_info info;
     relief_event events[64];
     unsigned long loaded = 0, failed = 0, tiles_read = 0, chunks = 0, on_chunk = 0, rects = 0;
@@ -61,75 +59,69 @@ int main(int argc, char **argv) {
         return 2;
     }
     CHECK(relief_planet_open(argv[1], &planet));
-    memset(&info, 0, sizeof info);
     info.struct_size = sizeof info;
     CHECK(relief_planet_get_info(planet, &info));
     printf("planet: radius %.1f km, 6 faces of %u² in tiles of %u², %.1f m cells, PLNT v%u%s\n",
            info.radius / 1000.0, info.face_resolution, info.tile_size, info.spacing, info.version,
            info.has_v7_fields ? " (sediment and precipitation)" : "");
-    CHECK(relief_planet_streamer_create(planet, NULL, &streamer));
-    CHECK(relief_planet_terrain_create(streamer, &terrain));
-    CHECK(relief_collision_create(streamer, NULL, 0.0, &collision));
-    CHECK(relief_planet_clipmap_create(terrain, NULL, &rings));
+    CHECK(relief_planet_runtime_create(planet, NULL, &runtime));
+    CHECK(relief_runtime_create_planet_terrain(runtime, &terrain));
 
     CHECK(relief_planet_terrain_position_at(terrain, 0.0, 0.0, pos));
-    CHECK(relief_streamer_settle(streamer, pos[0], pos[1], pos[2], 30000, &settled));
-    printf("loading screen: %s\n", settled ? "the tiles around the start are loaded" : "timed out");
+    CHECK(relief_runtime_settle(runtime, pos[0], pos[1], pos[2], 30000, &settled));
+    printf("loading screen: %s\n",
+           settled ? "the tiles, chunks and rings around the start are ready" : "timed out");
 
     for (frame = 0; frame < frames; ++frame) {
         /* 600 m/s east along the equator. */
         double lon = (frame * 600.0 / 60.0) / info.radius * 180.0 / 3.14159265358979;
-        size_t n, i, dirty;
+        size_t n, i;
         uint32_t cface;
         int32_t cx, cz;
-        relief_chunk_view chunk;
+        relief_chunk *chunk;
 
         CHECK(relief_planet_terrain_position_at(terrain, 0.0, lon, pos));
-        CHECK(relief_streamer_update(streamer, pos[0], pos[1], pos[2]));
-        CHECK(relief_collision_update(collision, pos[0], pos[1], pos[2]));
-        CHECK(relief_clipmap_update(rings, pos[0], pos[1], pos[2], &dirty));
-        rects += dirty;
+        CHECK(relief_runtime_update(runtime, pos[0], pos[1], pos[2]));
         do {
-            CHECK(relief_streamer_poll_events(streamer, events, sizeof(relief_event), 64, &n));
+            CHECK(relief_runtime_poll_events(runtime, events, sizeof(relief_event), 64, &n));
             for (i = 0; i < n; ++i) {
                 if (events[i].kind == RELIEF_EVENT_LOADED) {
-                    relief_tile_view tile;
+                    relief_tile *tile;
+                    relief_tile_view view;
                     ++loaded;
-                    CHECK(relief_clipmap_refresh_tile(rings, events[i].face, (uint32_t)events[i].x,
-                                                      (uint32_t)events[i].z, &dirty));
-                    rects += dirty;
-                    memset(&tile, 0, sizeof tile);
-                    tile.struct_size = sizeof tile;
-                    CHECK(relief_tile_acquire(streamer, events[i].face, (uint32_t)events[i].x,
-                                              (uint32_t)events[i].z, &tile));
-                    if (!isfinite(tile.height[tile.size * tile.size - 1]) ||
-                        (info.has_v7_fields && tile.sediment == NULL)) {
+                    CHECK(relief_runtime_acquire_tile(runtime, events[i].face, (uint32_t)events[i].x,
+                                                      (uint32_t)events[i].z, &tile));
+                    view.struct_size = sizeof view;
+                    if (relief_tile_get_view(tile, &view) != RELIEF_STATUS_OK ||
+                        !isfinite(view.height[view.size * view.size - 1]) ||
+                        (info.has_v7_fields && view.sediment == NULL)) {
                         fprintf(stderr, "planet_walk: a malformed tile view\n");
                         code = 1;
                     }
                     ++tiles_read;
-                    relief_tile_release(&tile);
+                    relief_tile_release(tile);
                 } else if (events[i].kind == RELIEF_EVENT_FAILED) {
                     ++failed;
+                } else if (events[i].kind == RELIEF_EVENT_CHUNK_READY) {
+                    ++chunks;
+                } else if (events[i].kind == RELIEF_EVENT_LEVELS_DIRTY) {
+                    rects += (unsigned long)events[i].x;
                 }
             }
         } while (n == 64);
-        do {
-            CHECK(relief_collision_poll_events(collision, events, sizeof(relief_event), 64, &n));
-            for (i = 0; i < n; ++i)
-                chunks += events[i].kind == RELIEF_EVENT_LOADED;
-        } while (n == 64);
-        CHECK(relief_collision_chunk_at(collision, pos, &cface, &cx, &cz));
-        memset(&chunk, 0, sizeof chunk);
-        chunk.struct_size = sizeof chunk;
-        if (relief_collision_acquire(collision, cface, cx, cz, &chunk) == RELIEF_STATUS_OK) {
-            double dot = chunk.up[0] * pos[0] + chunk.up[1] * pos[1] + chunk.up[2] * pos[2];
+        CHECK(relief_runtime_chunk_at(runtime, pos, &cface, &cx, &cz));
+        if (relief_runtime_acquire_chunk(runtime, cface, cx, cz, &chunk) == RELIEF_STATUS_OK) {
+            relief_chunk_view view;
+            double dot;
+            view.struct_size = sizeof view;
+            CHECK(relief_chunk_get_view(chunk, &view));
+            dot = view.up[0] * pos[0] + view.up[1] * pos[1] + view.up[2] * pos[2];
             ++on_chunk;
-            if (chunk.samples < 2 || dot <= 0.0) {
+            if (view.samples < 2 || dot <= 0.0) {
                 fprintf(stderr, "planet_walk: a chunk whose frame does not face the player\n");
                 code = 1;
             }
-            relief_collision_release(&chunk);
+            relief_chunk_release(chunk);
         }
         wait_frame();
     }
@@ -162,12 +154,10 @@ int main(int argc, char **argv) {
         printf("sediment: %s %.2f m\n", found ? "" : "(none)", value);
         CHECK(relief_planet_terrain_sample(terrain, pos, RELIEF_PLANET_FIELD_PRECIPITATION, &found, &value));
         printf("precipitation: %s %.0f mm/yr\n", found ? "" : "(none)", value);
-        memset(&river, 0, sizeof river);
         river.struct_size = sizeof river;
         CHECK(relief_planet_terrain_river(terrain, pos, 20000.0, &river));
         printf("river: %s reach %u, %.0f m away, %.1f m wide\n", river.found ? "" : "(none)",
                river.reach, river.distance_m, river.width_m);
-        memset(&lake, 0, sizeof lake);
         lake.struct_size = sizeof lake;
         CHECK(relief_planet_terrain_lake(terrain, pos, 50000.0, &lake));
         printf("lake: %s %u at %.1f m, %.0f m away\n", lake.found ? "" : "(none)", lake.lake,
@@ -187,10 +177,8 @@ int main(int argc, char **argv) {
     }
 
 done:
-    relief_clipmap_destroy(rings);
-    relief_collision_destroy(collision);
     relief_planet_terrain_destroy(terrain);
-    relief_streamer_destroy(streamer);
+    relief_runtime_destroy(runtime);
     relief_planet_destroy(planet);
     return code;
 }

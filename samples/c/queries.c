@@ -36,7 +36,7 @@ static const char *origin_name(relief_origin o) {
 int main(int argc, char **argv) {
     int code = 0;
     relief_world *world = NULL;
-    relief_streamer *streamer = NULL;
+    relief_runtime *runtime = NULL;
     relief_terrain *terrain = NULL;
     relief_world_info info;
     double x, z, xz[2 * POINTS];
@@ -53,7 +53,6 @@ int main(int argc, char **argv) {
         return 2;
     }
     CHECK(relief_world_open(argv[1], &world));
-    memset(&info, 0, sizeof info);
     info.struct_size = sizeof info;
     CHECK(relief_world_get_info(world, &info));
     {
@@ -61,14 +60,15 @@ int main(int argc, char **argv) {
         x = argc > 3 ? atof(argv[2]) : (info.region_min_x + info.region_max_x + 1) * extent / 2;
         z = argc > 3 ? atof(argv[3]) : (info.region_min_z + info.region_max_z + 1) * extent / 2;
     }
-    CHECK(relief_streamer_create(world, NULL, &streamer));
-    CHECK(relief_terrain_create(streamer, &terrain));
+    /* Queries need regions resident to answer at full precision: a runtime streams them. */
+    CHECK(relief_runtime_create(world, NULL, &runtime));
+    CHECK(relief_runtime_create_terrain(runtime, &terrain));
 
     /* Before anything loads, the overview answers. */
     CHECK(relief_terrain_height(terrain, x, z, &height, &origin));
     printf("at (%.1f, %.1f) before loading: %.2f m from the %s\n", x, z, height,
            origin_name(origin));
-    CHECK(relief_streamer_settle(streamer, x, 0.0, z, 30000, &settled));
+    CHECK(relief_runtime_settle(runtime, x, 0.0, z, 30000, &settled));
     CHECK(relief_terrain_height(terrain, x, z, &height, &origin));
     printf("after loading (settled: %u): %.2f m from the %s\n", settled, height,
            origin_name(origin));
@@ -79,8 +79,7 @@ int main(int argc, char **argv) {
 
     CHECK(relief_terrain_normal(terrain, x, z, normal, NULL));
     printf("normal: (%.3f, %.3f, %.3f)\n", normal[0], normal[1], normal[2]);
-    /* Result structs say which version of themselves the caller has: zero, then set the size. */
-    memset(&ground, 0, sizeof ground);
+    /* Result structs say which version of themselves the caller has: set the size first. */
     ground.struct_size = sizeof ground;
     CHECK(relief_terrain_ground(terrain, x, z, &ground));
     printf("ground: found %u, control 0x%08x (base texture %u, overlay %u, blend %u, hole %u)\n",
@@ -98,7 +97,6 @@ int main(int argc, char **argv) {
             printf("biome: %u, %s\n", biome, name);
         free(name);
     }
-    memset(&river, 0, sizeof river);
     river.struct_size = sizeof river;
     CHECK(relief_terrain_river(terrain, x, z, 5000.0, &river));
     if (river.found)
@@ -107,7 +105,6 @@ int main(int argc, char **argv) {
                river.width_m, river.bed_m);
     else
         printf("river: none within 5 km\n");
-    memset(&lake, 0, sizeof lake);
     lake.struct_size = sizeof lake;
     CHECK(relief_terrain_lake(terrain, x, z, 5000.0, &lake));
     if (lake.found)
@@ -137,7 +134,7 @@ int main(int argc, char **argv) {
 
 done:
     relief_terrain_destroy(terrain);
-    relief_streamer_destroy(streamer);
+    relief_runtime_destroy(runtime);
     relief_world_destroy(world);
     return code;
 }

@@ -1,5 +1,4 @@
-/* The same headless walk as stream_walk.c, on one runtime object: the main loop a game runs
- * every frame when relief assembles the parts itself.
+/* A headless walk on one runtime object: the main loop a game runs every frame.
  *
  *   runtime_walk WORLD [FRAMES]
  *
@@ -67,11 +66,11 @@ int main(int argc, char **argv) {
         return 2;
     }
     CHECK(relief_world_open(argv[1], &world));
-    memset(&info, 0, sizeof info);
     info.struct_size = sizeof info;
     CHECK(relief_world_get_info(world, &info));
+    config.struct_size = sizeof config;
     CHECK(relief_runtime_config_default(&config));
-    config.pieces.budget_bytes = 128u << 20;
+    config.budget_bytes = 128u << 20;
     CHECK(relief_runtime_create(world, &config, &runtime));
     /* The runtime keeps the world alive. */
     relief_world_destroy(world);
@@ -108,25 +107,30 @@ int main(int argc, char **argv) {
                 for (i = 0; i < n; ++i) {
                     const relief_event *e = &events[i];
                     if (e->kind == RELIEF_EVENT_LOADED) {
+                        relief_region *region;
                         relief_region_view view;
                         ++loaded;
-                        memset(&view, 0, sizeof view);
+                        /* Held until released, even if it unloads meanwhile. */
+                        CHECK(relief_runtime_acquire_region(runtime, e->x, e->z, &region));
                         view.struct_size = sizeof view;
-                        CHECK(relief_runtime_acquire_region(runtime, e->x, e->z, &view));
-                        if (!isfinite(view.height[view.size * view.size - 1])) code = 1;
+                        if (relief_region_get_view(region, &view) != RELIEF_STATUS_OK ||
+                            !isfinite(view.height[view.size * view.size - 1]))
+                            code = 1;
                         ++views;
-                        relief_region_release(&view);
+                        relief_region_release(region);
                     } else if (e->kind == RELIEF_EVENT_CHUNK_READY) {
-                        relief_chunk_view chunk;
+                        relief_chunk *chunk;
                         ++chunks;
-                        memset(&chunk, 0, sizeof chunk);
-                        chunk.struct_size = sizeof chunk;
                         /* Ready now; a later event in this batch may drop it again. */
                         if (relief_runtime_acquire_chunk(runtime, e->face, e->x, e->z, &chunk) ==
                             RELIEF_STATUS_OK) {
-                            if (chunk.samples < 2 || chunk.min_height > chunk.max_height) code = 1;
+                            relief_chunk_view view;
+                            view.struct_size = sizeof view;
+                            if (relief_chunk_get_view(chunk, &view) != RELIEF_STATUS_OK ||
+                                view.samples < 2 || view.min_height > view.max_height)
+                                code = 1;
                             ++chunk_views;
-                            relief_collision_release(&chunk);
+                            relief_chunk_release(chunk);
                         }
                     } else if (e->kind == RELIEF_EVENT_LEVELS_DIRTY) {
                         size_t count;
@@ -148,7 +152,6 @@ int main(int argc, char **argv) {
         }
     }
 
-    memset(&stats, 0, sizeof stats);
     stats.struct_size = sizeof stats;
     CHECK(relief_runtime_get_stats(runtime, &stats));
     printf("%d frames: %lu regions loaded (%lu views read), %lu unloaded, %lu failed\n", frames,
@@ -158,6 +161,8 @@ int main(int argc, char **argv) {
            uploaded, (unsigned long long)stats.level_cells_total);
     printf("update p50 %u us, p99 %u us (regions %u us of the last)\n", stats.update_p50_us,
            stats.update_p99_us, stats.pieces_last_us);
+    printf("at the end: %u of %u regions ready, %u of %u chunks\n", stats.pieces_ready,
+           stats.pieces_wanted, stats.chunks_ready, stats.chunks_wanted);
     if (loaded == 0 || failed != 0 || chunks == 0 || dirty_events == 0 || code != 0) {
         fprintf(stderr, "runtime_walk: expected regions, chunks and levels without failures\n");
         code = 1;

@@ -4,10 +4,13 @@
  *
  * Prints one line per failed check and a closing "hostile: N checks, M failed" line; exits
  * with 1 if any failed. Run under AddressSanitizer/UBSan and valgrind by tests/c_abi.rs. */
+#define _POSIX_C_SOURCE 199309L
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "relief.h"
 
@@ -25,8 +28,7 @@ static void expect(int ok, const char *what, int line) {
  * wrote its own (the message outlives the call that set it). */
 static char known_message[256];
 static void set_known_message(void) {
-    relief_stream_config c;
-    relief_stream_config_default(12345, &c);
+    relief_set_log(NULL, NULL, 12345);
     snprintf(known_message, sizeof known_message, "%s", relief_last_error_message());
 }
 /* A call that must fail with `status` and explain itself: a message of its own, not one an
@@ -47,7 +49,7 @@ static void set_known_message(void) {
 typedef struct {
     unsigned char *bytes;
     size_t length;
-    int releases;
+    _Atomic int releases; /* counted on whichever thread relief releases from */
     int fail_reads;
 } buffer_reader;
 
@@ -82,18 +84,18 @@ static unsigned char *slurp(const char *path, size_t *length) {
 
 int main(int argc, char **argv) {
     relief_world *world = NULL, *sentinel = (relief_world *)&checks, *w;
-    relief_streamer *streamer = NULL;
+    relief_runtime *runtime = NULL, *rsentinel = (relief_runtime *)&checks;
     relief_terrain *terrain = NULL;
-    relief_collision *collision = NULL, *csentinel = (relief_collision *)&checks;
-    relief_clipmap *clipmap = NULL;
     relief_world_info info;
-    relief_stream_config config;
-    relief_stream_stats stats;
+    relief_runtime_config config;
+    relief_runtime_stats stats;
+    relief_stream_stats sstats;
     relief_event events[8];
+    relief_region *region = NULL, *gsentinel = (relief_region *)&checks;
     relief_region_view view;
-    relief_chunk_view chunk;
-    relief_clipmap_config cconfig;
-    relief_clipmap_level level;
+    relief_chunk *chunk = NULL;
+    relief_chunk_view cview;
+    relief_level_view level;
     relief_dirty_rect rects[1];
     relief_reader reader;
     buffer_reader buffer;
@@ -112,6 +114,11 @@ int main(int argc, char **argv) {
     EXPECT(strcmp(relief_version(), RELIEF_VERSION_STRING) == 0);
     EXPECT(relief_abi_version() == RELIEF_ABI_VERSION);
     EXPECT(relief_last_error_message() != NULL);
+    EXPECT(strcmp(relief_status_name(RELIEF_STATUS_CORRUPT), "CORRUPT") == 0);
+    EXPECT(strcmp(relief_status_name(99), "UNKNOWN") == 0);
+    EXPECT(strcmp(relief_event_kind_name(RELIEF_EVENT_CHUNK_READY), "CHUNK_READY") == 0);
+    EXPECT(strcmp(relief_event_kind_name(1234), "UNKNOWN") == 0);
+    REFUSED(relief_set_log(NULL, NULL, RELIEF_LOG_DEBUG + 1), RELIEF_STATUS_INVALID_ARGUMENT);
 
     /* Opening: NULLs, a missing path, bad bytes; out-parameters untouched on failure. */
     w = sentinel;
@@ -199,96 +206,154 @@ int main(int argc, char **argv) {
     OK(relief_world_get_biome_name(world, 0, NULL, 0, &n));
     EXPECT(n > 0);
 
-    /* Stream configs: out-of-range enums, newer struct sizes, impossible values. */
-    REFUSED(relief_stream_config_default(7, &config), RELIEF_STATUS_INVALID_ARGUMENT);
-    REFUSED(relief_stream_config_default(RELIEF_STREAM_KIND_REGIONS, NULL),
-            RELIEF_STATUS_INVALID_ARGUMENT);
-    OK(relief_stream_config_default(RELIEF_STREAM_KIND_REGIONS, &config));
-    EXPECT(config.struct_size == sizeof config && config.load_radius > 0);
+    /* Runtime configs: the caller's size (older, newer, none), impossible values named as
+     * the struct spells them, unknown flags. */
+    REFUSED(relief_runtime_config_default(NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+    memset(&config, 0xab, sizeof config);
+    config.struct_size = 0; /* not set: refused, nothing written */
+    REFUSED(relief_runtime_config_default(&config), RELIEF_STATUS_INVALID_ARGUMENT);
+    EXPECT(config.flags == 0xabababab);
+    config.struct_size = sizeof config + 8; /* a newer header's */
+    REFUSED(relief_runtime_config_default(&config), RELIEF_STATUS_INVALID_ARGUMENT);
+    EXPECT(config.flags == 0xabababab);
+    config.struct_size = sizeof config;
+    OK(relief_runtime_config_default(&config));
+    EXPECT(config.struct_size == sizeof config && config.load_radius > 0 && config.flags == 0);
+    config.budget_bytes = 64u << 20;
     config.struct_size += 8;
-    REFUSED(relief_streamer_create(world, &config, &streamer), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_runtime_create(world, &config, &runtime), RELIEF_STATUS_INVALID_ARGUMENT);
     config.struct_size = sizeof config;
     config.load_radius = NAN;
-    REFUSED(relief_streamer_create(world, &config, &streamer), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_runtime_create(world, &config, &runtime), RELIEF_STATUS_INVALID_ARGUMENT);
     EXPECT(strstr(relief_last_error_message(), "load_radius") != NULL);
     config.load_radius = -1;
-    REFUSED(relief_streamer_create(world, &config, &streamer), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_runtime_create(world, &config, &runtime), RELIEF_STATUS_INVALID_ARGUMENT);
     config.load_radius = 300;
     /* The message names the field as this struct spells it. */
-    config.worker_threads = 1000;
-    REFUSED(relief_streamer_create(world, &config, &streamer), RELIEF_STATUS_INVALID_ARGUMENT);
-    EXPECT(strstr(relief_last_error_message(), "worker_threads") != NULL);
-    config.worker_threads = 0;
+    config.loader_threads = 1000;
+    REFUSED(relief_runtime_create(world, &config, &runtime), RELIEF_STATUS_INVALID_ARGUMENT);
+    EXPECT(strstr(relief_last_error_message(), "loader_threads") != NULL);
+    config.loader_threads = 0;
     config.drop_radius = 200;
-    REFUSED(relief_streamer_create(world, &config, &streamer), RELIEF_STATUS_INVALID_ARGUMENT);
-    EXPECT(strstr(relief_last_error_message(), "drop_radius") != NULL);
+    REFUSED(relief_runtime_create(world, &config, &runtime), RELIEF_STATUS_INVALID_ARGUMENT);
+    EXPECT(strstr(relief_last_error_message(), ": drop_radius:") != NULL);
     config.drop_radius = 704;
-    config.budget_bytes = 0;
-    REFUSED(relief_streamer_create(world, &config, &streamer), RELIEF_STATUS_INVALID_ARGUMENT);
-    config.budget_bytes = 64u << 20;
-    REFUSED(relief_streamer_create(NULL, &config, &streamer), RELIEF_STATUS_INVALID_ARGUMENT);
-    REFUSED(relief_streamer_create(world, &config, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
-    EXPECT(streamer == NULL);
-    OK(relief_streamer_create(world, &config, &streamer));
-    relief_world_destroy(world); /* the streamer keeps what it needs */
+    config.collision_budget_bytes = 0;
+    REFUSED(relief_runtime_create(world, &config, &runtime), RELIEF_STATUS_INVALID_ARGUMENT);
+    EXPECT(strstr(relief_last_error_message(), "collision_budget_bytes") != NULL);
+    config.collision_budget_bytes = 64u << 20;
+    config.chunk_size_m = 1.5; /* not a whole number of samples */
+    REFUSED(relief_runtime_create(world, &config, &runtime), RELIEF_STATUS_INVALID_ARGUMENT);
+    EXPECT(strstr(relief_last_error_message(), ": chunk_size_m:") != NULL);
+    config.chunk_size_m = NAN;
+    REFUSED(relief_runtime_create(world, &config, &runtime), RELIEF_STATUS_INVALID_ARGUMENT);
+    config.chunk_size_m = 0;
+    config.level_size = 127; /* levels have an even side */
+    REFUSED(relief_runtime_create(world, &config, &runtime), RELIEF_STATUS_INVALID_ARGUMENT);
+    EXPECT(strstr(relief_last_error_message(), "level_size") != NULL);
+    config.level_size = 64;
+    config.level_count = 0;
+    REFUSED(relief_runtime_create(world, &config, &runtime), RELIEF_STATUS_INVALID_ARGUMENT);
+    EXPECT(strstr(relief_last_error_message(), "level_count") != NULL);
+    config.level_count = 3;
+    config.flags = 0x80;
+    REFUSED(relief_runtime_create(world, &config, &runtime), RELIEF_STATUS_INVALID_ARGUMENT);
+    config.flags = 0;
+    REFUSED(relief_runtime_create(NULL, &config, &runtime), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_runtime_create(world, &config, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+    runtime = rsentinel;
+    config.struct_size = 12;
+    REFUSED(relief_runtime_create(world, &config, &runtime), RELIEF_STATUS_INVALID_ARGUMENT);
+    EXPECT(runtime == rsentinel); /* untouched on failure */
+    config.struct_size = sizeof config;
+    OK(relief_runtime_create(world, &config, &runtime));
+    relief_world_destroy(world); /* the runtime keeps what it needs */
     world = NULL;
 
-    /* Streamer calls: NULL handles, non-finite positions, NULL buffers with lengths. */
-    REFUSED(relief_streamer_update(NULL, 0, 0, 0), RELIEF_STATUS_INVALID_ARGUMENT);
-    REFUSED(relief_streamer_update(streamer, NAN, 0, 0), RELIEF_STATUS_INVALID_ARGUMENT);
-    REFUSED(relief_streamer_update(streamer, 0, 0, INFINITY), RELIEF_STATUS_INVALID_ARGUMENT);
-    REFUSED(relief_streamer_poll_events(streamer, NULL, sizeof(relief_event), 5, &n), RELIEF_STATUS_INVALID_ARGUMENT);
-    REFUSED(relief_streamer_poll_events(streamer, events, sizeof(relief_event), 8, NULL),
+    /* Runtime calls: NULL handles, non-finite positions, NULL buffers with lengths. */
+    REFUSED(relief_runtime_update(NULL, 0, 0, 0), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_runtime_update(runtime, NAN, 0, 0), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_runtime_update(runtime, 0, 0, INFINITY), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_runtime_update_with_camera(NULL, 0, 0, 0, 0, 0, 0), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_runtime_update_with_camera(runtime, 0, 0, 0, 0, INFINITY, 0), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_runtime_poll_events(runtime, NULL, sizeof(relief_event), 5, &n), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_runtime_poll_events(runtime, events, sizeof(relief_event), 8, NULL),
             RELIEF_STATUS_INVALID_ARGUMENT);
     n = 99;
-    OK(relief_streamer_poll_events(streamer, NULL, sizeof(relief_event), 0, &n));
+    OK(relief_runtime_poll_events(runtime, NULL, sizeof(relief_event), 0, &n));
     EXPECT(n == 0);
     /* Event arrays say how big their elements are: a size relief doesn't know is refused. */
     n = 99;
-    REFUSED(relief_streamer_poll_events(streamer, events, sizeof(relief_event) + 8, 8, &n),
+    REFUSED(relief_runtime_poll_events(runtime, events, sizeof(relief_event) + 8, 8, &n),
             RELIEF_STATUS_INVALID_ARGUMENT);
-    REFUSED(relief_streamer_poll_events(streamer, NULL, 0, 0, &n), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_runtime_poll_events(runtime, NULL, 0, 0, &n), RELIEF_STATUS_INVALID_ARGUMENT);
     EXPECT(n == 99);
     memset(&stats, 0, sizeof stats);
-    REFUSED(relief_streamer_get_stats(streamer, &stats), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_runtime_get_stats(runtime, &stats), RELIEF_STATUS_INVALID_ARGUMENT);
     stats.struct_size = sizeof stats;
-    REFUSED(relief_streamer_get_stats(NULL, &stats), RELIEF_STATUS_INVALID_ARGUMENT);
-    OK(relief_streamer_get_stats(streamer, &stats));
-    EXPECT(stats.budget_bytes == (64u << 20));
-    REFUSED(relief_streamer_settle(streamer, 0, 0, 0, 10, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_runtime_get_stats(NULL, &stats), RELIEF_STATUS_INVALID_ARGUMENT);
+    OK(relief_runtime_get_stats(runtime, &stats));
+    EXPECT(stats.flags == 0 && stats.struct_size == sizeof stats);
+    /* An older caller's smaller struct (0.2.0's: before the progress fields) is filled as far
+     * as it reaches, and not a byte further. */
+    memset(&stats, 0xab, sizeof stats);
+    stats.struct_size = offsetof(relief_runtime_stats, pieces_wanted);
+    OK(relief_runtime_get_stats(runtime, &stats));
+    EXPECT(stats.struct_size == offsetof(relief_runtime_stats, pieces_wanted));
+    EXPECT(stats.flags == 0 && stats.pieces_wanted == 0xabababab && stats.chunks_ready == 0xabababab);
+    stats.struct_size = offsetof(relief_runtime_stats, level_cells_total);
+    REFUSED(relief_runtime_get_stats(runtime, &stats), RELIEF_STATUS_INVALID_ARGUMENT);
+    stats.struct_size = sizeof stats;
+    memset(&sstats, 0, sizeof sstats);
+    sstats.struct_size = sizeof sstats;
+    REFUSED(relief_runtime_get_stream_stats(runtime, 2, &sstats), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_runtime_get_stream_stats(runtime, RELIEF_STREAM_PIECES, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+    OK(relief_runtime_get_stream_stats(runtime, RELIEF_STREAM_PIECES, &sstats));
+    EXPECT(sstats.budget_bytes == (64u << 20));
+    OK(relief_runtime_get_stream_stats(runtime, RELIEF_STREAM_CHUNKS, &sstats));
+    EXPECT(sstats.budget_bytes == (64u << 20));
+    REFUSED(relief_runtime_settle(runtime, 0, 0, 0, 10, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
 
-    /* Region views: not resident yet, NULL views, unknown sizes. */
-    memset(&view, 0, sizeof view);
-    view.struct_size = sizeof view;
-    REFUSED(relief_region_acquire(streamer, info.region_min_x, info.region_min_z, &view),
+    /* Held regions: not resident yet, NULL out-pointers, the view's size. */
+    region = gsentinel;
+    REFUSED(relief_runtime_acquire_region(runtime, info.region_min_x, info.region_min_z, &region),
             RELIEF_STATUS_NOT_FOUND);
-    EXPECT(view.token == NULL && view.height == NULL);
-    REFUSED(relief_region_acquire(streamer, 0, 0, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
-    view.struct_size = 4;
-    REFUSED(relief_region_acquire(streamer, 0, 0, &view), RELIEF_STATUS_INVALID_ARGUMENT);
-    view.struct_size = sizeof view;
+    EXPECT(region == gsentinel);
+    REFUSED(relief_runtime_acquire_region(runtime, 0, 0, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_runtime_acquire_region(NULL, 0, 0, &region), RELIEF_STATUS_INVALID_ARGUMENT);
     {
         double extent = info.region_size * info.vertex_spacing;
         double x = (info.region_min_x + 0.5) * extent, z = (info.region_min_z + 0.5) * extent;
-        OK(relief_streamer_settle(streamer, x, 0, z, 60000, &settled));
+        relief_region *again = NULL;
+        relief_region_view copy;
+        OK(relief_runtime_settle(runtime, x, 0, z, 60000, &settled));
         EXPECT(settled == 1);
-        OK(relief_region_acquire(streamer, info.region_min_x, info.region_min_z, &view));
+        OK(relief_runtime_get_stats(runtime, &stats));
+        EXPECT(stats.pieces_wanted > 0 && stats.pieces_ready == stats.pieces_wanted);
+        OK(relief_runtime_acquire_region(runtime, info.region_min_x, info.region_min_z, &region));
+        REFUSED(relief_region_get_view(region, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+        view.struct_size = 4;
+        REFUSED(relief_region_get_view(region, &view), RELIEF_STATUS_INVALID_ARGUMENT);
+        view.struct_size = sizeof view;
+        OK(relief_region_get_view(region, &view));
         EXPECT(view.height != NULL && view.size == info.region_size);
-        REFUSED(relief_region_acquire(streamer, info.region_min_x, info.region_min_z, &view),
-                RELIEF_STATUS_INVALID_ARGUMENT); /* still holds one */
-        /* The view outlives the region's residency: move away, then read it. */
-        OK(relief_streamer_update(streamer, x + 1e6, 0, z + 1e6));
-        EXPECT(isfinite(view.height[view.size * view.size - 1]));
-        relief_region_release(&view);
-        EXPECT(view.token == NULL && view.height == NULL);
-        relief_region_release(&view); /* twice: a no-op */
+        /* Held twice: two handles, each released on its own; a view is a plain copy. */
+        OK(relief_runtime_acquire_region(runtime, info.region_min_x, info.region_min_z, &again));
+        EXPECT(again != region);
+        copy = view;
+        relief_region_release(again);
+        /* The held region outlives its residency: move away, then read it. */
+        OK(relief_runtime_update(runtime, x + 1e6, 0, z + 1e6));
+        EXPECT(isfinite(copy.height[copy.size * copy.size - 1]));
+        relief_region_release(region);
+        region = NULL;
         relief_region_release(NULL);
-        OK(relief_streamer_settle(streamer, x, 0, z, 60000, &settled));
+        OK(relief_runtime_settle(runtime, x, 0, z, 60000, &settled));
     }
 
     /* Queries: undersized and NULL buffers, bad radii; (NULL, 0) is fine. */
-    OK(relief_terrain_create(streamer, &terrain));
-    REFUSED(relief_terrain_create(NULL, &terrain), RELIEF_STATUS_INVALID_ARGUMENT);
+    OK(relief_runtime_create_terrain(runtime, &terrain));
+    REFUSED(relief_runtime_create_terrain(NULL, &terrain), RELIEF_STATUS_INVALID_ARGUMENT);
     REFUSED(relief_terrain_height(terrain, 0, 0, NULL, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
     REFUSED(relief_terrain_height(NULL, 0, 0, out, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
     REFUSED(relief_terrain_heights(terrain, xz, 3, out, 2, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
@@ -334,68 +399,58 @@ int main(int argc, char **argv) {
         EXPECT(isnan(h) && origin == RELIEF_ORIGIN_OUTSIDE);
     }
 
-    /* Collision: bad chunk sizes, unknown config sizes, views of unbuilt chunks. */
-    REFUSED(relief_collision_create(streamer, NULL, 3.3, &collision),
-            RELIEF_STATUS_INVALID_ARGUMENT);
-    REFUSED(relief_collision_create(streamer, NULL, NAN, &collision),
-            RELIEF_STATUS_INVALID_ARGUMENT);
-    config.struct_size = 12;
-    collision = csentinel;
-    REFUSED(relief_collision_create(streamer, &config, 0, &collision),
-            RELIEF_STATUS_INVALID_ARGUMENT);
-    EXPECT(collision == csentinel);
-    OK(relief_collision_create(streamer, NULL, 0, &collision));
-    memset(&chunk, 0, sizeof chunk);
-    chunk.struct_size = sizeof chunk;
-    REFUSED(relief_collision_acquire(collision, 0, 0, 0, &chunk), RELIEF_STATUS_NOT_FOUND);
-    REFUSED(relief_collision_acquire(collision, 1, 0, 0, &chunk), RELIEF_STATUS_INVALID_ARGUMENT);
+    /* Collision chunks: faces a flat world doesn't have, unbuilt chunks, bad positions. */
     {
-        double bad[3] = {NAN, 0, 0};
-        REFUSED(relief_collision_chunk_at(collision, bad, &chunk.face, &chunk.x, &chunk.z),
-                RELIEF_STATUS_INVALID_ARGUMENT);
-        REFUSED(relief_collision_chunk_at(collision, NULL, &chunk.face, &chunk.x, &chunk.z),
-                RELIEF_STATUS_INVALID_ARGUMENT);
+        double bad[3] = {NAN, 0, 0}, at[3] = {0, 0, 0};
+        relief_chunk *csentinel = (relief_chunk *)&checks;
+        uint32_t face;
+        int32_t cx, cz;
+        chunk = csentinel;
+        REFUSED(relief_runtime_acquire_chunk(runtime, 0, 100000, 0, &chunk), RELIEF_STATUS_NOT_FOUND);
+        REFUSED(relief_runtime_acquire_chunk(runtime, 1, 0, 0, &chunk), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_acquire_chunk(runtime, 0, 0, 0, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+        EXPECT(chunk == csentinel);
+        REFUSED(relief_runtime_chunk_at(runtime, bad, &face, &cx, &cz), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_chunk_at(runtime, NULL, &face, &cx, &cz), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_chunk_at(runtime, at, NULL, &cx, &cz), RELIEF_STATUS_INVALID_ARGUMENT);
+        at[0] = (info.region_min_x + 0.5) * info.region_size * info.vertex_spacing;
+        at[2] = (info.region_min_z + 0.5) * info.region_size * info.vertex_spacing;
+        OK(relief_runtime_chunk_at(runtime, at, &face, &cx, &cz));
+        EXPECT(face == 0);
+        OK(relief_runtime_acquire_chunk(runtime, face, cx, cz, &chunk));
+        cview.struct_size = sizeof cview + 4;
+        REFUSED(relief_chunk_get_view(chunk, &cview), RELIEF_STATUS_INVALID_ARGUMENT);
+        cview.struct_size = sizeof cview;
+        OK(relief_chunk_get_view(chunk, &cview));
+        EXPECT(cview.samples > 1 && cview.heights != NULL && cview.up[1] == 1.0);
+        relief_chunk_release(chunk);
+        chunk = NULL;
+        relief_chunk_release(NULL);
     }
-    REFUSED(relief_collision_poll_events(collision, NULL, sizeof(relief_event), 1, &n), RELIEF_STATUS_INVALID_ARGUMENT);
-    relief_collision_release(&chunk);
-    relief_collision_release(NULL);
 
-    /* Clipmaps: impossible shapes, levels out of range, undersized rectangle buffers. */
-    OK(relief_clipmap_config_default(&cconfig));
-    cconfig.size = 127;
-    REFUSED(relief_clipmap_create(terrain, &cconfig, &clipmap), RELIEF_STATUS_INVALID_ARGUMENT);
-    cconfig.size = 64;
-    cconfig.levels = 0;
-    REFUSED(relief_clipmap_create(terrain, &cconfig, &clipmap), RELIEF_STATUS_INVALID_ARGUMENT);
-    cconfig.levels = 3;
-    cconfig.struct_size = sizeof cconfig * 2;
-    REFUSED(relief_clipmap_create(terrain, &cconfig, &clipmap), RELIEF_STATUS_INVALID_ARGUMENT);
-    cconfig.struct_size = sizeof cconfig;
-    OK(relief_clipmap_create(terrain, &cconfig, &clipmap));
+    /* Levels: out of range, undersized rectangle buffers, element sizes. */
     memset(&level, 0, sizeof level);
     level.struct_size = sizeof level;
-    OK(relief_clipmap_get_level(clipmap, 0, &level));
-    EXPECT(level.filled == 0 && level.size == 64);
-    REFUSED(relief_clipmap_get_level(clipmap, 3, &level), RELIEF_STATUS_INVALID_ARGUMENT);
-    REFUSED(relief_clipmap_update(clipmap, 0, 0, 0, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
-    OK(relief_clipmap_update(clipmap, 100, 0, 100, &n));
-    EXPECT(n >= 3);
-    REFUSED(relief_clipmap_get_dirty(clipmap, rects, sizeof(relief_dirty_rect), 1, &n), RELIEF_STATUS_INVALID_ARGUMENT);
-    REFUSED(relief_clipmap_get_dirty(clipmap, NULL, sizeof(relief_dirty_rect), 4, &n), RELIEF_STATUS_INVALID_ARGUMENT);
-    OK(relief_clipmap_get_dirty(clipmap, NULL, sizeof(relief_dirty_rect), 0, &n));
-    EXPECT(n >= 3);
-    REFUSED(relief_clipmap_get_dirty(clipmap, NULL, sizeof(relief_dirty_rect) / 2, 0, &n),
+    REFUSED(relief_runtime_get_level(runtime, 3, &level), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_runtime_get_level(runtime, 0, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+    OK(relief_runtime_update(runtime, 100, 0, 100));
+    OK(relief_runtime_get_dirty(runtime, NULL, sizeof(relief_dirty_rect), 0, &n));
+    EXPECT(n >= 1);
+    if (n > 1)
+        REFUSED(relief_runtime_get_dirty(runtime, rects, sizeof(relief_dirty_rect), 1, &n), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_runtime_get_dirty(runtime, NULL, sizeof(relief_dirty_rect), 4, &n), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_runtime_get_dirty(runtime, NULL, sizeof(relief_dirty_rect) / 2, 0, &n),
             RELIEF_STATUS_INVALID_ARGUMENT);
-    OK(relief_clipmap_get_level(clipmap, 2, &level));
-    EXPECT(level.filled == 1 && level.heights != NULL);
+    OK(relief_runtime_get_level(runtime, 2, &level));
+    EXPECT(level.filled == 1 && level.heights != NULL && level.size == 64);
 
-    /* Planets: bad blobs, wrong kinds of streamer, out-of-range faces and fields. */
+    /* Planets: bad blobs, wrong kinds of runtime, out-of-range faces and fields. */
     {
         relief_planet *planet = NULL, *psentinel = (relief_planet *)&checks;
-        relief_streamer *ps = NULL;
+        relief_runtime *prt = NULL;
         relief_planet_terrain *pt = NULL;
         relief_planet_info pinfo;
-        relief_tile_view tile;
+        relief_tile *tile = NULL;
         double pos[3] = {0, 0, 0}, xyz[6] = {0, 1, 0, 1, 0, 0};
         float h;
         uint32_t found;
@@ -436,27 +491,25 @@ int main(int argc, char **argv) {
         pinfo.struct_size = sizeof pinfo;
         OK(relief_planet_get_info(planet, &pinfo));
         EXPECT(pinfo.version == 7 && pinfo.has_v7_fields == 1);
-        REFUSED(relief_planet_streamer_create(NULL, NULL, &ps), RELIEF_STATUS_INVALID_ARGUMENT);
-        OK(relief_planet_streamer_create(planet, NULL, &ps));
+        REFUSED(relief_planet_runtime_create(NULL, NULL, &prt), RELIEF_STATUS_INVALID_ARGUMENT);
+        OK(relief_planet_runtime_create(planet, NULL, &prt));
         relief_planet_destroy(planet);
-        /* Each kind of streamer refuses the other kind's calls. */
-        memset(&view, 0, sizeof view);
-        view.struct_size = sizeof view;
-        REFUSED(relief_region_acquire(ps, 0, 0, &view), RELIEF_STATUS_INVALID_ARGUMENT);
-        REFUSED(relief_terrain_create(ps, &terrain), RELIEF_STATUS_INVALID_ARGUMENT);
-        REFUSED(relief_planet_terrain_create(streamer, &pt), RELIEF_STATUS_INVALID_ARGUMENT);
-        memset(&tile, 0, sizeof tile);
-        tile.struct_size = sizeof tile;
-        REFUSED(relief_tile_acquire(streamer, 0, 0, 0, &tile), RELIEF_STATUS_INVALID_ARGUMENT);
-        REFUSED(relief_tile_acquire(ps, 6, 0, 0, &tile), RELIEF_STATUS_INVALID_ARGUMENT);
-        REFUSED(relief_tile_acquire(ps, 0, 0, 0, &tile), RELIEF_STATUS_NOT_FOUND);
-        EXPECT(tile.token == NULL);
-        relief_tile_release(&tile);
+        /* Each kind of runtime refuses the other kind's calls. */
+        REFUSED(relief_runtime_acquire_region(prt, 0, 0, &region), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_create_terrain(prt, &terrain), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_create_planet_terrain(runtime, &pt), RELIEF_STATUS_INVALID_ARGUMENT);
+        EXPECT(pt == NULL);
+        REFUSED(relief_runtime_acquire_tile(runtime, 0, 0, 0, &tile), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_acquire_tile(prt, 6, 0, 0, &tile), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_acquire_tile(prt, 0, 0, 0, &tile), RELIEF_STATUS_NOT_FOUND);
+        REFUSED(relief_runtime_acquire_tile(prt, 0, 0, 0, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+        EXPECT(tile == NULL);
         relief_tile_release(NULL);
-        OK(relief_planet_terrain_create(ps, &pt));
+        OK(relief_runtime_create_planet_terrain(prt, &pt));
         /* Positions: NULL, the centre, non-finite; fields out of range; small buffers. */
         REFUSED(relief_planet_terrain_height(pt, NULL, &h, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
         REFUSED(relief_planet_terrain_height(pt, pos, &h, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_update(prt, 0, 0, 0), RELIEF_STATUS_INVALID_ARGUMENT);
         pos[1] = NAN;
         REFUSED(relief_planet_terrain_height(pt, pos, &h, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
         pos[1] = pinfo.radius;
@@ -478,152 +531,100 @@ int main(int argc, char **argv) {
         }
         REFUSED(relief_planet_terrain_position_at(pt, NAN, 0, pos), RELIEF_STATUS_INVALID_ARGUMENT);
         REFUSED(relief_planet_get_biome_name(NULL, 0, NULL, 0, &n), RELIEF_STATUS_INVALID_ARGUMENT);
-        /* Flat clipmaps refresh regions, planet rings refresh tiles. */
-        REFUSED(relief_clipmap_refresh_tile(clipmap, 0, 0, 0, &n), RELIEF_STATUS_INVALID_ARGUMENT);
+        /* A planet's rings and tiles, once resident. */
+        OK(relief_runtime_settle(prt, 0, pinfo.radius, 0, 60000, &settled));
+        EXPECT(settled == 1);
+        OK(relief_runtime_get_level(prt, 0, &level));
+        EXPECT(level.filled == 1 && level.plane_up[1] > 0.99);
         {
-            relief_clipmap *pr = NULL;
-            OK(relief_planet_clipmap_create(pt, NULL, &pr));
-            REFUSED(relief_clipmap_refresh_region(pr, 0, 0, &n), RELIEF_STATUS_INVALID_ARGUMENT);
-            REFUSED(relief_clipmap_refresh_tile(pr, 6, 0, 0, &n), RELIEF_STATUS_INVALID_ARGUMENT);
-            REFUSED(relief_clipmap_update(pr, 0, 0, 0, &n), RELIEF_STATUS_INVALID_ARGUMENT);
-            OK(relief_clipmap_update(pr, 0, pinfo.radius, 0, &n));
-            EXPECT(n > 0);
-            relief_clipmap_destroy(pr);
+            relief_event pe[64];
+            size_t k, got = 0;
+            do {
+                OK(relief_runtime_poll_events(prt, pe, sizeof(relief_event), 64, &n));
+                for (k = 0; k < n && tile == NULL; ++k)
+                    if (pe[k].kind == RELIEF_EVENT_LOADED &&
+                        relief_runtime_acquire_tile(prt, pe[k].face, (uint32_t)pe[k].x,
+                                                    (uint32_t)pe[k].z, &tile) == RELIEF_STATUS_OK)
+                        ++got;
+            } while (n == 64);
+            EXPECT(got == 1);
+        }
+        if (tile != NULL) {
+            relief_tile_view tv;
+            tv.struct_size = sizeof tv;
+            OK(relief_tile_get_view(tile, &tv));
+            relief_runtime_destroy(prt); /* the held tile outlives its runtime */
+            prt = NULL;
+            EXPECT(tv.size == pinfo.tile_size && isfinite(tv.height[tv.size * tv.size - 1]));
+            relief_tile_release(tile);
         }
         relief_planet_terrain_destroy(pt);
-        relief_streamer_destroy(ps);
+        relief_runtime_destroy(prt);
         relief_planet_destroy(NULL);
         relief_planet_terrain_destroy(NULL);
         free(blob);
     }
 
-    /* The runtime object: its arguments, its config (nested struct sizes, flags) and its
-     * optional parts are all checked. */
+    /* A runtime without its optional parts refuses their calls. */
     {
-        relief_world *w = NULL;
-        relief_runtime *rt = NULL, *rsentinel = (relief_runtime *)&checks;
+        relief_world *wd = NULL;
+        relief_runtime *bare = NULL;
         relief_runtime_config rc;
-        relief_runtime_stats rs;
-        relief_region_view rv;
-        relief_chunk_view cv;
-        relief_clipmap_level lv;
-        relief_event ev[4];
-        relief_dirty_rect dr[1];
         double at[3] = {0, 0, 0};
-        uint32_t face, settled;
+        uint32_t face;
         int32_t cx, cz;
         size_t count;
-        OK(relief_world_open(argv[1], &w));
-        REFUSED(relief_runtime_config_default(NULL), RELIEF_STATUS_INVALID_ARGUMENT);
-        OK(relief_runtime_config_default(&rc));
-        EXPECT(rc.struct_size == sizeof rc && rc.pieces.struct_size == sizeof rc.pieces);
-        REFUSED(relief_runtime_create(NULL, &rc, &rt), RELIEF_STATUS_INVALID_ARGUMENT);
-        REFUSED(relief_runtime_create(w, &rc, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
-        rt = rsentinel;
-        rc.levels.struct_size += 4;
-        REFUSED(relief_runtime_create(w, &rc, &rt), RELIEF_STATUS_INVALID_ARGUMENT);
-        EXPECT(rt == rsentinel); /* untouched on failure */
-        OK(relief_runtime_config_default(&rc));
-        rc.flags = 0x80;
-        REFUSED(relief_runtime_create(w, &rc, &rt), RELIEF_STATUS_INVALID_ARGUMENT);
-        OK(relief_runtime_config_default(&rc));
-        rc.chunk_size_m = 1.5; /* not a whole number of samples */
-        REFUSED(relief_runtime_create(w, &rc, &rt), RELIEF_STATUS_INVALID_ARGUMENT);
-        EXPECT(strstr(relief_last_error_message(), ": chunk_size_m:") != NULL);
-        rc.collision.budget_bytes = 0;
-        REFUSED(relief_runtime_create(w, &rc, &rt), RELIEF_STATUS_INVALID_ARGUMENT);
-        EXPECT(strstr(relief_last_error_message(), "collision.budget_bytes") != NULL);
-        OK(relief_runtime_config_default(&rc));
-        rc.levels.size = 127; /* clipmap levels have an even side */
-        REFUSED(relief_runtime_create(w, &rc, &rt), RELIEF_STATUS_INVALID_ARGUMENT);
-        EXPECT(strstr(relief_last_error_message(), "levels.size") != NULL);
+        OK(relief_world_open(argv[1], &wd));
+        rc.struct_size = sizeof rc;
         OK(relief_runtime_config_default(&rc));
         rc.flags = RELIEF_RUNTIME_NO_COLLISION | RELIEF_RUNTIME_NO_LEVELS;
-        OK(relief_runtime_create(w, &rc, &rt));
-        REFUSED(relief_runtime_update(NULL, 0, 0, 0), RELIEF_STATUS_INVALID_ARGUMENT);
-        REFUSED(relief_runtime_update(rt, NAN, 0, 0), RELIEF_STATUS_INVALID_ARGUMENT);
-        REFUSED(relief_runtime_update_with_camera(NULL, 0, 0, 0, 0, 0, 0), RELIEF_STATUS_INVALID_ARGUMENT);
-        REFUSED(relief_runtime_update_with_camera(rt, 0, 0, 0, 0, INFINITY, 0), RELIEF_STATUS_INVALID_ARGUMENT);
-        REFUSED(relief_runtime_settle(rt, 0, 0, 0, 10, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
-        OK(relief_runtime_settle(rt, 0, 0, 0, 30000, &settled));
+        OK(relief_runtime_create(wd, &rc, &bare));
+        OK(relief_runtime_settle(bare, 0, 0, 0, 30000, &settled));
         EXPECT(settled == 1);
-        REFUSED(relief_runtime_poll_events(rt, NULL, sizeof(relief_event), 4, &count), RELIEF_STATUS_INVALID_ARGUMENT);
-        REFUSED(relief_runtime_poll_events(rt, ev, sizeof(relief_event), 4, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
-        OK(relief_runtime_poll_events(rt, ev, sizeof(relief_event), 4, &count));
-        EXPECT(count > 0 && ev[0].kind == RELIEF_EVENT_LOADED);
-        memset(&rs, 0, sizeof rs);
-        REFUSED(relief_runtime_get_stats(rt, &rs), RELIEF_STATUS_INVALID_ARGUMENT);
-        rs.struct_size = sizeof rs;
-        OK(relief_runtime_get_stats(rt, &rs));
-        EXPECT(rs.has_chunks == 0 && rs.pieces.ready > 0);
-        OK(relief_runtime_get_dirty(rt, NULL, sizeof(relief_dirty_rect), 0, &count));
+        OK(relief_runtime_get_stats(bare, &stats));
+        EXPECT(stats.flags == rc.flags && stats.chunks_wanted == 0 && stats.pieces_ready > 0);
+        REFUSED(relief_runtime_get_stream_stats(bare, RELIEF_STREAM_CHUNKS, &sstats), RELIEF_STATUS_INVALID_ARGUMENT);
+        OK(relief_runtime_get_dirty(bare, NULL, sizeof(relief_dirty_rect), 0, &count));
         EXPECT(count == 0);
-        REFUSED(relief_runtime_get_dirty(rt, NULL, sizeof(relief_dirty_rect), 1, &count), RELIEF_STATUS_INVALID_ARGUMENT);
-        memset(&lv, 0, sizeof lv);
-        lv.struct_size = sizeof lv;
-        REFUSED(relief_runtime_get_level(rt, 0, &lv), RELIEF_STATUS_INVALID_ARGUMENT); /* no levels */
-        REFUSED(relief_runtime_chunk_at(rt, at, &face, &cx, &cz), RELIEF_STATUS_INVALID_ARGUMENT);
-        memset(&cv, 0, sizeof cv);
-        cv.struct_size = sizeof cv;
-        REFUSED(relief_runtime_acquire_chunk(rt, 0, 0, 0, &cv), RELIEF_STATUS_INVALID_ARGUMENT);
-        memset(&rv, 0, sizeof rv);
-        rv.struct_size = sizeof rv;
-        REFUSED(relief_runtime_acquire_region(rt, 9999, 9999, &rv), RELIEF_STATUS_NOT_FOUND);
-        REFUSED(relief_runtime_acquire_region(rt, 0, 0, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
-        OK(relief_runtime_acquire_region(rt, 0, 0, &rv));
-        relief_runtime_destroy(rt); /* the view outlives its runtime */
-        EXPECT(isfinite(rv.height[0]));
-        relief_region_release(&rv);
-        OK(relief_runtime_create(w, NULL, &rt));
-        OK(relief_runtime_update(rt, 0, 0, 0));
-        OK(relief_runtime_update_with_camera(rt, 0, 0, 0, 800, 0, 600));
-        OK(relief_runtime_get_dirty(rt, NULL, sizeof(relief_dirty_rect), 0, &count));
+        REFUSED(relief_runtime_get_level(bare, 0, &level), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_chunk_at(bare, at, &face, &cx, &cz), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_acquire_chunk(bare, 0, 0, 0, &chunk), RELIEF_STATUS_INVALID_ARGUMENT);
+        relief_runtime_destroy(bare);
+        /* Levels wider than a region (7+ on the default world) come from the overview: no
+         * division by zero, no PANIC. */
+        rc.flags = RELIEF_RUNTIME_NO_COLLISION;
+        rc.level_count = 24;
+        rc.level_size = 32;
+        OK(relief_runtime_create(wd, &rc, &bare));
+        OK(relief_runtime_update(bare, 100.0, 0.0, -50.0));
+        OK(relief_runtime_get_dirty(bare, NULL, sizeof(relief_dirty_rect), 0, &count));
         EXPECT(count > 0);
-        REFUSED(relief_runtime_get_dirty(rt, dr, sizeof(relief_dirty_rect), 1, &count), RELIEF_STATUS_INVALID_ARGUMENT);
-        REFUSED(relief_runtime_get_level(rt, 6, &lv), RELIEF_STATUS_INVALID_ARGUMENT);
-        OK(relief_runtime_get_level(rt, 0, &lv));
-        EXPECT(lv.filled == 1 && lv.plane_up[1] == 1.0);
-        REFUSED(relief_runtime_acquire_chunk(rt, 1, 0, 0, &cv), RELIEF_STATUS_INVALID_ARGUMENT);
-        REFUSED(relief_runtime_chunk_at(rt, NULL, &face, &cx, &cz), RELIEF_STATUS_INVALID_ARGUMENT);
-        OK(relief_runtime_chunk_at(rt, at, &face, &cx, &cz));
-        EXPECT(face == 0);
-        {
-            relief_planet_terrain *wrong = NULL;
-            REFUSED(relief_runtime_create_planet_terrain(rt, &wrong), RELIEF_STATUS_INVALID_ARGUMENT);
-            EXPECT(wrong == NULL);
-        }
-        relief_runtime_destroy(rt);
-        relief_runtime_destroy(NULL);
-        relief_world_destroy(w);
-    }
-
-    /* Levels wider than a region (7+ on the default world) come from the overview: no
-     * division by zero, no PANIC. */
-    {
-        relief_clipmap *wide = NULL;
-        relief_clipmap_config cc;
-        size_t dirty;
-        OK(relief_clipmap_config_default(&cc));
-        cc.levels = 24;
-        OK(relief_clipmap_create(terrain, &cc, &wide));
-        OK(relief_clipmap_update(wide, 100.0, 0.0, -50.0, &dirty));
-        EXPECT(dirty > 0);
-        relief_clipmap_destroy(wide);
+        relief_runtime_destroy(bare);
+        relief_world_destroy(wd);
     }
 
     /* destroy(NULL) is a no-op for every object. */
-    relief_clipmap_destroy(NULL);
-    relief_collision_destroy(NULL);
+    relief_runtime_destroy(NULL);
     relief_terrain_destroy(NULL);
-    relief_streamer_destroy(NULL);
     relief_world_destroy(NULL);
+    relief_region_release(NULL);
+    relief_tile_release(NULL);
+    relief_chunk_release(NULL);
 
-    relief_clipmap_destroy(clipmap);
-    relief_collision_destroy(collision);
     relief_terrain_destroy(terrain);
-    EXPECT(buffer.releases == 0); /* the streamer still reads through the callbacks */
-    relief_streamer_destroy(streamer);
-    EXPECT(buffer.releases == 1);
+    EXPECT(buffer.releases == 0); /* the runtime still reads through the callbacks */
+    relief_runtime_destroy(runtime);
+    {
+        /* Released exactly once: at destroy, or — when a load through the reader was still
+         * running — by the loader thread as that load ends. */
+        struct timespec ms = {0, 1000000L};
+        int waited = 0;
+        while (buffer.releases == 0 && waited++ < 30000)
+            nanosleep(&ms, NULL);
+        EXPECT(buffer.releases == 1);
+        nanosleep(&ms, NULL);
+        EXPECT(buffer.releases == 1);
+    }
     free(pack);
 
     printf("hostile: %d checks, %d failed\n", checks, failures);

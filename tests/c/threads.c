@@ -39,31 +39,31 @@ static void *query(void *arg) {
         k += 1.0;
         if (relief_terrain_height(terrain, x, z, &h, &origin) != RELIEF_STATUS_OK)
             atomic_fetch_add(&failures, 1);
-        memset(&river, 0, sizeof river);
         river.struct_size = sizeof river;
         if (relief_terrain_river(terrain, x, z, 200.0, &river) != RELIEF_STATUS_OK)
             atomic_fetch_add(&failures, 1);
         /* The runtime lives until `runtime_gone` is set and no thread is inside a call. */
         atomic_fetch_add(&in_runtime, 1);
         if (!atomic_load(&runtime_gone)) {
-            relief_region_view view;
-            relief_chunk_view chunk;
+            relief_region *region;
+            relief_chunk *chunk;
             relief_runtime_stats stats;
-            memset(&view, 0, sizeof view);
-            view.struct_size = sizeof view;
             if (relief_runtime_acquire_region(runtime, (int32_t)floor(x / 512.0),
-                                              (int32_t)floor(z / 512.0), &view) ==
+                                              (int32_t)floor(z / 512.0), &region) ==
                 RELIEF_STATUS_OK) {
-                volatile float first = view.height[0];
-                (void)first;
-                relief_region_release(&view);
+                relief_region_view view;
+                view.struct_size = sizeof view;
+                if (relief_region_get_view(region, &view) == RELIEF_STATUS_OK) {
+                    volatile float first = view.height[0];
+                    (void)first;
+                } else {
+                    atomic_fetch_add(&failures, 1);
+                }
+                relief_region_release(region);
             }
-            memset(&chunk, 0, sizeof chunk);
-            chunk.struct_size = sizeof chunk;
             if (relief_runtime_acquire_chunk(runtime, 0, (int32_t)floor(x / 64.0),
                                              (int32_t)floor(z / 64.0), &chunk) == RELIEF_STATUS_OK)
-                relief_collision_release(&chunk);
-            memset(&stats, 0, sizeof stats);
+                relief_chunk_release(chunk);
             stats.struct_size = sizeof stats;
             if (relief_runtime_get_stats(runtime, &stats) != RELIEF_STATUS_OK)
                 atomic_fetch_add(&failures, 1);
@@ -88,9 +88,10 @@ int main(int argc, char **argv) {
         return 2;
     }
     CHECK(relief_world_open(argv[1], &world));
+    config.struct_size = sizeof config;
     CHECK(relief_runtime_config_default(&config));
-    config.pieces.load_radius = 400.0;
-    config.pieces.drop_radius = 500.0;
+    config.load_radius = 400.0;
+    config.drop_radius = 500.0;
     CHECK(relief_runtime_create(world, &config, &runtime));
     relief_world_destroy(world);
     CHECK(relief_runtime_create_terrain(runtime, &terrain));

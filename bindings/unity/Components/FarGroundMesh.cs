@@ -46,15 +46,15 @@ namespace Relief.Unity
         /// child of <paramref name="parent"/>, drawn with <paramref name="material"/> (a copy is
         /// made, so several components can share one), <paramref name="sink"/> metres below the
         /// ground so streamed terrain drawn over it wins the depth test.</summary>
-        internal FarGroundMesh(Transform parent, Material material, ClipmapConfig config, double planetRadius, float sink)
+        internal FarGroundMesh(Transform parent, Material material, RuntimeConfig config, double planetRadius, float sink)
         {
-            levelCount = Math.Min(config.Levels, MaxLevels);
+            levelCount = Math.Min(config.LevelCount, MaxLevels);
             this.planetRadius = planetRadius;
-            step = FarRings.Step(levelCount, config.BaseSpacing);
-            int quads = FarRings.QuadCount(levelCount, config.Size);
+            step = FarRings.Step(levelCount, config.LevelSpacing);
+            int quads = FarRings.QuadCount(levelCount, config.LevelSize);
             var v = new float[12 * quads];
             var indices = new int[6 * quads];
-            FarRings.Build(levelCount, config.Size, config.BaseSpacing, v, indices);
+            FarRings.Build(levelCount, config.LevelSize, config.LevelSpacing, v, indices);
             var vertices = new Vector3[4 * quads];
             for (int i = 0; i < vertices.Length; i++)
                 vertices[i] = new Vector3(v[3 * i], v[3 * i + 1], v[3 * i + 2]);

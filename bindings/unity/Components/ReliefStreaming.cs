@@ -111,7 +111,7 @@ namespace Relief.Unity
                     return;
                 }
                 if (farGroundMaterial != null)
-                    bridge.Far = new FarGroundMesh(transform, farGroundMaterial, RuntimeConfig.Default().Levels, PlanetRadius, FarGroundSink);
+                    bridge.Far = new FarGroundMesh(transform, farGroundMaterial, RuntimeConfig.Default(), PlanetRadius, FarGroundSink);
                 Origin = StartOrigin();
                 if (settleSeconds > 0)
                     driver.Settle(FocusPosition(), (int)(settleSeconds * 1000));

@@ -191,7 +191,7 @@ namespace Relief.Unity
             switch (level)
             {
                 case LogLevel.Error: Debug.LogError(message, owner); break;
-                case LogLevel.Warning: Debug.LogWarning(message, owner); break;
+                case LogLevel.Warn: Debug.LogWarning(message, owner); break;
                 default: Debug.Log(message, owner); break;
             }
         }

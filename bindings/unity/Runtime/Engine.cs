@@ -2,16 +2,6 @@ using System;
 
 namespace Relief
 {
-    /// <summary>How bad a message from the driver is.</summary>
-    public enum LogLevel
-    {
-        Info,
-        /// <summary>One piece failed; streaming goes on.</summary>
-        Warning,
-        /// <summary>Streaming stopped; what was shown stays.</summary>
-        Error,
-    }
-
     /// <summary>Where a flat world's region tile goes: the Terrain's position (the region's
     /// corner at the world's lowest height) and TerrainData.size.</summary>
     public readonly struct TilePlacement
@@ -99,6 +89,8 @@ namespace Relief
         /// <paramref name="heights"/> is relief's memory, valid only during the call.</summary>
         void UploadLevel(LevelInfo info, ReadOnlySpan<float> heights);
 
+        /// <summary>The driver's own message: <see cref="LogLevel.Warn"/> when one piece
+        /// failed for good, <see cref="LogLevel.Error"/> once when streaming stopped.</summary>
         void Log(LogLevel level, string message);
     }
 }

@@ -40,11 +40,14 @@ namespace Relief
         LevelsDirty = 6,
     }
 
-    /// <summary>Which defaults a <see cref="StreamConfig"/> starts from (RELIEF_STREAM_KIND_*).</summary>
+    /// <summary>One of a runtime's two streams, for <see cref="Runtime.GetStreamStats"/>
+    /// (RELIEF_STREAM_*).</summary>
     public enum StreamKind : uint
     {
-        Regions = 0,
-        Collision = 1,
+        /// <summary>The regions (flat world) or tiles (planet).</summary>
+        Pieces = 0,
+        /// <summary>The collision chunks.</summary>
+        Chunks = 1,
     }
 
     /// <summary>Parts a <see cref="Runtime"/> leaves out (RELIEF_RUNTIME_*).</summary>
@@ -68,6 +71,23 @@ namespace Relief
         Overview = 1,
         /// <summary>Outside the world.</summary>
         Outside = 2,
+    }
+
+    /// <summary>How much a message matters (RELIEF_LOG_*): relief's own messages
+    /// (<see cref="ReliefLog"/>) and the <see cref="StreamingDriver{TTile, TMesh}"/>'s.
+    /// Lower is more severe.</summary>
+    public enum LogLevel : uint
+    {
+        /// <summary>Something failed for good: a load that gave up, a caught panic; the
+        /// driver: streaming stopped (what was shown stays).</summary>
+        Error = 0,
+        /// <summary>Something failed and will be retried (a load, a request); the driver: one
+        /// piece failed, streaming goes on.</summary>
+        Warn = 1,
+        /// <summary>What relief did, once per notable step.</summary>
+        Info = 2,
+        /// <summary>Every failed call's message, and detail.</summary>
+        Debug = 3,
     }
 
     /// <summary>What a river reach is (RELIEF_REACH_*).</summary>

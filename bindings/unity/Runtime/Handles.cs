@@ -1,5 +1,6 @@
-// SafeHandles own relief's objects: each frees its object exactly once, on Dispose or, if the
-// caller forgets, from the finalizer. relief's destroy functions accept any thread.
+// SafeHandles own relief's objects and held pieces: each frees (or releases) its object exactly
+// once, on Dispose or, if the caller forgets, from the finalizer. relief's destroy and release
+// functions accept any thread.
 using System;
 using System.Runtime.InteropServices;
 
@@ -16,29 +17,9 @@ namespace Relief.Native
         protected override bool ReleaseHandle() { NativeMethods.relief_world_destroy(handle); return true; }
     }
 
-    sealed class StreamerHandle : ReliefHandle
-    {
-        protected override bool ReleaseHandle() { NativeMethods.relief_streamer_destroy(handle); return true; }
-    }
-
-    sealed class TerrainHandle : ReliefHandle
-    {
-        protected override bool ReleaseHandle() { NativeMethods.relief_terrain_destroy(handle); return true; }
-    }
-
-    sealed class CollisionHandle : ReliefHandle
-    {
-        protected override bool ReleaseHandle() { NativeMethods.relief_collision_destroy(handle); return true; }
-    }
-
     sealed class PlanetHandle : ReliefHandle
     {
         protected override bool ReleaseHandle() { NativeMethods.relief_planet_destroy(handle); return true; }
-    }
-
-    sealed class PlanetTerrainHandle : ReliefHandle
-    {
-        protected override bool ReleaseHandle() { NativeMethods.relief_planet_terrain_destroy(handle); return true; }
     }
 
     sealed class RuntimeHandle : ReliefHandle
@@ -46,9 +27,32 @@ namespace Relief.Native
         protected override bool ReleaseHandle() { NativeMethods.relief_runtime_destroy(handle); return true; }
     }
 
-    sealed class ClipmapHandle : ReliefHandle
+    sealed class TerrainHandle : ReliefHandle
     {
-        protected override bool ReleaseHandle() { NativeMethods.relief_clipmap_destroy(handle); return true; }
+        protected override bool ReleaseHandle() { NativeMethods.relief_terrain_destroy(handle); return true; }
+    }
+
+    sealed class PlanetTerrainHandle : ReliefHandle
+    {
+        protected override bool ReleaseHandle() { NativeMethods.relief_planet_terrain_destroy(handle); return true; }
+    }
+
+    /// <summary>A held region (relief_region): its maps stay valid until released.</summary>
+    sealed class RegionHandle : ReliefHandle
+    {
+        protected override bool ReleaseHandle() { NativeMethods.relief_region_release(handle); return true; }
+    }
+
+    /// <summary>A held planet tile (relief_tile).</summary>
+    sealed class TileHandle : ReliefHandle
+    {
+        protected override bool ReleaseHandle() { NativeMethods.relief_tile_release(handle); return true; }
+    }
+
+    /// <summary>A held collision chunk (relief_chunk).</summary>
+    sealed class ChunkHandle : ReliefHandle
+    {
+        protected override bool ReleaseHandle() { NativeMethods.relief_chunk_release(handle); return true; }
     }
 }
 

@@ -14,7 +14,7 @@ namespace Relief
         /// <summary>Milliseconds one request may take, connecting to last byte.</summary>
         public uint TimeoutMs;
         /// <summary>Further tries of a request that failed transiently (no answer, reset,
-        /// truncated body, 5xx, 429); the streamer retries failed loads on top.</summary>
+        /// truncated body, 5xx, 429); the runtime retries failed loads on top.</summary>
         public uint Retries;
         /// <summary>The disk cache's directory (on a device, Application.persistentDataPath
         /// or temporaryCachePath); null: the user's cache directory.</summary>
@@ -26,8 +26,10 @@ namespace Relief
 
         public HttpOptions()
         {
-            relief_http_options d;
-            ReliefException.Check(NativeMethods.relief_http_options_default(out d));
+            Abi.Require();
+            var d = new relief_http_options();
+            d.struct_size = (uint)Marshal.SizeOf(typeof(relief_http_options));
+            ReliefException.Check(NativeMethods.relief_http_options_default(ref d));
             TimeoutMs = d.timeout_ms;
             Retries = d.retries;
             CacheBudgetBytes = d.cache_budget_bytes;

@@ -6,7 +6,8 @@ using Relief.Native;
 namespace Relief
 {
     /// <summary>An opened PLNT planet: header and tables only; tiles stream through a
-    /// <see cref="Streamer"/>. Streamers made from it keep what they need.</summary>
+    /// <see cref="Runtime"/>. Runtimes made from it keep what they need, so it may be disposed
+    /// first.</summary>
     public sealed class Planet : IDisposable
     {
         internal readonly PlanetHandle Handle;
@@ -91,70 +92,17 @@ namespace Relief
         public void Dispose() { Handle.Dispose(); }
     }
 
-    /// <summary>A resident planet tile's fields, zero-copy until Dispose. Sample (u, v) is at
-    /// index v · Size + u.</summary>
-    public sealed class TileView : ViewOwner, IDisposable
-    {
-        relief_tile_view view;
-
-        TileView(relief_tile_view view) { this.view = view; }
-        ~TileView() { Close(Free); }
-
-        internal static relief_tile_view Empty()
-        {
-            var v = new relief_tile_view();
-            v.struct_size = (uint)Marshal.SizeOf(typeof(relief_tile_view));
-            return v;
-        }
-
-        internal static TileView From(uint status, relief_tile_view view)
-        {
-            if (status == (uint)ReliefStatus.NotFound)
-                return null;
-            ReliefException.Check(status);
-            return new TileView(view);
-        }
-
-        void Free() { NativeMethods.relief_tile_release(ref view); }
-
-        public int Face { get { return (int)view.face; } }
-        public int TileX { get { return (int)view.tx; } }
-        public int TileY { get { return (int)view.ty; } }
-        /// <summary>Samples along a side.</summary>
-        public int Size { get { return (int)view.size; } }
-        int Count { get { return (int)(view.size * view.size); } }
-
-        /// <summary>Heights above the sea-level radius, metres.</summary>
-        public ViewSpan<float> Height { get { return new ViewSpan<float>(this, view.height, Count); } }
-        public ViewSpan<byte> Biome { get { return new ViewSpan<byte>(this, view.biome, Count); } }
-        public ViewSpan<ushort> Lake { get { return new ViewSpan<ushort>(this, view.lake, Count); } }
-        /// <summary>Metres of sediment; empty on v6 planets.</summary>
-        public ViewSpan<float> Sediment { get { return new ViewSpan<float>(this, view.sediment, Count); } }
-        /// <summary>mm/yr; empty on v6 planets.</summary>
-        public ViewSpan<float> Precipitation { get { return new ViewSpan<float>(this, view.precipitation, Count); } }
-
-        public void Dispose()
-        {
-            Close(Free);
-            GC.SuppressFinalize(this);
-        }
-    }
-
     /// <summary>A planet's queries, from any thread. Positions are planet-frame metres; only
     /// their direction matters (a query answers for the ground under the position).</summary>
     public sealed class PlanetQueries : IDisposable
     {
         internal readonly PlanetTerrainHandle Handle;
 
-        public PlanetQueries(Streamer streamer)
-        {
-            ReliefException.Check(NativeMethods.relief_planet_terrain_create(streamer.Handle, out Handle));
-            ReadBasis();
-        }
-
-        /// <summary>Queries over what a planet's runtime streams.</summary>
+        /// <summary>Queries over what a planet's runtime has resident (relief_runtime_create_planet_terrain);
+        /// they may outlive the runtime.</summary>
         public PlanetQueries(Runtime runtime)
         {
+            if (runtime == null) throw new ArgumentNullException("runtime");
             ReliefException.Check(NativeMethods.relief_runtime_create_planet_terrain(runtime.Handle, out Handle));
             ReadBasis();
         }

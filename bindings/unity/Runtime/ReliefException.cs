@@ -5,7 +5,8 @@ using Relief.Native;
 
 namespace Relief
 {
-    /// <summary>What went wrong in a relief call: the status and relief's message.</summary>
+    /// <summary>What went wrong in a relief call: the status and relief's message, as
+    /// "NOT_FOUND: /path/world: file is missing" (the status's C name, then the message).</summary>
     public sealed class ReliefException : Exception
     {
         /// <summary>relief's status for the failure.</summary>
@@ -17,7 +18,21 @@ namespace Relief
         internal static void Check(uint status)
         {
             if (status != NativeMethods.RELIEF_STATUS_OK)
-                throw new ReliefException((ReliefStatus)status, LastError());
+                throw Of(status);
+        }
+
+        /// <summary>The exception for a failed call's <paramref name="status"/>, read at once
+        /// (relief keeps the calling thread's message only until its next failing call).</summary>
+        internal static ReliefException Of(uint status)
+        {
+            return new ReliefException((ReliefStatus)status, StatusName((ReliefStatus)status) + ": " + LastError());
+        }
+
+        /// <summary>relief's name for <paramref name="status"/>: its RELIEF_STATUS_* constant
+        /// without the prefix ("OK", "INVALID_ARGUMENT", …; "UNKNOWN" for no status).</summary>
+        public static string StatusName(ReliefStatus status)
+        {
+            return Utf8(NativeMethods.relief_status_name((uint)status));
         }
 
         /// <summary>The calling thread's last error message ("" if none).</summary>

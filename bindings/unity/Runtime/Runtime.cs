@@ -4,11 +4,12 @@ using Relief.Native;
 
 namespace Relief
 {
-    /// <summary>Everything streamed around a focus, for a flat world or a planet: regions or
-    /// tiles, collision chunks and far-ground levels, driven by one Update a frame with one
-    /// event stream. Call Update, Settle and PollEvents from one thread (the main thread);
-    /// views, stats and queries from any. The Unity components (Relief.Unity) drive one of
-    /// these; use it directly for a custom integration or a server.</summary>
+    /// <summary>Everything streamed around a focus, for a flat world or a planet
+    /// (relief_runtime): regions or tiles, collision chunks and far-ground levels, driven by
+    /// one Update a frame with one event stream. Call Update, Settle, PollEvents, GetDirty and
+    /// Level/LevelHeights from one thread (the main thread); views, stats and queries from any.
+    /// The Unity components (Relief.Unity) drive one of these; use it directly for a custom
+    /// integration or a server.</summary>
     public sealed class Runtime : ViewOwner, IDisposable
     {
         internal readonly RuntimeHandle Handle;
@@ -20,10 +21,14 @@ namespace Relief
         /// <summary>Streams a flat world with relief's defaults.</summary>
         public Runtime(World world) : this(world, RuntimeConfig.Default()) { }
 
+        /// <summary>Streams a flat world with <paramref name="config"/> (start from
+        /// <see cref="RuntimeConfig.Default"/>). Loader threads start now; nothing loads until
+        /// the first Update.</summary>
         public Runtime(World world, RuntimeConfig config)
         {
             if (world == null) throw new ArgumentNullException("world");
             World = world;
+            config.c.struct_size = RuntimeConfig.StructSize;
             ReliefException.Check(NativeMethods.relief_runtime_create(world.Handle, ref config.c, out Handle));
         }
 
@@ -34,6 +39,7 @@ namespace Relief
         {
             if (planet == null) throw new ArgumentNullException("planet");
             Planet = planet;
+            config.c.struct_size = RuntimeConfig.StructSize;
             ReliefException.Check(NativeMethods.relief_planet_runtime_create(planet.Handle, ref config.c, out Handle));
         }
 
@@ -69,6 +75,7 @@ namespace Relief
             return (int)n;
         }
 
+        /// <summary>A snapshot of the whole runtime: timings, level cells and loading progress.</summary>
         public RuntimeStats Stats
         {
             get
@@ -78,6 +85,17 @@ namespace Relief
                 ReliefException.Check(NativeMethods.relief_runtime_get_stats(Handle, ref s));
                 return new RuntimeStats(s);
             }
+        }
+
+        /// <summary>A snapshot of one of the runtime's two streams: the regions or tiles
+        /// (<see cref="StreamKind.Pieces"/>) or the collision chunks (<see cref="StreamKind.Chunks"/>,
+        /// an error on a runtime made with <see cref="RuntimeFlags.NoCollision"/>).</summary>
+        public StreamStats GetStreamStats(StreamKind stream)
+        {
+            var s = new relief_stream_stats();
+            s.struct_size = (uint)Marshal.SizeOf(typeof(relief_stream_stats));
+            ReliefException.Check(NativeMethods.relief_runtime_get_stream_stats(Handle, (uint)stream, ref s));
+            return new StreamStats(s);
         }
 
         /// <summary>Copies the last update's level rectangles into <paramref name="rects"/>,
@@ -100,35 +118,35 @@ namespace Relief
         /// they change with the next update and can't be read once the runtime is disposed.</summary>
         public ViewSpan<float> LevelHeights(int k)
         {
-            relief_clipmap_level level = LevelOf(k);
+            relief_level_view level = LevelOf(k);
             return new ViewSpan<float>(this, level.heights, (int)(level.size * level.size));
         }
 
-        relief_clipmap_level LevelOf(int k)
+        relief_level_view LevelOf(int k)
         {
-            var level = new relief_clipmap_level();
-            level.struct_size = (uint)Marshal.SizeOf(typeof(relief_clipmap_level));
+            var level = new relief_level_view();
+            level.struct_size = (uint)Marshal.SizeOf(typeof(relief_level_view));
             ReliefException.Check(NativeMethods.relief_runtime_get_level(Handle, (uint)k, ref level));
             return level;
         }
 
-        /// <summary>Resident region (x, z), read in place until disposed; null if not resident.</summary>
+        /// <summary>Holds resident region (x, z) of a flat world: read in place until the view
+        /// is disposed, even if the region unloads meanwhile; null if it isn't resident (wait
+        /// for its Loaded event). Any thread.</summary>
         public RegionView AcquireRegion(int x, int z)
         {
-            var view = RegionView.Empty();
-            uint status = NativeMethods.relief_runtime_acquire_region(Handle, x, z, ref view);
-            return RegionView.From(status, view);
+            return RegionView.Acquire(Handle, x, z);
         }
 
-        /// <summary>Resident planet tile, read in place until disposed; null if not resident.</summary>
+        /// <summary>Holds resident planet tile (face, tx, ty), read in place until disposed;
+        /// null if not resident. Any thread.</summary>
         public TileView AcquireTile(int face, int tx, int ty)
         {
-            var view = TileView.Empty();
-            uint status = NativeMethods.relief_runtime_acquire_tile(Handle, (uint)face, (uint)tx, (uint)ty, ref view);
-            return TileView.From(status, view);
+            return TileView.Acquire(Handle, face, tx, ty);
         }
 
-        /// <summary>The collision chunk under a position.</summary>
+        /// <summary>The collision chunk containing <paramref name="position"/> (world metres,
+        /// y ignored, on a flat world; the planet frame on a planet), built or not.</summary>
         public unsafe ChunkKey ChunkAt(Double3 position)
         {
             double* p = stackalloc double[3];
@@ -139,13 +157,11 @@ namespace Relief
             return new ChunkKey((int)face, x, z);
         }
 
-        /// <summary>Built chunk <paramref name="key"/>, read in place until disposed; null if
-        /// not built.</summary>
+        /// <summary>Holds built collision chunk <paramref name="key"/>, read in place until
+        /// disposed; null if not built (wait for its ChunkReady event). Any thread.</summary>
         public ChunkView AcquireChunk(ChunkKey key)
         {
-            var view = ChunkView.Empty();
-            uint status = NativeMethods.relief_runtime_acquire_chunk(Handle, (uint)key.Face, key.X, key.Z, ref view);
-            return ChunkView.From(status, view);
+            return ChunkView.Acquire(Handle, key);
         }
 
         /// <summary>Stops streaming and frees everything the runtime holds; views acquired from

@@ -64,8 +64,8 @@ namespace Relief
 
         static string Explain(string what, string name, Exception e)
         {
-            var relief = e as ReliefException;
-            string why = relief != null ? relief.Status + ": " + relief.Message : e.Message;
+            // A ReliefException's message starts with the status's name ("CORRUPT: ...").
+            string why = e.Message;
             return string.IsNullOrEmpty(name) ? why : string.Format("relief could not open the {0} '{1}': {2}", what, name, why);
         }
     }

@@ -96,7 +96,7 @@ namespace Relief
             if (this.settings.ChunkColliders ?? false)
                 colliders = new ChunkColliders<TTile, TMesh>(this);
             if (this.settings.FarGround)
-                far = new FarGround<TTile, TMesh>(this, config.Levels.Levels);
+                far = new FarGround<TTile, TMesh>(this, config.LevelCount);
         }
 
         /// <summary>Streams <paramref name="planet"/>.</summary>
@@ -112,7 +112,7 @@ namespace Relief
             if (this.settings.ChunkColliders ?? true)
                 colliders = new ChunkColliders<TTile, TMesh>(this);
             if (this.settings.FarGround)
-                far = new FarGround<TTile, TMesh>(this, config.Levels.Levels);
+                far = new FarGround<TTile, TMesh>(this, config.LevelCount);
         }
 
         RuntimeConfig Config(bool chunks)
@@ -122,27 +122,31 @@ namespace Relief
             if (!chunks) flags |= RuntimeFlags.NoCollision;
             if (!settings.FarGround) flags |= RuntimeFlags.NoLevels;
             c.Flags = flags;
-            StreamConfig pieces = Widened(c.Pieces, settings.LoadRadius);
+            double load = c.LoadRadius, drop = c.DropRadius;
+            Widen(ref load, ref drop, settings.LoadRadius);
+            c.LoadRadius = load;
+            c.DropRadius = drop;
             if (settings.BudgetBytes > 0)
-                pieces.BudgetBytes = settings.BudgetBytes;
-            c.Pieces = pieces;
-            c.Collision = Widened(c.Collision, settings.CollisionRadius);
+                c.BudgetBytes = settings.BudgetBytes;
+            load = c.CollisionLoadRadius;
+            drop = c.CollisionDropRadius;
+            Widen(ref load, ref drop, settings.CollisionRadius);
+            c.CollisionLoadRadius = load;
+            c.CollisionDropRadius = drop;
             if (settings.ChunkSize > 0)
                 c.ChunkSize = settings.ChunkSize;
             return c;
         }
 
-        /// <summary><paramref name="config"/> loading out to <paramref name="radius"/> (0: as
-        /// it is), keeping relief's gap between loading and dropping so pieces at the edge
-        /// don't churn.</summary>
-        static StreamConfig Widened(StreamConfig config, double radius)
+        /// <summary>Loads out to <paramref name="radius"/> (0: as it is), keeping relief's gap
+        /// between loading and dropping so pieces at the edge don't churn.</summary>
+        static void Widen(ref double load, ref double drop, double radius)
         {
             if (radius <= 0)
-                return config;
-            double gap = Math.Max(config.DropRadius - config.LoadRadius, 0);
-            config.LoadRadius = radius;
-            config.DropRadius = radius + gap;
-            return config;
+                return;
+            double gap = Math.Max(drop - load, 0);
+            load = radius;
+            drop = radius + gap;
         }
 
         /// <summary>One frame: pieces and colliders follow <paramref name="focus"/>, far ground
@@ -261,7 +265,7 @@ namespace Relief
 
         internal void Warn(string message)
         {
-            Engine.Log(LogLevel.Warning, message);
+            Engine.Log(LogLevel.Warn, message);
         }
 
         public DriverStats Stats

@@ -4,21 +4,18 @@ using Relief.Native;
 
 namespace Relief
 {
-    /// <summary>Questions about a flat world's ground, from any thread, over what a streamer
-    /// or runtime holds (the overview answers heights where no region is resident). Positions
+    /// <summary>Questions about a flat world's ground, from any thread, over what a runtime
+    /// holds (the overview answers heights where no region is resident). Positions
     /// are world metres, Y up.</summary>
     public sealed class TerrainQueries : IDisposable
     {
         internal readonly TerrainHandle Handle;
 
-        public TerrainQueries(Streamer streamer)
-        {
-            ReliefException.Check(NativeMethods.relief_terrain_create(streamer.Handle, out Handle));
-        }
-
-        /// <summary>Queries over what a runtime streams (a flat world's).</summary>
+        /// <summary>Queries over what a flat world's runtime has resident
+        /// (relief_runtime_create_terrain); they may outlive the runtime.</summary>
         public TerrainQueries(Runtime runtime)
         {
+            if (runtime == null) throw new ArgumentNullException("runtime");
             ReliefException.Check(NativeMethods.relief_runtime_create_terrain(runtime.Handle, out Handle));
         }
 

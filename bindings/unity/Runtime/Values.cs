@@ -94,90 +94,64 @@ namespace Relief
         public int FieldCount { get { return (int)c.field_count; } }
     }
 
-    /// <summary>How a stream of regions, tiles or collision chunks behaves. Start from
-    /// <see cref="Default"/> (a default-constructed config is refused: its version is 0).</summary>
-    public struct StreamConfig
-    {
-        internal relief_stream_config c;
-        internal StreamConfig(relief_stream_config c) { this.c = c; }
-
-        /// <summary>relief's defaults for <paramref name="kind"/>.</summary>
-        public static StreamConfig Default(StreamKind kind)
-        {
-            Abi.Require();
-            relief_stream_config c;
-            ReliefException.Check(NativeMethods.relief_stream_config_default((uint)kind, out c));
-            return new StreamConfig(c);
-        }
-
-        /// <summary>Loader threads; 0: relief picks.</summary>
-        public int WorkerThreads { get { return (int)c.worker_threads; } set { c.worker_threads = (uint)value; } }
-        /// <summary>Metres around the focus that are loaded.</summary>
-        public double LoadRadius { get { return c.load_radius; } set { c.load_radius = value; } }
-        /// <summary>Metres past which resident pieces are dropped (≥ LoadRadius).</summary>
-        public double DropRadius { get { return c.drop_radius; } set { c.drop_radius = value; } }
-        /// <summary>The most resident and cached pieces may hold, bytes.</summary>
-        public ulong BudgetBytes { get { return c.budget_bytes; } set { c.budget_bytes = value; } }
-        /// <summary>Microseconds one Update may spend on the calling thread.</summary>
-        public int UpdateBudgetUs { get { return (int)c.update_budget_us; } set { c.update_budget_us = (uint)value; } }
-        /// <summary>Tries of a failing load before it is given up.</summary>
-        public int MaxAttempts { get { return (int)c.max_attempts; } set { c.max_attempts = (uint)value; } }
-        public int RetryDelayMs { get { return (int)c.retry_delay_ms; } set { c.retry_delay_ms = (uint)value; } }
-        /// <summary>The config's version: its C struct's size (set by Default).</summary>
-        public int StructSize { get { return (int)c.struct_size; } set { c.struct_size = (uint)value; } }
-    }
-
-    /// <summary>The far-ground levels' shape. Start from <see cref="Default"/>.</summary>
-    public struct ClipmapConfig
-    {
-        internal relief_clipmap_config c;
-        internal ClipmapConfig(relief_clipmap_config c) { this.c = c; }
-
-        public static ClipmapConfig Default()
-        {
-            Abi.Require();
-            relief_clipmap_config c;
-            ReliefException.Check(NativeMethods.relief_clipmap_config_default(out c));
-            return new ClipmapConfig(c);
-        }
-
-        /// <summary>How many levels, each twice the spacing of the one before.</summary>
-        public int Levels { get { return (int)c.levels; } set { c.levels = (uint)value; } }
-        /// <summary>Cells along a level's side (a power of two).</summary>
-        public int Size { get { return (int)c.size; } set { c.size = (uint)value; } }
-        /// <summary>Level 0's metres per cell.</summary>
-        public double BaseSpacing { get { return c.base_spacing; } set { c.base_spacing = value; } }
-        public int StructSize { get { return (int)c.struct_size; } set { c.struct_size = (uint)value; } }
-    }
-
-    /// <summary>Everything a <see cref="Runtime"/> streams. Start from <see cref="Default"/>.</summary>
+    /// <summary>How a <see cref="Runtime"/> behaves (relief_runtime_config). Start from
+    /// <see cref="Default"/>, then change what you need; distances are metres (great-circle on
+    /// a planet). relief checks the whole config when the runtime is made: a setting that
+    /// can't work is a <see cref="ReliefException"/> naming the field.</summary>
     public struct RuntimeConfig
     {
         internal relief_runtime_config c;
-        internal RuntimeConfig(relief_runtime_config c) { this.c = c; }
 
-        /// <summary>The defaults of every part (nested versions set).</summary>
+        /// <summary>The size of the C struct these bindings were written against: what
+        /// struct_size is set to before every call that reads or fills one.</summary>
+        internal static uint StructSize { get { return (uint)Marshal.SizeOf(typeof(relief_runtime_config)); } }
+
+        /// <summary>relief's defaults.</summary>
         public static RuntimeConfig Default()
         {
             Abi.Require();
-            relief_runtime_config c;
-            ReliefException.Check(NativeMethods.relief_runtime_config_default(out c));
-            return new RuntimeConfig(c);
+            var config = new RuntimeConfig();
+            config.c.struct_size = StructSize;
+            ReliefException.Check(NativeMethods.relief_runtime_config_default(ref config.c));
+            return config;
         }
 
-        /// <summary>Parts to leave out.</summary>
+        /// <summary>Parts to leave out (None: everything).</summary>
         public RuntimeFlags Flags { get { return (RuntimeFlags)c.flags; } set { c.flags = (uint)value; } }
-        /// <summary>Regions (flat world) or tiles (planet).</summary>
-        public StreamConfig Pieces { get { return new StreamConfig(c.pieces); } set { c.pieces = value.c; } }
-        /// <summary>Collision chunks.</summary>
-        public StreamConfig Collision { get { return new StreamConfig(c.collision); } set { c.collision = value.c; } }
-        /// <summary>A collision chunk's side, metres (0: 64 m).</summary>
+        /// <summary>Loader threads of each of the two streams (pieces, collision), at most
+        /// 256; 0: one fewer than the cores, at least one.</summary>
+        public int LoaderThreads { get { return (int)c.loader_threads; } set { c.loader_threads = (uint)value; } }
+        /// <summary>Most microseconds one Update spends applying finished loads, per stream.</summary>
+        public int UpdateBudgetUs { get { return (int)c.update_budget_us; } set { c.update_budget_us = (uint)value; } }
+        /// <summary>Tries of a failing load before it is given up (until it leaves and comes back); at least 1.</summary>
+        public int MaxAttempts { get { return (int)c.max_attempts; } set { c.max_attempts = (uint)value; } }
+        /// <summary>Milliseconds before the first retry; doubles with each attempt.</summary>
+        public int RetryDelayMs { get { return (int)c.retry_delay_ms; } set { c.retry_delay_ms = (uint)value; } }
+        /// <summary>Regions or tiles start loading within this …</summary>
+        public double LoadRadius { get { return c.load_radius; } set { c.load_radius = value; } }
+        /// <summary>… and stay until farther than this (at least LoadRadius).</summary>
+        public double DropRadius { get { return c.drop_radius; } set { c.drop_radius = value; } }
+        /// <summary>Bytes of ready, cached and in-flight regions or tiles together.</summary>
+        public ulong BudgetBytes { get { return c.budget_bytes; } set { c.budget_bytes = value; } }
+        /// <summary>Collision chunks build within this …</summary>
+        public double CollisionLoadRadius { get { return c.collision_load_radius; } set { c.collision_load_radius = value; } }
+        /// <summary>… and stay until farther than this (at least CollisionLoadRadius).</summary>
+        public double CollisionDropRadius { get { return c.collision_drop_radius; } set { c.collision_drop_radius = value; } }
+        /// <summary>Bytes of collision chunks.</summary>
+        public ulong CollisionBudgetBytes { get { return c.collision_budget_bytes; } set { c.collision_budget_bytes = value; } }
+        /// <summary>A collision chunk's side; 0: relief's default (64 m on a flat world, 64
+        /// samples on a planet).</summary>
         public double ChunkSize { get { return c.chunk_size_m; } set { c.chunk_size_m = value; } }
-        /// <summary>The far-ground levels.</summary>
-        public ClipmapConfig Levels { get { return new ClipmapConfig(c.levels); } set { c.levels = value.c; } }
+        /// <summary>Far-ground levels (1–24), each twice the spacing of the one before …</summary>
+        public int LevelCount { get { return (int)c.level_count; } set { c.level_count = (uint)value; } }
+        /// <summary>… of this many cells a side (even, 2–4096) …</summary>
+        public int LevelSize { get { return (int)c.level_size; } set { c.level_size = (uint)value; } }
+        /// <summary>… level 0's cells this many metres apart.</summary>
+        public double LevelSpacing { get { return c.level_spacing_m; } set { c.level_spacing_m = value; } }
     }
 
-    /// <summary>One thing that happened in a stream (<see cref="Runtime.PollEvents"/>).</summary>
+    /// <summary>One thing that happened to a region, tile, chunk or the levels (relief_event,
+    /// from <see cref="Runtime.PollEvents"/>).</summary>
     public readonly struct StreamEvent
     {
         readonly relief_event c;
@@ -192,17 +166,26 @@ namespace Relief
         public int Face { get { return (int)c.face; } }
         /// <summary>Why it failed (Failed, ChunkFailed); Ok otherwise.</summary>
         public ReliefStatus Status { get { return (ReliefStatus)c.status; } }
-        /// <summary>Bytes the piece holds (Loaded).</summary>
+        /// <summary>Bytes now resident (Loaded, ChunkReady); 0 otherwise.</summary>
         public ulong Bytes { get { return c.bytes; } }
-        /// <summary>Which try this was (Failed).</summary>
+        /// <summary>Attempts made so far (Failed, ChunkFailed); 0 otherwise.</summary>
         public int Attempt { get { return (int)c.attempt; } }
-        /// <summary>Whether relief tries a failed load again.</summary>
+        /// <summary>Whether relief tries a failed item again (Failed, ChunkFailed).</summary>
         public bool WillRetry { get { return c.will_retry != 0; } }
 
-        public override string ToString() { return string.Format("{0} ({1}, {2}) face {3}", Kind, X, Z, Face); }
+        /// <summary>relief's name for <paramref name="kind"/>: its RELIEF_EVENT_* constant without
+        /// the prefix ("LOADED", "CHUNK_READY", …; "UNKNOWN" for no kind).</summary>
+        public static string KindName(EventKind kind)
+        {
+            return ReliefException.Utf8(NativeMethods.relief_event_kind_name((uint)kind));
+        }
+
+        /// <summary>As relief logs it: "CHUNK_READY (3, -2) face 0".</summary>
+        public override string ToString() { return string.Format("{0} ({1}, {2}) face {3}", KindName(Kind), X, Z, Face); }
     }
 
-    /// <summary>A stream's state and timings.</summary>
+    /// <summary>One stream's state and timings (relief_stream_stats), from
+    /// <see cref="Runtime.GetStreamStats"/>.</summary>
     public readonly struct StreamStats
     {
         readonly relief_stream_stats c;
@@ -233,25 +216,35 @@ namespace Relief
         public ulong Evictions { get { return c.evictions; } }
     }
 
-    /// <summary>A runtime's parts' stats and its own frame timings.</summary>
+    /// <summary>A snapshot of a runtime (relief_runtime_stats): its frame timings, level cells
+    /// and loading progress. Each stream's own figures: <see cref="Runtime.GetStreamStats"/>.</summary>
     public readonly struct RuntimeStats
     {
         readonly relief_runtime_stats c;
         internal RuntimeStats(relief_runtime_stats c) { this.c = c; }
 
-        /// <summary>Whether the runtime builds collision chunks.</summary>
-        public bool HasChunks { get { return c.has_chunks != 0; } }
-        public StreamStats Pieces { get { return new StreamStats(c.pieces); } }
-        public StreamStats Chunks { get { return new StreamStats(c.chunks); } }
+        /// <summary>The parts the runtime was made without.</summary>
+        public RuntimeFlags Flags { get { return (RuntimeFlags)c.flags; } }
+        /// <summary>Microseconds in the last update: all of it, and its parts.</summary>
         public int UpdateLastUs { get { return (int)c.update_last_us; } }
         public int PiecesLastUs { get { return (int)c.pieces_last_us; } }
         public int LevelsLastUs { get { return (int)c.levels_last_us; } }
         public int ChunksLastUs { get { return (int)c.chunks_last_us; } }
+        /// <summary>Microseconds over recent updates.</summary>
         public int UpdateP50Us { get { return (int)c.update_p50_us; } }
         public int UpdateP99Us { get { return (int)c.update_p99_us; } }
         public int UpdateMaxUs { get { return (int)c.update_max_us; } }
+        /// <summary>Level cells rewritten in the last update, and since creation.</summary>
         public ulong LevelCellsLast { get { return c.level_cells_last; } }
         public ulong LevelCellsTotal { get { return c.level_cells_total; } }
+        /// <summary>Loading progress, for a loading screen: regions or tiles the focus wants
+        /// (after trimming to the budget) and how many of them are ready …</summary>
+        public int PiecesWanted { get { return (int)c.pieces_wanted; } }
+        public int PiecesReady { get { return (int)c.pieces_ready; } }
+        /// <summary>… and likewise collision chunks (0 and 0 without collision). Settled when
+        /// both pairs are equal (and nothing failed).</summary>
+        public int ChunksWanted { get { return (int)c.chunks_wanted; } }
+        public int ChunksReady { get { return (int)c.chunks_ready; } }
     }
 
     /// <summary>What lies at a point of a flat world (its region's maps there).</summary>
@@ -360,14 +353,14 @@ namespace Relief
         public int Depth { get { return (int)c.depth; } }
     }
 
-    /// <summary>A far-ground level's window (its heights are read through
-    /// <see cref="Runtime.LevelHeights"/> or <see cref="Clipmap.Heights"/>). Cell (i, j) of the
+    /// <summary>A far-ground level's window (relief_level_view; its heights are read through
+    /// <see cref="Runtime.LevelHeights"/>). Cell (i, j) of the
     /// window lies at plane position (i, j) × Spacing and is stored at texel
     /// (j mod Size) · Size + (i mod Size).</summary>
     public readonly struct LevelInfo
     {
-        readonly relief_clipmap_level c;
-        internal LevelInfo(relief_clipmap_level c) { this.c = c; }
+        readonly relief_level_view c;
+        internal LevelInfo(relief_level_view c) { this.c = c; }
         internal IntPtr Heights { get { return c.heights; } }
 
         /// <summary>Which level (0 is the finest).</summary>

@@ -17,7 +17,7 @@ namespace Relief
     }
 
     /// <summary>An opened world: a directory or a pack (relief pack), from a path, bytes or a
-    /// reader. Streamers made from it keep what they need, so it may be disposed first.</summary>
+    /// reader. Runtimes made from it keep what they need, so it may be disposed first.</summary>
     public sealed class World : IDisposable
     {
         internal readonly WorldHandle Handle;

@@ -28,11 +28,12 @@ namespace Relief.Tests
         {
             { "RELIEF_STATUS_", typeof(ReliefStatus) },
             { "RELIEF_EVENT_", typeof(EventKind) },
-            { "RELIEF_STREAM_KIND_", typeof(StreamKind) },
+            { "RELIEF_STREAM_", typeof(StreamKind) },
             { "RELIEF_RUNTIME_", typeof(RuntimeFlags) },
             { "RELIEF_ORIGIN_", typeof(HeightOrigin) },
             { "RELIEF_REACH_", typeof(ReachKind) },
             { "RELIEF_PLANET_FIELD_", typeof(PlanetField) },
+            { "RELIEF_LOG_", typeof(LogLevel) },
         };
 
         [Test]
@@ -60,8 +61,37 @@ namespace Relief.Tests
                 foreach (string name in Enum.GetNames(f))
                     if (!seen.Contains(f.Name + "." + name) && !(f == typeof(RuntimeFlags) && name == "None"))
                         problems.Add(f.Name + "." + name + " has no header constant");
-            Assert.GreaterOrEqual(constants, 25);
+            Assert.GreaterOrEqual(constants, 30);
             Assert.IsEmpty(problems, string.Join("\n", problems.ToArray()));
+        }
+
+        /// <summary>relief_status_name and relief_event_kind_name give each constant's name
+        /// without its prefix, and "UNKNOWN" for anything else.</summary>
+        [Test]
+        public void StatusAndEventNamesAreTheHeaderConstantsNames()
+        {
+            int statuses = 0, kinds = 0;
+            foreach (string line in File.ReadAllLines(Fixtures.Layout))
+            {
+                string[] w = line.Split(' ');
+                if (w[0] != "const")
+                    continue;
+                if (w[1].StartsWith("RELIEF_STATUS_", StringComparison.Ordinal))
+                {
+                    Assert.AreEqual(w[1].Substring("RELIEF_STATUS_".Length), ReliefException.StatusName((ReliefStatus)uint.Parse(w[2])));
+                    statuses++;
+                }
+                else if (w[1].StartsWith("RELIEF_EVENT_", StringComparison.Ordinal))
+                {
+                    Assert.AreEqual(w[1].Substring("RELIEF_EVENT_".Length), StreamEvent.KindName((EventKind)uint.Parse(w[2])));
+                    kinds++;
+                }
+            }
+            Assert.AreEqual(Enum.GetValues(typeof(ReliefStatus)).Length, statuses);
+            Assert.AreEqual(Enum.GetValues(typeof(EventKind)).Length, kinds);
+            Assert.AreEqual("UNKNOWN", ReliefException.StatusName((ReliefStatus)77));
+            Assert.AreEqual("UNKNOWN", StreamEvent.KindName((EventKind)77));
+            Assert.AreEqual("LOADED (0, 0) face 0", default(StreamEvent).ToString());
         }
 
         /// <summary>UnityEngine's types a game script sees with `using UnityEngine;` whose
@@ -160,6 +190,39 @@ namespace Relief.Tests
                 GC.WaitForPendingFinalizers();
                 GC.Collect();
                 Assert.AreEqual(copy[777], orphan[777], "the span kept its view alive");
+            }
+        }
+
+        /// <summary>A held piece is the caller's: its view stays readable, unchanged, after the
+        /// runtime is disposed, and holding one twice gives two holds, each let go on its own.</summary>
+        [Test]
+        public void AViewOutlivesItsRuntimeAndEachHoldIsReleasedOnItsOwn()
+        {
+            using (World world = World.Open(Fixtures.World))
+            {
+                var rt = new Runtime(world);
+                RegionView first = SettledRegion(world, rt);
+                RegionView second = rt.AcquireRegion(first.X, first.Z);
+                Assert.IsNotNull(second);
+                float[] heights = first.Height.ToArray();
+                ChunkView chunk = rt.AcquireChunk(rt.ChunkAt(world.Info.Centre));
+                Assert.IsNotNull(chunk, "the chunk at the centre is built once settled");
+                float[] chunkHeights = chunk.Heights.ToArray();
+
+                rt.Dispose();
+                rt.Dispose(); // twice is fine
+                Assert.IsFalse(rt.IsLive);
+                Assert.Throws<ObjectDisposedException>(delegate { rt.Update(0, 0, 0); });
+                Assert.Throws<ObjectDisposedException>(delegate { rt.AcquireRegion(first.X, first.Z); });
+                CollectionAssert.AreEqual(heights, first.Height.ToArray(), "held past the runtime");
+                CollectionAssert.AreEqual(chunkHeights, chunk.Heights.ToArray());
+
+                first.Dispose();
+                Assert.Throws<ObjectDisposedException>(delegate { first.Height.ToArray(); });
+                CollectionAssert.AreEqual(heights, second.Height.ToArray(), "the second hold is its own");
+                second.Dispose();
+                chunk.Dispose();
+                Assert.IsFalse(second.IsLive || chunk.IsLive);
             }
         }
 

@@ -100,7 +100,7 @@ namespace Relief.Tests
         {
             OnMain("Log");
             if (level == LogLevel.Error) Errors.Add(message);
-            else if (level == LogLevel.Warning) Warnings.Add(message);
+            else if (level == LogLevel.Warn) Warnings.Add(message);
         }
     }
 
@@ -137,7 +137,7 @@ namespace Relief.Tests
 
                 // One tile per ready region, each where its region is.
                 DriverStats stats = driver.Stats;
-                Assert.AreEqual(driver.Runtime.Stats.Pieces.Ready, stats.TilesShown);
+                Assert.AreEqual(driver.Runtime.GetStreamStats(StreamKind.Pieces).Ready, stats.TilesShown);
                 var byLocation = new Dictionary<long, FakeTile>();
                 foreach (FakeTile t in engine.Tiles)
                     if (t.Shown)
@@ -217,7 +217,7 @@ namespace Relief.Tests
                 DriverStats stats = driver.Stats;
                 Assert.AreEqual(0, stats.TilesShown, "planets are drawn by their rings, not Terrain tiles");
                 Assert.Greater(stats.CollidersShown, 0);
-                Assert.AreEqual(driver.Runtime.Stats.Chunks.Ready, stats.CollidersShown);
+                Assert.AreEqual(driver.Runtime.GetStreamStats(StreamKind.Chunks).Ready, stats.CollidersShown);
                 int shown = 0;
                 foreach (FakeMesh m in engine.Meshes)
                 {
@@ -313,7 +313,7 @@ namespace Relief.Tests
                 StringAssert.Contains("missing.rlpack", error);
                 Assert.IsFalse(Sources.TryOpenWorld(dir, "broken.rlpack", out w, out error));
                 StringAssert.Contains("broken.rlpack", error);
-                StringAssert.Contains("Corrupt", error);
+                StringAssert.Contains("CORRUPT: ", error);
                 Assert.IsFalse(Sources.TryOpenPlanet(dir, "island.rlpack", out p, out error), "a pack is no planet");
                 Assert.IsFalse(Sources.TryOpenWorld(dir, "", out w, out error));
                 StringAssert.Contains("no world", error);

@@ -41,7 +41,7 @@ namespace Relief.Tests
                     long u = i - size * (long)Math.Floor(i / (double)size), v = j - size * (long)Math.Floor(j / (double)size);
                     Assert.AreEqual(v * size + u, t);
                 }
-            var level = new LevelInfo(new Relief.Native.relief_clipmap_level { size = size, origin_i = -5, origin_j = 13, spacing = 32 });
+            var level = new LevelInfo(new Relief.Native.relief_level_view { size = size, origin_i = -5, origin_j = 13, spacing = 32 });
             var w = new double[4];
             FarLevels.Window(level, w);
             CollectionAssert.AreEqual(new[] { -160.0, 416.0, 32.0, 8.0 }, w);

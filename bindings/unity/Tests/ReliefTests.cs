@@ -1,10 +1,8 @@
 // NUnit tests of the C# layer against the real native library (NUnit 2.6 API, so they run
-// under Debian's Mono in CI and in Unity's Test Runner). Inputs come from the environment:
-//   RELIEF_WORLD   a baked world directory
-//   RELIEF_PACK    the same world packed (relief pack)
-//   RELIEF_URL     the same pack served over HTTP (nginx on a loopback port)
-//   RELIEF_LAYOUT  what a C program compiled from relief.h printed: struct sizes, field
-//                  offsets, constants and the version (written by tests/csharp.rs)
+// under Debian's Mono in CI and in Unity's Test Runner). Inputs come from Tests/Fixtures~
+// (Fixtures.cs): a baked world directory, the same world packed, a small planet, the pack's
+// URL on a loopback web server, and what a C program compiled from relief.h printed (struct
+// sizes, field offsets, constants and the version; written by tests/csharp.rs).
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -109,6 +107,54 @@ namespace Relief.Tests
             Assert.IsEmpty(problems, string.Join("\n", problems.ToArray()));
         }
 
+        /// <summary>struct_size is read by every call that reads or fills a struct, the
+        /// *_default calls included: unset or too big it is refused and nothing is written; an
+        /// older header's size is honoured and relief writes no byte past it.</summary>
+        [Test]
+        public void ReliefReadsAndWritesOnlyTheStructSizeItIsGiven()
+        {
+            uint ok = NativeMethods.RELIEF_STATUS_OK, invalid = NativeMethods.RELIEF_STATUS_INVALID_ARGUMENT;
+            uint configSize = (uint)Marshal.SizeOf(typeof(relief_runtime_config));
+            var config = new relief_runtime_config();
+            Assert.AreEqual(invalid, NativeMethods.relief_runtime_config_default(ref config), "struct_size unset");
+            StringAssert.Contains("struct_size", ReliefException.LastError());
+            config.struct_size = configSize + 8; // a header newer than the library
+            Assert.AreEqual(invalid, NativeMethods.relief_runtime_config_default(ref config));
+            Assert.AreEqual(0u, config.max_attempts, "nothing written on failure");
+            config.struct_size = configSize;
+            Assert.AreEqual(ok, NativeMethods.relief_runtime_config_default(ref config));
+            Assert.AreEqual(configSize, config.struct_size);
+            Assert.Greater(config.max_attempts, 0u);
+            Assert.Greater(config.drop_radius, config.load_radius);
+            Assert.AreEqual(config.max_attempts, (uint)RuntimeConfig.Default().MaxAttempts);
+
+            var http = new relief_http_options();
+            Assert.AreEqual(invalid, NativeMethods.relief_http_options_default(ref http), "struct_size unset");
+            http.struct_size = (uint)Marshal.SizeOf(typeof(relief_http_options));
+            Assert.AreEqual(ok, NativeMethods.relief_http_options_default(ref http));
+            Assert.AreEqual(10000u, http.timeout_ms);
+
+            using (World world = World.Open(Fixtures.World))
+            using (var rt = new Runtime(world, StreamingTests.PiecesOnly()))
+            {
+                Double3 c = world.Info.Centre;
+                Assert.IsTrue(rt.Settle(c.X, 0, c.Z, 60000));
+                // 0.2.0's runtime stats ended before the progress fields 0.2.1 added.
+                var stats = new relief_runtime_stats();
+                stats.struct_size = (uint)Marshal.OffsetOf(typeof(relief_runtime_stats), "pieces_wanted");
+                stats.pieces_wanted = 12345;
+                Assert.AreEqual(ok, NativeMethods.relief_runtime_get_stats(rt.Handle, ref stats));
+                Assert.AreEqual(NativeMethods.RELIEF_RUNTIME_NO_COLLISION | NativeMethods.RELIEF_RUNTIME_NO_LEVELS, stats.flags);
+                Assert.AreEqual(12345u, stats.pieces_wanted, "written past the caller's struct_size");
+                stats.struct_size = (uint)Marshal.SizeOf(typeof(relief_runtime_stats));
+                Assert.AreEqual(ok, NativeMethods.relief_runtime_get_stats(rt.Handle, ref stats));
+                Assert.Greater(stats.pieces_wanted, 0u);
+                Assert.AreEqual(stats.pieces_wanted, stats.pieces_ready);
+                stats.struct_size += 8;
+                Assert.AreEqual(invalid, NativeMethods.relief_runtime_get_stats(rt.Handle, ref stats));
+            }
+        }
+
         [Test]
         public void TheLoadedLibrarySpeaksTheAbiTheBindingsExpect()
         {
@@ -134,6 +180,14 @@ namespace Relief.Tests
             z = (w.Info.RegionMinZ + w.Info.RegionMaxZ + 1) * extent / 2;
         }
 
+        /// <summary>A runtime config streaming regions only (what a server or a query tool needs).</summary>
+        internal static RuntimeConfig PiecesOnly()
+        {
+            RuntimeConfig c = RuntimeConfig.Default();
+            c.Flags = RuntimeFlags.NoCollision | RuntimeFlags.NoLevels;
+            return c;
+        }
+
         [Test]
         public void AWorldOpensByPathFromMemoryAndThroughAReader()
         {
@@ -155,7 +209,7 @@ namespace Relief.Tests
                     // Regions stream through the reader too.
                     double x, z;
                     Centre(viaReader, out x, out z);
-                    using (var s = new Streamer(viaReader))
+                    using (var s = new Runtime(viaReader, PiecesOnly()))
                     using (var t = new TerrainQueries(s))
                     {
                         Assert.IsTrue(s.Settle(x, 0, z, 60000));
@@ -187,9 +241,9 @@ namespace Relief.Tests
                     Assert.AreEqual(local.BiomeName(0), remote.BiomeName(0));
                     double x, z;
                     Centre(remote, out x, out z);
-                    using (var s = new Streamer(remote))
+                    using (var s = new Runtime(remote, PiecesOnly()))
                     using (var t = new TerrainQueries(s))
-                    using (var reference = new Streamer(local))
+                    using (var reference = new Runtime(local, PiecesOnly()))
                     using (var rt = new TerrainQueries(reference))
                     {
                         Assert.IsTrue(s.Settle(x, 0, z, 60000));
@@ -217,57 +271,77 @@ namespace Relief.Tests
         }
 
         [Test]
-        public void AShortWalkStreamsRegionsChunksAndClipmapLevels()
+        public void AShortWalkStreamsRegionsChunksAndLevels()
         {
             using (World world = World.Open(WorldDir))
-            using (var streamer = new Streamer(world))
-            using (var terrain = new TerrainQueries(streamer))
-            using (var collision = new CollisionStream(streamer, 0))
-            using (var clipmap = new Clipmap(terrain))
+            using (var rt = new Runtime(world))
+            using (var terrain = new TerrainQueries(rt))
             {
                 double x, z;
                 Centre(world, out x, out z);
-                Assert.IsTrue(streamer.Settle(x, 0, z, 60000));
+                Assert.IsTrue(rt.Settle(x, 0, z, 60000));
                 Span<StreamEvent> events = new StreamEvent[32];
+                // What Settle's updates queued: their level rectangles are gone (GetDirty holds
+                // the last update's only).
+                while (rt.PollEvents(events) > 0) { }
                 int loaded = 0, chunks = 0, views = 0, rects = 0, onChunk = 0;
                 for (int frame = 0; frame < 90; frame++)
                 {
                     double px = x + frame * 8.0, pz = z + frame * 3.0; // 480 m/s, to cross regions
                     float ground = terrain.Height(px, pz);
-                    streamer.Update(px, ground, pz);
-                    collision.Update(px, ground, pz);
-                    rects += clipmap.Update(px, ground, pz);
+                    rt.Update(px, ground, pz);
                     int n;
-                    while ((n = streamer.PollEvents(events)) > 0)
+                    while ((n = rt.PollEvents(events)) > 0)
                     {
                         for (int i = 0; i < n; i++)
                         {
-                            Assert.AreNotEqual(EventKind.Failed, events[i].Kind);
-                            if (events[i].Kind != EventKind.Loaded) continue;
+                            StreamEvent e = events[i];
+                            Assert.AreNotEqual(EventKind.Failed, e.Kind);
+                            Assert.AreNotEqual(EventKind.ChunkFailed, e.Kind);
+                            Assert.AreEqual(ReliefStatus.Ok, e.Status);
+                            if (e.Kind == EventKind.ChunkReady)
+                            {
+                                chunks++;
+                                Assert.Greater(e.Bytes, 0ul, "a built chunk's bytes");
+                            }
+                            else if (e.Kind == EventKind.LevelsDirty)
+                            {
+                                var dirty = new DirtyRect[e.X];
+                                Assert.AreEqual(e.X, rt.GetDirty(dirty), "one update: the event's count is GetDirty's");
+                                rects += e.X;
+                            }
+                            if (e.Kind != EventKind.Loaded) continue;
                             loaded++;
-                            rects += clipmap.RefreshRegion(events[i].X, events[i].Z);
-                            using (RegionView v = streamer.AcquireRegion(events[i].X, events[i].Z))
+                            Assert.Greater(e.Bytes, 0ul, "a loaded region's bytes");
+                            using (RegionView v = rt.AcquireRegion(e.X, e.Z))
                             {
                                 if (v == null) continue; // unloaded again already
+                                Assert.AreEqual(e.X, v.X);
+                                Assert.AreEqual(e.Z, v.Z);
                                 Assert.AreEqual(v.Size * v.Size, v.Height.Length);
                                 Assert.AreEqual(v.Size * v.Size * 4, v.Color.Length);
+                                Assert.AreEqual(v.X * v.Size * v.VertexSpacing, v.OriginX, 1e-9);
                                 Assert.IsFalse(float.IsNaN(v.Height[v.Height.Length - 1]));
                                 views++;
                             }
                         }
                     }
-                    while ((n = collision.PollEvents(events)) > 0)
-                        for (int i = 0; i < n; i++)
-                            if (events[i].Kind == EventKind.Loaded) chunks++;
-                    ChunkKey key = collision.ChunkAt(new Double3(px, ground, pz));
+                    ChunkKey key = rt.ChunkAt(new Double3(px, ground, pz));
                     Assert.AreEqual(0, key.Face);
-                    using (ChunkView c = collision.AcquireChunk(key))
+                    using (ChunkView c = rt.AcquireChunk(key))
                     {
                         if (c != null)
                         {
                             onChunk++;
+                            Assert.AreEqual(key, c.Key);
                             Assert.AreEqual(c.Samples * c.Samples, c.Heights.Length);
                             Assert.LessOrEqual(c.MinHeight, c.MaxHeight);
+                            // A flat world's chunk frame is the world's own.
+                            Assert.AreEqual(new Double3(0, 0, 0), c.Origin);
+                            Assert.AreEqual(new Double3(1, 0, 0), c.AxisX);
+                            Assert.AreEqual(new Double3(0, 1, 0), c.Up);
+                            Assert.AreEqual(new Double3(0, 0, 1), c.AxisZ);
+                            Assert.That(px, Is.InRange(c.CornerX, c.CornerX + (c.Samples - 1) * c.Spacing));
                         }
                     }
                     Thread.Sleep(16);
@@ -277,15 +351,15 @@ namespace Relief.Tests
                 Assert.Greater(chunks, 0, "collision chunks built");
                 Assert.Greater(onChunk, 0);
                 Assert.Greater(rects, 0);
-                var dirty = new DirtyRect[64];
-                Assert.LessOrEqual(clipmap.GetDirty(dirty), 64);
-                LevelInfo level0 = clipmap.Level(0);
+                LevelInfo level0 = rt.Level(0);
                 Assert.IsTrue(level0.Filled);
-                Assert.AreEqual((int)(level0.Size * level0.Size), clipmap.Heights(0).Length);
-                StreamStats stats = streamer.Stats;
-                Assert.Greater(stats.Loads, 0ul);
-                Assert.LessOrEqual(stats.ReadyBytes + stats.CachedBytes, stats.BudgetBytes);
-                Assert.Greater(collision.Stats.Loads, 0ul);
+                Assert.AreEqual((int)(level0.Size * level0.Size), rt.LevelHeights(0).Length);
+                StreamStats pieces = rt.GetStreamStats(StreamKind.Pieces);
+                Assert.Greater(pieces.Loads, 0ul);
+                Assert.LessOrEqual(pieces.ReadyBytes + pieces.CachedBytes, pieces.BudgetBytes);
+                StreamStats collision = rt.GetStreamStats(StreamKind.Chunks);
+                Assert.Greater(collision.Loads, 0ul);
+                Assert.AreNotEqual(pieces.BudgetBytes, collision.BudgetBytes, "two streams, two budgets");
             }
         }
 
@@ -293,12 +367,12 @@ namespace Relief.Tests
         public void EveryQueryAnswers()
         {
             using (World world = World.Open(WorldDir))
-            using (var streamer = new Streamer(world))
-            using (var terrain = new TerrainQueries(streamer))
+            using (var rt = new Runtime(world, PiecesOnly()))
+            using (var terrain = new TerrainQueries(rt))
             {
                 double x, z;
                 Centre(world, out x, out z);
-                Assert.IsTrue(streamer.Settle(x, 0, z, 60000));
+                Assert.IsTrue(rt.Settle(x, 0, z, 60000));
                 HeightOrigin origin;
                 float h = terrain.Height(x, z, out origin);
                 Assert.AreEqual(HeightOrigin.Region, origin);
@@ -341,43 +415,51 @@ namespace Relief.Tests
         {
             var e = Assert.Throws<ReliefException>(delegate { World.Open("/nonexistent/relief/world"); });
             Assert.AreEqual(ReliefStatus.NotFound, e.Status);
+            StringAssert.StartsWith("NOT_FOUND: ", e.Message, "the status's name, then relief's message");
+            StringAssert.Contains("/nonexistent/relief/world", e.Message);
             StringAssert.Contains("missing", e.Message);
             e = Assert.Throws<ReliefException>(delegate { World.OpenMemory(new byte[0]); });
             Assert.AreEqual(ReliefStatus.Corrupt, e.Status);
-            e = Assert.Throws<ReliefException>(delegate { StreamConfig.Default((StreamKind)9); });
-            Assert.AreEqual(ReliefStatus.InvalidArgument, e.Status);
+            StringAssert.StartsWith("CORRUPT: ", e.Message);
             using (World world = World.Open(WorldDir))
             {
-                var config = StreamConfig.Default(StreamKind.Regions);
-                config.StructSize += 8; // a "newer" caller
-                e = Assert.Throws<ReliefException>(delegate { new Streamer(world, config); });
-                Assert.AreEqual(ReliefStatus.InvalidArgument, e.Status);
-                config = StreamConfig.Default(StreamKind.Regions);
+                RuntimeConfig config = RuntimeConfig.Default();
                 config.LoadRadius = double.NaN;
-                Assert.Throws<ReliefException>(delegate { new Streamer(world, config); });
+                e = Assert.Throws<ReliefException>(delegate { new Runtime(world, config); });
+                Assert.AreEqual(ReliefStatus.InvalidArgument, e.Status);
+                StringAssert.Contains("load_radius", e.Message, "the message names the field");
+                config = RuntimeConfig.Default();
+                config.LevelSize = 127;
+                e = Assert.Throws<ReliefException>(delegate { new Runtime(world, config); });
+                StringAssert.Contains("level_size", e.Message);
+                config = RuntimeConfig.Default();
+                config.CollisionDropRadius = config.CollisionLoadRadius / 2;
+                e = Assert.Throws<ReliefException>(delegate { new Runtime(world, config); });
+                StringAssert.Contains("collision_drop_radius", e.Message);
+                e = Assert.Throws<ReliefException>(delegate { new Runtime(world, default(RuntimeConfig)); });
+                Assert.AreEqual(ReliefStatus.InvalidArgument, e.Status, "a config not from Default");
                 e = Assert.Throws<ReliefException>(delegate { world.BiomeName(world.Info.BiomeCount); });
                 Assert.AreEqual(ReliefStatus.InvalidArgument, e.Status);
-                using (var streamer = new Streamer(world))
-                using (var terrain = new TerrainQueries(streamer))
+                using (var rt = new Runtime(world, PiecesOnly()))
+                using (var terrain = new TerrainQueries(rt))
                 {
-                    Assert.IsNull(streamer.AcquireRegion(0, 0), "not resident yet");
+                    Assert.IsNull(rt.AcquireRegion(0, 0), "not resident yet");
+                    e = Assert.Throws<ReliefException>(delegate { rt.GetStreamStats((StreamKind)9); });
+                    Assert.AreEqual(ReliefStatus.InvalidArgument, e.Status);
                     Assert.Throws<ReliefException>(delegate { terrain.Heights(new double[6], new float[2]); });
                     Assert.Throws<ReliefException>(delegate { terrain.River(0, 0, -1); });
-                    var bad = ClipmapConfig.Default();
-                    bad.Size = 127;
-                    Assert.Throws<ReliefException>(delegate { new Clipmap(terrain, bad); });
                     double x, z;
                     Centre(world, out x, out z);
-                    streamer.Settle(x, 0, z, 60000);
+                    Assert.IsTrue(rt.Settle(x, 0, z, 60000));
                     var info = world.Info;
-                    RegionView v = streamer.AcquireRegion((info.RegionMinX + info.RegionMaxX + 1) / 2, (info.RegionMinZ + info.RegionMaxZ + 1) / 2);
+                    RegionView v = rt.AcquireRegion((info.RegionMinX + info.RegionMaxX + 1) / 2, (info.RegionMinZ + info.RegionMaxZ + 1) / 2);
                     Assert.IsNotNull(v);
                     v.Dispose();
                     v.Dispose(); // twice is fine
                     Assert.Throws<ObjectDisposedException>(delegate { var s = v.Height; });
                 }
                 world.Dispose();
-                Assert.Throws<ObjectDisposedException>(delegate { new Streamer(world); });
+                Assert.Throws<ObjectDisposedException>(delegate { new Runtime(world); });
             }
         }
     }
@@ -442,10 +524,18 @@ namespace Relief.Tests
                 int views = 0;
                 Drain(rt, byKind, ref views, false);
                 RuntimeStats stats = rt.Stats;
-                Assert.IsTrue(stats.HasChunks);
-                Assert.AreEqual((int)stats.Pieces.Ready, byKind[(int)EventKind.Loaded]);
-                Assert.AreEqual((int)stats.Chunks.Ready, byKind[(int)EventKind.ChunkReady]);
+                Assert.AreEqual(RuntimeFlags.None, stats.Flags);
+                StreamStats pieces = rt.GetStreamStats(StreamKind.Pieces), chunks = rt.GetStreamStats(StreamKind.Chunks);
+                Assert.AreEqual(pieces.Ready, byKind[(int)EventKind.Loaded]);
+                Assert.AreEqual(chunks.Ready, byKind[(int)EventKind.ChunkReady]);
                 Assert.Greater(byKind[(int)EventKind.LevelsDirty], 0);
+                // Settled: the loading screen's progress is complete.
+                Assert.Greater(stats.PiecesWanted, 0);
+                Assert.AreEqual(stats.PiecesWanted, stats.PiecesReady);
+                Assert.AreEqual(pieces.Ready, stats.PiecesReady);
+                Assert.Greater(stats.ChunksWanted, 0);
+                Assert.AreEqual(stats.ChunksWanted, stats.ChunksReady);
+                Assert.AreEqual(chunks.Ready, stats.ChunksReady);
                 for (int frame = 0; frame < 60; frame++)
                 {
                     double px = x + frame * 8.0, pz = z + frame * 3.0;
@@ -474,21 +564,26 @@ namespace Relief.Tests
                 using (var rt = new Runtime(world, config))
                 {
                     Assert.IsTrue(rt.Settle(0, 0, 0, 60000));
-                    Assert.IsFalse(rt.Stats.HasChunks);
-                    var e = Assert.Throws<ReliefException>(delegate { rt.Level(0); });
+                    RuntimeStats stats = rt.Stats;
+                    Assert.AreEqual(RuntimeFlags.NoCollision | RuntimeFlags.NoLevels, stats.Flags);
+                    Assert.AreEqual(0, stats.ChunksWanted);
+                    Assert.AreEqual(0, stats.ChunksReady);
+                    Assert.AreEqual(stats.PiecesWanted, stats.PiecesReady);
+                    Assert.AreEqual(0ul, stats.LevelCellsTotal);
+                    Assert.Greater(rt.GetStreamStats(StreamKind.Pieces).Ready, 0);
+                    var e = Assert.Throws<ReliefException>(delegate { rt.GetStreamStats(StreamKind.Chunks); });
+                    Assert.AreEqual(ReliefStatus.InvalidArgument, e.Status);
+                    e = Assert.Throws<ReliefException>(delegate { rt.Level(0); });
                     Assert.AreEqual(ReliefStatus.InvalidArgument, e.Status);
                     Assert.Throws<ReliefException>(delegate { rt.AcquireChunk(new ChunkKey(0, 0, 0)); });
+                    Assert.Throws<ReliefException>(delegate { rt.ChunkAt(new Double3(0, 0, 0)); });
+                    Assert.AreEqual(0, rt.GetDirty(new DirtyRect[0]), "no levels, no rectangles");
                     Assert.Throws<ReliefException>(delegate { rt.Update(double.NaN, 0, 0); });
                     rt.Update(new Double3(0, 0, 0), new Double3(900, 40, 700)); // the camera elsewhere: fine
                     Assert.Throws<ReliefException>(delegate { rt.Update(new Double3(0, 0, 0), new Double3(0, double.PositiveInfinity, 0)); });
                     Assert.Throws<ReliefException>(delegate { rt.AcquireTile(0, 0, 0); });
                     Assert.Throws<ReliefException>(delegate { new PlanetQueries(rt); });
                 }
-                config = RuntimeConfig.Default();
-                ClipmapConfig levels = config.Levels;
-                levels.StructSize += 4; // a nested struct from another header
-                config.Levels = levels;
-                Assert.Throws<ReliefException>(delegate { new Runtime(world, config); });
                 config = RuntimeConfig.Default();
                 config.Flags = (RuntimeFlags)0x80;
                 Assert.Throws<ReliefException>(delegate { new Runtime(world, config); });
@@ -578,51 +673,54 @@ namespace Relief.Tests
         public void AWalkOnThePlanetStreamsTilesChunksAndRingsAndEveryQueryAnswers()
         {
             using (Planet planet = Planet.Open(PlanetPath))
-            using (var streamer = new Streamer(planet))
-            using (var terrain = new PlanetQueries(streamer))
-            using (var collision = new CollisionStream(streamer, 0))
-            using (var rings = new Clipmap(terrain))
+            using (var rt = new Runtime(planet))
+            using (var terrain = new PlanetQueries(rt))
             {
                 Double3 pos = terrain.PositionAt(0, 0);
-                Assert.IsTrue(streamer.Settle(pos.X, pos.Y, pos.Z, 60000));
+                Assert.IsTrue(rt.Settle(pos.X, pos.Y, pos.Z, 60000));
                 Span<StreamEvent> events = new StreamEvent[32];
                 int loaded = 0, tiles = 0, chunks = 0, onChunk = 0, rects = 0;
                 for (int frame = 0; frame < 90; frame++)
                 {
                     pos = terrain.PositionAt(0, frame * 0.2);
-                    streamer.Update(pos.X, pos.Y, pos.Z);
-                    collision.Update(pos.X, pos.Y, pos.Z);
-                    rects += rings.Update(pos.X, pos.Y, pos.Z);
+                    rt.Update(pos.X, pos.Y, pos.Z);
                     int n;
-                    while ((n = streamer.PollEvents(events)) > 0)
+                    while ((n = rt.PollEvents(events)) > 0)
                     {
                         for (int i = 0; i < n; i++)
                         {
-                            Assert.AreNotEqual(EventKind.Failed, events[i].Kind);
-                            if (events[i].Kind != EventKind.Loaded) continue;
+                            StreamEvent ev = events[i];
+                            Assert.AreNotEqual(EventKind.Failed, ev.Kind);
+                            Assert.AreNotEqual(EventKind.ChunkFailed, ev.Kind);
+                            Assert.Less(ev.Face, 6);
+                            if (ev.Kind == EventKind.ChunkReady) chunks++;
+                            if (ev.Kind == EventKind.LevelsDirty) rects += ev.X;
+                            if (ev.Kind != EventKind.Loaded) continue;
                             loaded++;
-                            Assert.Less(events[i].Face, 6);
-                            rects += rings.RefreshTile(events[i].Face, events[i].X, events[i].Z);
-                            using (TileView t = streamer.AcquireTile(events[i].Face, events[i].X, events[i].Z))
+                            using (TileView t = rt.AcquireTile(ev.Face, ev.X, ev.Z))
                             {
                                 if (t == null) continue;
+                                Assert.AreEqual(ev.Face, t.Face);
+                                Assert.AreEqual(ev.X, t.TileX);
+                                Assert.AreEqual(ev.Z, t.TileY);
+                                Assert.AreEqual(planet.Info.TileSize, t.Size);
                                 int count = t.Size * t.Size;
                                 Assert.AreEqual(count, t.Height.Length);
+                                Assert.AreEqual(count, t.Biome.Length);
+                                Assert.AreEqual(count, t.Lake.Length);
                                 Assert.AreEqual(count, t.Sediment.Length);
                                 Assert.AreEqual(count, t.Precipitation.Length);
                                 tiles++;
                             }
                         }
                     }
-                    while ((n = collision.PollEvents(events)) > 0)
-                        for (int i = 0; i < n; i++)
-                            if (events[i].Kind == EventKind.Loaded) chunks++;
-                    using (ChunkView c = collision.AcquireChunk(collision.ChunkAt(pos)))
+                    using (ChunkView c = rt.AcquireChunk(rt.ChunkAt(pos)))
                     {
                         if (c != null)
                         {
                             onChunk++;
                             Assert.Greater(c.Up.Dot(pos), 0.0, "the chunk's up points out of the planet");
+                            Assert.AreEqual(0.0, c.AxisX.Dot(c.Up), 1e-9, "a tangent frame");
                             Assert.AreEqual(c.Samples * c.Samples, c.Heights.Length);
                         }
                     }
@@ -633,7 +731,7 @@ namespace Relief.Tests
                 Assert.Greater(chunks, 0);
                 Assert.Greater(onChunk, 0);
                 Assert.Greater(rects, 0);
-                Assert.IsTrue(rings.Level(0).Filled);
+                Assert.IsTrue(rt.Level(0).Filled);
 
                 HeightOrigin origin;
                 float h = terrain.Height(pos, out origin);

@@ -100,9 +100,9 @@ namespace Relief.Tests
             {
                 Assert.AreEqual(byPath.Info.RegionCount, inApk.Info.RegionCount);
                 double x = inApk.Info.Centre.X, z = inApk.Info.Centre.Z;
-                using (var s = new Streamer(inApk))
+                using (var s = new Runtime(inApk, StreamingTests.PiecesOnly()))
                 using (var t = new TerrainQueries(s))
-                using (var s2 = new Streamer(byPath))
+                using (var s2 = new Runtime(byPath, StreamingTests.PiecesOnly()))
                 using (var t2 = new TerrainQueries(s2))
                 {
                     Assert.IsTrue(s.Settle(x, 0, z, 60000));

@@ -10,12 +10,12 @@ use super::{ffi_guard, relief_status, require, Failure};
 use relief::http::HttpOptions;
 
 /// How relief fetches a world or planet by URL (`relief_world_open_url`,
-/// `relief_planet_open_url`). Fill it with `relief_http_options_default`, then change what
-/// you need. relief copies everything it points to during the open call.
+/// `relief_planet_open_url`). Set `struct_size`, fill it with `relief_http_options_default`,
+/// then change what you need. relief copies everything it points to during the open call.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct relief_http_options {
-    /// sizeof(relief_http_options), set by the caller (the default call sets it).
+    /// sizeof(relief_http_options), set by the caller.
     pub struct_size: u32,
     /// Milliseconds one request may take, connecting to last byte. 0: 10000.
     pub timeout_ms: u32,
@@ -35,31 +35,44 @@ pub struct relief_http_options {
 }
 
 /// Fills `*out` with the defaults: 10 s per request, 2 retries, the user's cache directory
-/// with a 2 GiB budget, no extra headers; sets `struct_size`.
-/// Errors: INVALID_ARGUMENT (NULL `out`). Threads: any.
+/// with a 2 GiB budget, no extra headers. Set `out->struct_size` to
+/// `sizeof(relief_http_options)` first: relief writes that many bytes at most. Errors:
+/// INVALID_ARGUMENT (NULL `out`, a `struct_size` this relief doesn't read); `*out` is
+/// untouched on failure. Threads: any.
 ///
 /// # Safety
-/// `out` must be NULL or writable.
+/// `out` must be NULL or writable for its `struct_size`.
 #[no_mangle]
 pub unsafe extern "C" fn relief_http_options_default(
     out: *mut relief_http_options,
 ) -> relief_status {
     ffi_guard!({
-        require("relief_http_options_default", &[("out", out.is_null())])?;
-        let d = HttpOptions::default();
-        let options = relief_http_options {
-            struct_size: std::mem::size_of::<relief_http_options>() as u32,
-            timeout_ms: d.timeout.as_millis() as u32,
-            retries: d.retries,
-            cache_dir: std::ptr::null(),
-            cache_budget_bytes: d.cache_budget,
-            headers: std::ptr::null(),
-            header_count: 0,
-        };
-        // SAFETY: checked non-NULL; the caller promises writable.
-        unsafe { out.write_unaligned(options) };
-        Ok(())
+        let what = "relief_http_options_default";
+        require(what, &[("out", out.is_null())])?;
+        // SAFETY: non-NULL, forwarded contract.
+        unsafe { super::sized::write_out(what, out, default_options()) }
     })
+}
+
+fn default_options() -> relief_http_options {
+    let d = HttpOptions::default();
+    relief_http_options {
+        struct_size: std::mem::size_of::<relief_http_options>() as u32,
+        timeout_ms: d.timeout.as_millis() as u32,
+        retries: d.retries,
+        cache_dir: std::ptr::null(),
+        cache_budget_bytes: d.cache_budget,
+        headers: std::ptr::null(),
+        header_count: 0,
+    }
+}
+
+// SAFETY: repr(C), numbers and raw pointers, starting with struct_size.
+unsafe impl super::sized::Grows for relief_http_options {
+    const FIRST: usize = 48;
+    fn defaults() -> Self {
+        default_options()
+    }
 }
 
 /// The caller's options (NULL: the defaults) as [`HttpOptions`].
@@ -75,7 +88,7 @@ pub(crate) unsafe fn options_from(
         return Ok(out);
     }
     // SAFETY: non-NULL; the caller promises a readable struct.
-    let o = unsafe { super::read_sized(what, options) }?;
+    let o = unsafe { super::sized::read_in(what, options) }?;
     if o.timeout_ms > 0 {
         out.timeout = Duration::from_millis(o.timeout_ms as u64);
     }

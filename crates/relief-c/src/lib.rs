@@ -2,21 +2,26 @@
 //! docs/c-api.md: every fallible call returns a `relief_status` and writes its out-parameters
 //! only on success; `relief_last_error_message()` explains the last failure on the calling
 //! thread; every export runs inside [`ffi_guard!`], so no panic crosses the boundary;
-//! `destroy(NULL)` is a no-op; structs that may grow start with `struct_size` and arrays of
-//! small structs come with their element size; `relief_abi_version()` names the ABI.
+//! `destroy(NULL)` is a no-op; structs a caller passes whole start with `struct_size` and
+//! arrays of small structs come with their element size, so both can grow ([`sized`]);
+//! `relief_abi_version()` names the ABI.
+//!
+//! The modules are declared in the order the header presents them, the order a user learns
+//! them: opening a world or planet, the runtime, its events and views, queries, options.
 
 #![allow(non_camel_case_types)]
 
-pub mod clipmap;
-pub mod collision;
+pub mod chunk;
+pub mod events;
 mod handles;
 pub mod http;
+pub mod levels;
+pub mod log;
 pub mod planet;
 pub mod planet_terrain;
 pub mod region;
 pub mod runtime;
-pub mod streamer;
-pub mod streaming;
+mod sized;
 pub mod terrain;
 pub mod tile;
 pub mod world;
@@ -24,7 +29,6 @@ pub mod world;
 use std::cell::RefCell;
 use std::ffi::{c_char, CString};
 
-use relief::config::ConfigError;
 use relief::error::FormatError;
 
 pub(crate) use handles::{destroy_handle, handle, into_handle};
@@ -64,33 +68,6 @@ impl Failure {
             message: message.into(),
         }
     }
-}
-
-/// A config the core refused ([`ConfigError`]), as INVALID_ARGUMENT naming the field the
-/// way the C structs spell it: the Rust path `pieces.workers` is `pieces.worker_threads`,
-/// `collision.stream.load_radius` is `collision.load_radius`, `lod.size` is `levels.size`,
-/// `collision.chunk_size_m` is the runtime config's own `chunk_size_m`.
-pub(crate) fn config_failure(what: &str, e: &ConfigError) -> Failure {
-    Failure::invalid(format!("{what}: {}: {}", c_field(&e.field), e.problem))
-}
-
-/// A Rust config path as the C structs name it.
-fn c_field(path: &str) -> String {
-    if path == "collision.chunk_size_m" {
-        return "chunk_size_m".into();
-    }
-    let names: Vec<&str> = path
-        .split('.')
-        .filter(|s| *s != "stream")
-        .map(|s| match s {
-            "lod" => "levels",
-            "workers" => "worker_threads",
-            "update_budget" => "update_budget_us",
-            "retry_delay" => "retry_delay_ms",
-            other => other,
-        })
-        .collect();
-    names.join(".")
 }
 
 impl From<FormatError> for Failure {
@@ -133,102 +110,23 @@ macro_rules! ffi_guard {
         match outcome {
             Ok(Ok(())) => $crate::RELIEF_STATUS_OK,
             Ok(Err(f)) => {
+                ::log::debug!("{}", f.message);
                 $crate::set_last_error(&f.message);
                 f.status
             }
             Err(payload) => {
-                $crate::set_last_error(&format!(
+                let message = format!(
                     "relief panicked (a bug in relief; the call had no effect you can rely on): {}",
                     ::relief::error::LoadPanic::from_payload(&*payload).0
-                ));
+                );
+                ::log::error!("{message}");
+                $crate::set_last_error(&message);
                 $crate::RELIEF_STATUS_PANIC
             }
         }
     }};
 }
 pub(crate) use ffi_guard;
-
-/// Checks a caller's `struct_size` against the sizes this build knows for `T` (only its own,
-/// so far: a struct from a newer header is refused rather than half-filled or half-read).
-///
-/// # Safety
-/// `p` must be non-NULL and readable for at least 4 bytes.
-pub(crate) unsafe fn check_struct_size<T>(what: &str, p: *const T) -> Result<(), Failure> {
-    // SAFETY: the caller promises the first field is readable; it may be unaligned.
-    let size = unsafe { p.cast::<u32>().read_unaligned() } as usize;
-    let ours = std::mem::size_of::<T>();
-    if size != ours {
-        return Err(Failure::invalid(format!(
-            "{what}: struct_size {size} is not one this relief knows ({ours}); set it to sizeof the struct from this relief's header"
-        )));
-    }
-    Ok(())
-}
-
-/// Reads a caller's struct after checking the `struct_size` it starts with.
-///
-/// # Safety
-/// `p` non-NULL and readable for at least its first 4 bytes, and for a whole `T` when those
-/// say it is one.
-pub(crate) unsafe fn read_sized<T: Copy>(what: &str, p: *const T) -> Result<T, Failure> {
-    // SAFETY: forwarded contract.
-    unsafe { check_struct_size(what, p) }?;
-    // SAFETY: its size is ours, so the whole struct is readable; it may be unaligned.
-    Ok(unsafe { p.read_unaligned() })
-}
-
-/// Checks the element size a caller passed with an array relief fills (`relief_event`,
-/// `relief_dirty_rect`): those structs carry no `struct_size` each, so the array says once how
-/// big its elements are, and they can grow without breaking old callers.
-pub(crate) fn check_element_size<T>(what: &str, name: &str, size: usize) -> Result<(), Failure> {
-    let ours = std::mem::size_of::<T>();
-    if size != ours {
-        return Err(Failure::invalid(format!(
-            "{what}: {name} {size} is not one this relief knows ({ours}); pass sizeof the struct from this relief's header"
-        )));
-    }
-    Ok(())
-}
-
-/// A result struct that starts with `struct_size`: the caller sets it, relief checks it and
-/// writes it back.
-pub(crate) trait SizedResult: Copy {
-    fn set_struct_size(&mut self);
-}
-
-macro_rules! sized_results {
-    ($($t:ty),*) => {$(
-        impl SizedResult for $t {
-            fn set_struct_size(&mut self) {
-                self.struct_size = std::mem::size_of::<$t>() as u32;
-            }
-        }
-    )*};
-}
-sized_results!(
-    terrain::relief_ground,
-    terrain::relief_river,
-    terrain::relief_lake,
-    planet_terrain::relief_planet_river
-);
-
-/// Writes `value` to the caller's `out` after checking the `struct_size` the caller set there
-/// (nothing is written if it is wrong), `struct_size` included.
-///
-/// # Safety
-/// `out` non-NULL and writable for a `T`.
-pub(crate) unsafe fn write_sized<T: SizedResult>(
-    what: &str,
-    out: *mut T,
-    mut value: T,
-) -> Result<(), Failure> {
-    // SAFETY: forwarded contract.
-    unsafe { check_struct_size(what, out) }?;
-    value.set_struct_size();
-    // SAFETY: forwarded contract; callers' structs may be unaligned.
-    unsafe { out.write_unaligned(value) };
-    Ok(())
-}
 
 /// Fails with INVALID_ARGUMENT naming the NULL pointer, if any of `ptrs` is NULL.
 pub(crate) fn require(what: &str, ptrs: &[(&str, bool)]) -> Result<(), Failure> {
@@ -388,7 +286,25 @@ pub extern "C" fn relief_last_error_message() -> *const c_char {
 /// at their end (`struct_size` and the element sizes cover that) or functions are added. A
 /// binding compares `relief_abi_version()` with the value it was written against and refuses
 /// a mismatched library before any other call.
-pub const RELIEF_ABI_VERSION: u32 = 1;
+pub const RELIEF_ABI_VERSION: u32 = 2;
+
+/// The name of status `status` ("OK", "INVALID_ARGUMENT", …: the `RELIEF_STATUS_*` constant
+/// without its prefix), NUL-terminated, for logs; "UNKNOWN" for a value that is none of them.
+/// Static; never NULL. Threads: any.
+#[no_mangle]
+pub extern "C" fn relief_status_name(status: relief_status) -> *const c_char {
+    let name: &'static [u8] = match status {
+        RELIEF_STATUS_OK => b"OK\0",
+        RELIEF_STATUS_INVALID_ARGUMENT => b"INVALID_ARGUMENT\0",
+        RELIEF_STATUS_NOT_FOUND => b"NOT_FOUND\0",
+        RELIEF_STATUS_CORRUPT => b"CORRUPT\0",
+        RELIEF_STATUS_UNSUPPORTED_VERSION => b"UNSUPPORTED_VERSION\0",
+        RELIEF_STATUS_IO => b"IO\0",
+        RELIEF_STATUS_PANIC => b"PANIC\0",
+        _ => b"UNKNOWN\0",
+    };
+    name.as_ptr().cast()
+}
 
 /// The C ABI version of the loaded library: `RELIEF_ABI_VERSION` from the header it was built
 /// with. A caller built against a different value must not use the library.
@@ -405,6 +321,36 @@ pub extern "C" fn relief_abi_version() -> u32 {
 #[no_mangle]
 pub extern "C" fn relief_version() -> *const c_char {
     concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
+}
+
+/// Every struct that grows and its first released size, for the test that checks them
+/// against tests/abi/relief-0.2.0.h.
+#[doc(hidden)]
+pub fn first_released_sizes() -> Vec<(&'static str, usize)> {
+    fn entry<T: sized::Grows>() -> (&'static str, usize) {
+        (sized::short_name::<T>(), T::FIRST)
+    }
+    use crate::{chunk::*, events::*, http::*, levels::*, planet::*, planet_terrain::*};
+    use crate::{region::*, runtime::*, terrain::*, tile::*, world::*};
+    vec![
+        entry::<relief_world_info>(),
+        entry::<relief_reader>(),
+        entry::<relief_planet_info>(),
+        entry::<relief_runtime_config>(),
+        entry::<relief_runtime_stats>(),
+        entry::<relief_stream_stats>(),
+        entry::<relief_event>(),
+        entry::<relief_region_view>(),
+        entry::<relief_tile_view>(),
+        entry::<relief_chunk_view>(),
+        entry::<relief_level_view>(),
+        entry::<relief_dirty_rect>(),
+        entry::<relief_ground>(),
+        entry::<relief_river>(),
+        entry::<relief_lake>(),
+        entry::<relief_planet_river>(),
+        entry::<relief_http_options>(),
+    ]
 }
 
 #[cfg(test)]

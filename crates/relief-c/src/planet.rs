@@ -4,7 +4,7 @@ use std::ffi::c_char;
 use std::sync::Arc;
 
 use super::world::{relief_reader, take_reader};
-use super::{check_struct_size, ffi_guard, handle, into_handle, relief_status, require, Failure};
+use super::{ffi_guard, handle, into_handle, relief_status, require, Failure};
 use relief::planet::Planet;
 
 /// An opened planet: header and tables only; tiles are read as they stream. Opaque.
@@ -233,8 +233,8 @@ pub unsafe extern "C" fn relief_planet_get_info(
         // SAFETY: forwarded contract.
         let p = &unsafe { handle(what, planet) }?.planet;
         require(what, &[("info", info.is_null())])?;
-        // SAFETY: non-NULL.
-        unsafe { check_struct_size(what, info) }?;
+        // SAFETY: non-NULL, forwarded contract.
+        unsafe { super::sized::check_size(what, info) }?;
         let h = p.blob().header();
         let filled = relief_planet_info {
             struct_size: std::mem::size_of::<relief_planet_info>() as u32,
@@ -261,8 +261,8 @@ pub unsafe extern "C" fn relief_planet_get_info(
             biome_count: p.biome_names()?.len() as u32,
             field_count: p.blob().fields().len() as u32,
         };
-        // SAFETY: checked non-NULL and of our size.
-        unsafe { info.write_unaligned(filled) };
+        // SAFETY: non-NULL, forwarded contract.
+        unsafe { super::sized::write_out(what, info, filled) }?;
         Ok(())
     })
 }
@@ -297,3 +297,5 @@ pub unsafe extern "C" fn relief_planet_get_biome_name(
         unsafe { super::copy_name(what, text.as_bytes(), name, capacity, out_length) }
     })
 }
+
+super::sized::grows_zeroed!(relief_planet_info = 96);

@@ -1,17 +1,17 @@
 //! `relief_planet_terrain`: a planet's queries, from any thread. Positions are three doubles
 //! (x, y, z) in the planet's frame, metres from its centre; only their direction matters.
 
-use super::streamer::relief_streamer;
+use super::runtime::relief_runtime;
 use super::terrain::{relief_lake, RELIEF_ORIGIN_OVERVIEW, RELIEF_ORIGIN_REGION};
 use super::terrain::{relief_origin, relief_reach_kind, RELIEF_REACH_CREEK, RELIEF_REACH_RIVER};
-use super::{ffi_guard, finite, handle, into_handle, relief_status, require, write_sized, Failure};
+use super::{ffi_guard, finite, handle, into_handle, relief_status, require, Failure};
 use relief::glam::DVec3;
 use relief::planet::{PlanetOrigin, PlanetTerrain};
 use relief::reach::ReachKind;
 use relief::runtime::Streamed;
 
-/// Queries over a planet streamer's planet and resident tiles. Opaque. Any number of threads
-/// may query at once, alongside the streamer's updates.
+/// Queries over a runtime's planet and resident tiles. Opaque. Any number of threads may
+/// query at once, alongside the runtime's updates.
 pub struct relief_planet_terrain {
     terrain: PlanetTerrain,
 }
@@ -58,24 +58,24 @@ fn origin_code(o: PlanetOrigin) -> relief_origin {
     }
 }
 
-/// Creates a query handle over a planet streamer's planet and tiles (it shares them, so it may
-/// outlive the streamer). Reads and indexes the river and lake tables: once, not per frame.
-/// Errors: INVALID_ARGUMENT (NULL arguments, a flat-world streamer), CORRUPT (a damaged
-/// table). Threads: any.
+/// Creates a query handle over a planet's runtime, (free with
+/// `relief_planet_terrain_destroy`; it may outlive the runtime): it answers from what the
+/// runtime has resident, from any thread. Errors: INVALID_ARGUMENT (NULL arguments, a flat
+/// world's runtime), CORRUPT (the river or lake table fails its checks). Threads: any.
 ///
 /// # Safety
-/// `streamer` NULL or live; `out_terrain` NULL or writable.
+/// `runtime` NULL or live; `out_terrain` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn relief_planet_terrain_create(
-    streamer: *const relief_streamer,
+pub unsafe extern "C" fn relief_runtime_create_planet_terrain(
+    runtime: *const relief_runtime,
     out_terrain: *mut *mut relief_planet_terrain,
 ) -> relief_status {
     ffi_guard!({
-        let what = "relief_planet_terrain_create";
+        let what = "relief_runtime_create_planet_terrain";
         // SAFETY: forwarded contract.
-        let s = unsafe { handle(what, streamer) }?;
+        let r = unsafe { handle(what, runtime) }?;
         // SAFETY: forwarded contract.
-        unsafe { create_planet_terrain(what, &s.streamed, out_terrain) }
+        unsafe { create_planet_terrain(what, &r.streamed, out_terrain) }
     })
 }
 
@@ -310,7 +310,7 @@ pub unsafe extern "C" fn relief_planet_terrain_river(
                 ..Default::default()
             });
         // SAFETY: checked non-NULL.
-        unsafe { write_sized(what, out_river, r) }?;
+        unsafe { super::sized::write_out(what, out_river, r) }?;
         Ok(())
     })
 }
@@ -348,18 +348,12 @@ pub unsafe extern "C" fn relief_planet_terrain_lake(
                 ..Default::default()
             });
         // SAFETY: checked non-NULL.
-        unsafe { write_sized(what, out_lake, l) }?;
+        unsafe { super::sized::write_out(what, out_lake, l) }?;
         Ok(())
     })
 }
 
-impl relief_planet_terrain {
-    pub(crate) fn terrain(&self) -> &PlanetTerrain {
-        &self.terrain
-    }
-}
-
-/// `relief_planet_terrain_create` on any holder of a planet's tiles.
+/// A query handle over a planet's tiles, for `relief_runtime_create_planet_terrain`.
 ///
 /// # Safety
 /// `out_terrain` NULL or writable.
@@ -369,9 +363,11 @@ pub(crate) unsafe fn create_planet_terrain(
     out_terrain: *mut *mut relief_planet_terrain,
 ) -> Result<(), Failure> {
     require(what, &[("out_terrain", out_terrain.is_null())])?;
-    let (planet, resident) = super::streamer::planet(what, streamed)?;
+    let (planet, resident) = super::runtime::planet(what, streamed)?;
     let terrain = PlanetTerrain::new(planet.clone(), resident.clone())?;
     // SAFETY: checked non-NULL.
     unsafe { *out_terrain = into_handle(relief_planet_terrain { terrain }) };
     Ok(())
 }
+
+super::sized::grows_zeroed!(relief_planet_river = 64);

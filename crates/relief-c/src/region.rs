@@ -1,20 +1,27 @@
-//! `relief_region_view`: zero-copy pointers into a resident region's maps.
+//! `relief_region`: an acquired resident region, and `relief_region_view`, its maps read in
+//! place.
 
-use std::ffi::c_void;
 use std::sync::Arc;
 
-use super::streamer::relief_streamer;
-use super::{ffi_guard, handle, relief_status, require, Failure};
+use super::runtime::relief_runtime;
+use super::sized::{grows_zeroed, write_out};
+use super::{ffi_guard, handle, into_handle, relief_status, require, Failure};
 use relief::flat::{Region, RegionLocation};
 use relief::runtime::Streamed;
 
-/// A resident region's maps, read in place. Every map is `size × size` samples, row-major with
-/// X fastest (Terrain3D's layout): sample (i, j) is at index `j * size + i`, at world
+/// A resident region held in memory: its maps stay valid, and unchanged, until
+/// `relief_region_release` — even if the region unloads or the runtime is destroyed. Opaque.
+pub struct relief_region {
+    /// What keeps the maps alive.
+    _region: Arc<Region>,
+    view: relief_region_view,
+}
+
+/// A held region's maps, read in place. Every map is `size × size` samples, row-major with X
+/// fastest (Terrain3D's layout): sample (i, j) is at index `j * size + i`, at world
 /// (`origin_x + i * vertex_spacing`, `origin_z + j * vertex_spacing`). Maps the world doesn't
-/// carry are NULL. The pointers stay valid, and the data unchanged, until
-/// `relief_region_release` — even if the region unloads or the streamer is destroyed.
-/// Zero it and set `struct_size` before the first acquire; never copy it (a copy released
-/// twice frees twice).
+/// carry are NULL. A plain struct borrowed from its `relief_region`: copy it freely; its
+/// pointers are valid until that region is released. Set `struct_size` first.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct relief_region_view {
@@ -40,102 +47,74 @@ pub struct relief_region_view {
     pub biome: *const u8,
     /// Lake ids from the lakes table (0 = no lake): `size²` u16, or NULL.
     pub lake: *const u16,
-    /// relief's; NULL when the view holds nothing.
-    pub token: *mut c_void,
 }
 
-impl Default for relief_region_view {
-    fn default() -> Self {
-        relief_region_view {
-            struct_size: std::mem::size_of::<relief_region_view>() as u32,
-            x: 0,
-            z: 0,
-            size: 0,
-            vertex_spacing: 0.0,
-            origin_x: 0.0,
-            origin_z: 0.0,
-            height: std::ptr::null(),
-            control: std::ptr::null(),
-            color: std::ptr::null(),
-            biome: std::ptr::null(),
-            lake: std::ptr::null(),
-            token: std::ptr::null_mut(),
-        }
-    }
-}
+grows_zeroed!(relief_region_view = 80);
 
-/// Acquires a view of the resident region at location (x, z), holding it in memory until
-/// `relief_region_release(view)`. Acquiring the same region twice gives two views, each
-/// released on its own.
+/// Holds resident region (x, z) of a flat world's runtime and writes a new handle to
+/// `*out_region` (free with `relief_region_release`). Holding the same region twice gives
+/// two handles, each released on its own.
 ///
-/// Errors: INVALID_ARGUMENT (NULL `streamer`/`view`, unknown `struct_size`, `view` still
-/// holding an unreleased region), NOT_FOUND (the region is not resident: wait for its LOADED
-/// event). On failure `*view` is untouched. Threads: any.
+/// Errors: INVALID_ARGUMENT (NULL `runtime`/`out_region`, a planet's runtime), NOT_FOUND (the
+/// region is not resident: wait for its LOADED event). On failure `*out_region` is untouched.
+/// Threads: any.
 ///
 /// # Safety
-/// `streamer` NULL or live; `view` NULL or a writable `relief_region_view`.
+/// `runtime` NULL or live; `out_region` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn relief_region_acquire(
-    streamer: *const relief_streamer,
+pub unsafe extern "C" fn relief_runtime_acquire_region(
+    runtime: *const relief_runtime,
     x: i32,
     z: i32,
-    view: *mut relief_region_view,
+    out_region: *mut *mut relief_region,
 ) -> relief_status {
     ffi_guard!({
-        let what = "relief_region_acquire";
+        let what = "relief_runtime_acquire_region";
         // SAFETY: forwarded contract.
-        let s = unsafe { handle(what, streamer) }?;
-        // SAFETY: forwarded contract.
-        unsafe { acquire_region(what, &s.streamed, x, z, view) }
+        let r = unsafe { handle(what, runtime) }?;
+        require(what, &[("out_region", out_region.is_null())])?;
+        let held = hold(what, &r.streamed, x, z)?;
+        // SAFETY: checked non-NULL.
+        unsafe { *out_region = into_handle(held) };
+        Ok(())
     })
 }
 
-/// Releases what `view` holds and clears it (its pointers become NULL), so releasing twice,
-/// a cleared view, or NULL, is a no-op. Threads: any.
+/// Fills `*out_view` (its `struct_size` set) with the held region's maps. Errors:
+/// INVALID_ARGUMENT (NULL arguments, a `struct_size` this relief doesn't read); `*out_view`
+/// is untouched on failure. Threads: any.
 ///
 /// # Safety
-/// `view` NULL or a view filled by `relief_region_acquire` (or zeroed).
+/// `region` NULL or live; `out_view` NULL or writable for its `struct_size`.
 #[no_mangle]
-pub unsafe extern "C" fn relief_region_release(view: *mut relief_region_view) {
-    let _ = ffi_guard!({
-        if view.is_null() {
-            return Ok(());
-        }
-        // SAFETY: non-NULL; the caller promises a view.
-        let v = unsafe { view.read_unaligned() };
-        if !v.token.is_null() {
-            // SAFETY: the token came from Box<Arc<Region>> in relief_region_acquire, once.
-            drop(unsafe { Box::from_raw(v.token.cast::<Arc<Region>>()) });
-        }
-        let cleared = relief_region_view {
-            struct_size: v.struct_size,
-            ..Default::default()
-        };
-        // SAFETY: as above.
-        unsafe { view.write_unaligned(cleared) };
-        Ok(())
-    });
+pub unsafe extern "C" fn relief_region_get_view(
+    region: *const relief_region,
+    out_view: *mut relief_region_view,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_region_get_view";
+        // SAFETY: forwarded contract.
+        let r = unsafe { handle(what, region) }?;
+        require(what, &[("out_view", out_view.is_null())])?;
+        // SAFETY: non-NULL, forwarded contract.
+        unsafe { write_out(what, out_view, r.view) }
+    })
 }
 
-/// `relief_region_acquire` on any holder of a flat world's regions.
+/// Lets go of a held region: its maps may be freed (once no other handle holds them). NULL is
+/// a no-op. Threads: any.
 ///
 /// # Safety
-/// `view` NULL or a writable `relief_region_view`.
-pub(crate) unsafe fn acquire_region(
-    what: &str,
-    streamed: &Streamed,
-    x: i32,
-    z: i32,
-    view: *mut relief_region_view,
-) -> Result<(), Failure> {
-    require(what, &[("view", view.is_null())])?;
-    // SAFETY: non-NULL.
-    if !unsafe { super::read_sized(what, view) }?.token.is_null() {
-        return Err(Failure::invalid(format!(
-            "{what}: the view still holds a region; release it first"
-        )));
-    }
-    let (world, resident) = super::streamer::flat(what, streamed)?;
+/// `region` NULL or a live handle, not used again (nor any view of it).
+#[no_mangle]
+pub unsafe extern "C" fn relief_region_release(region: *mut relief_region) {
+    // SAFETY: forwarded contract.
+    unsafe { super::destroy_handle(region) }
+}
+
+/// Holds resident region (x, z) of a flat world.
+fn hold(what: &str, streamed: &Streamed, x: i32, z: i32) -> Result<relief_region, Failure> {
+    let (world, resident) = super::runtime::flat(what, streamed)?;
     let loc = RegionLocation::new(x, z);
     let region: Arc<Region> = resident.read().get(&loc).cloned().ok_or(Failure {
         status: super::RELIEF_STATUS_NOT_FOUND,
@@ -143,7 +122,8 @@ pub(crate) unsafe fn acquire_region(
     })?;
     let m = world.manifest();
     let extent = m.vertex_spacing * m.region_size as f64;
-    let filled = relief_region_view {
+    let ptr = |l: Option<*const u8>| l.unwrap_or(std::ptr::null());
+    let view = relief_region_view {
         struct_size: std::mem::size_of::<relief_region_view>() as u32,
         x,
         z,
@@ -156,21 +136,15 @@ pub(crate) unsafe fn acquire_region(
             .control
             .as_ref()
             .map_or(std::ptr::null(), |l| l.as_ptr()),
-        color: region
-            .color
-            .as_ref()
-            .map_or(std::ptr::null(), |l| l.as_ptr().cast()),
-        biome: region
-            .biome
-            .as_ref()
-            .map_or(std::ptr::null(), |l| l.as_ptr()),
+        color: ptr(region.color.as_ref().map(|l| l.as_ptr().cast())),
+        biome: ptr(region.biome.as_ref().map(|l| l.as_ptr())),
         lake: region
             .lake
             .as_ref()
             .map_or(std::ptr::null(), |l| l.as_ptr()),
-        token: Box::into_raw(Box::new(region)).cast(),
     };
-    // SAFETY: checked non-NULL and of our size.
-    unsafe { view.write_unaligned(filled) };
-    Ok(())
+    Ok(relief_region {
+        _region: region,
+        view,
+    })
 }

@@ -1,43 +1,36 @@
 //! `relief_runtime`: everything a game streams around its focus — regions or tiles, collision
-//! chunks, far-ground levels — driven by one update a frame, with one event stream. The
-//! objects it holds are read through the same view types as the separate objects'.
+//! chunks, far-ground levels — driven by one update a frame, with one event stream. Its
+//! config and stats; its events, views and queries live in the modules named after them.
+
+use std::sync::Arc;
+use std::time::Duration;
 
 use parking_lot::Mutex;
 use relief::glam::DVec3;
 
-use super::clipmap::{
-    copy_dirty, level_view, relief_clipmap_config, relief_clipmap_level, relief_dirty_rect,
-};
-use super::collision::{acquire_chunk, chunk_at, relief_chunk_view};
 use super::planet::relief_planet;
-use super::planet_terrain::{create_planet_terrain, relief_planet_terrain};
-use super::region::{acquire_region, relief_region_view};
-use super::streaming::{
-    event_of, fill_events, micros, relief_event, relief_stream_config, relief_stream_stats,
-    stream_stats, RELIEF_EVENT_CHUNK_READY, RELIEF_EVENT_LEVELS_DIRTY,
-};
-use super::terrain::{create_terrain, relief_terrain};
-use super::tile::{acquire_tile, relief_tile_view};
+use super::sized::{grows_zeroed, read_in, write_out, Grows};
 use super::world::relief_world;
-use super::{
-    check_struct_size, ffi_guard, handle, into_handle, relief_status, require, slice_out, Failure,
-};
+use super::{ffi_guard, handle, into_handle, relief_status, require, Failure};
+use relief::flat::{Region, RegionLocation, World};
+use relief::lod::ClipmapConfig;
+use relief::planet::{Planet, PlanetTile, TileKey};
 use relief::runtime::{
-    ChunkLookup, CollisionConfig, Ground, Runtime, RuntimeConfig, RuntimeError, RuntimeEvent,
-    Streamed,
+    ChunkLookup, CollisionConfig, Ground, Runtime, RuntimeConfig, RuntimeError, Streamed,
 };
-use relief::stream::StreamConfig;
+use relief::stream::{Resident, Stats, StreamConfig};
 
-/// Everything streamed around a focus, for a flat world or a planet: the region (or tile)
-/// streamer, collision chunks over its resident pieces, far-ground levels (a clipmap, or a
-/// planet's LOD rings) and what queries read. Opaque. Every function taking one is safe to
-/// call from any thread; `update`, `settle` and `poll_events` are meant for one (the game's
-/// main) thread, views and queries for any.
+/// Everything streamed around a focus, for a flat world or a planet: regions (or tiles),
+/// collision chunks over them, far-ground levels (a clipmap, or a planet's LOD rings) and
+/// what queries read. Opaque. Every function taking one is safe to call from any thread;
+/// `update`, `settle` and `poll_events` are meant for one (the game's main) thread, views and
+/// queries for any.
 pub struct relief_runtime {
-    runtime: Mutex<Runtime>,
+    pub(crate) runtime: Mutex<Runtime>,
     /// What views and queries read, outside the runtime's lock.
-    streamed: Streamed,
-    chunks: Option<ChunkLookup>,
+    pub(crate) streamed: Streamed,
+    pub(crate) chunks: Option<ChunkLookup>,
+    flags: u32,
 }
 
 /// `relief_runtime_config.flags`: build no collision chunks.
@@ -45,37 +38,58 @@ pub const RELIEF_RUNTIME_NO_COLLISION: u32 = 1;
 /// `relief_runtime_config.flags`: keep no far-ground levels.
 pub const RELIEF_RUNTIME_NO_LEVELS: u32 = 2;
 
-/// How a runtime behaves. Get one from `relief_runtime_config_default` (which sets every
-/// `struct_size`, the nested ones too), then change what you need.
+/// How a runtime behaves. Set `struct_size`, fill it with `relief_runtime_config_default`,
+/// then change what you need. Distances are metres (great-circle on a planet).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct relief_runtime_config {
-    /// sizeof(relief_runtime_config), set by the caller (the default call sets it).
+    /// sizeof(relief_runtime_config), set by the caller.
     pub struct_size: u32,
     /// `RELIEF_RUNTIME_*` flags, or'ed; 0 = everything.
     pub flags: u32,
-    /// Regions or tiles: within 512 m, kept to 704 m, 256 MiB by default.
-    pub pieces: relief_stream_config,
-    /// Collision chunks: within 288 m, kept to 352 m, 64 MiB by default.
-    pub collision: relief_stream_config,
-    /// Chunk side, metres; 0 for the default (64 m on a flat world, 64 samples on a planet).
+    /// Loader threads of each of the runtime's two streams (regions or tiles, and collision
+    /// chunks), at most 256; 0 = one fewer than the cores, at least one.
+    pub loader_threads: u32,
+    /// Most microseconds one update spends applying finished loads, per stream (default 500,
+    /// at most 1 000 000).
+    pub update_budget_us: u32,
+    /// Attempts per item before giving up on it (until it leaves and comes back); ≥ 1
+    /// (default 4).
+    pub max_attempts: u32,
+    /// Milliseconds before the first retry; doubles with each attempt (default 250, at most
+    /// 3 600 000).
+    pub retry_delay_ms: u32,
+    /// Regions or tiles start loading within this (default 512) …
+    pub load_radius: f64,
+    /// … and stay until farther than this (default 704; at least `load_radius`).
+    pub drop_radius: f64,
+    /// Bytes of ready, cached and in-flight regions or tiles together (default 256 MiB).
+    pub budget_bytes: u64,
+    /// Collision chunks build within this (default 288) …
+    pub collision_load_radius: f64,
+    /// … and stay until farther than this (default 352; at least the load radius).
+    pub collision_drop_radius: f64,
+    /// Bytes of collision chunks (default 64 MiB).
+    pub collision_budget_bytes: u64,
+    /// Chunk side; 0 for the default (64 m on a flat world, 64 samples on a planet).
     pub chunk_size_m: f64,
-    /// Far-ground levels: 6 of 128² from 16 m by default.
-    pub levels: relief_clipmap_config,
+    /// Far-ground levels, 1–24 (default 6) …
+    pub level_count: u32,
+    /// … of this many cells a side: even, 2–4096 (default 128), `level_count · level_size²`
+    /// at most 2²⁶ …
+    pub level_size: u32,
+    /// … level 0's cells this far apart (default 16); level k's `level_spacing_m · 2^k`.
+    pub level_spacing_m: f64,
 }
 
-/// A snapshot of a runtime. Set `struct_size` first (the nested structs are filled whole).
+/// A snapshot of a runtime. Set `struct_size` first.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct relief_runtime_stats {
     /// sizeof(relief_runtime_stats), set by the caller.
     pub struct_size: u32,
-    /// 1 if the runtime builds collision (`chunks` is meaningful), else 0.
-    pub has_chunks: u32,
-    /// The region or tile streamer.
-    pub pieces: relief_stream_stats,
-    /// The collision chunk streamer (zero without collision).
-    pub chunks: relief_stream_stats,
+    /// The `RELIEF_RUNTIME_*` flags the runtime was made with.
+    pub flags: u32,
     /// Microseconds in the last update: all of it, and its parts.
     pub update_last_us: u32,
     pub pieces_last_us: u32,
@@ -85,39 +99,164 @@ pub struct relief_runtime_stats {
     pub update_p50_us: u32,
     pub update_p99_us: u32,
     pub update_max_us: u32,
-    /// Always 0.
     pub reserved: u32,
     /// Level cells rewritten in the last update, and since creation.
     pub level_cells_last: u64,
     pub level_cells_total: u64,
+    /// Loading progress, for a loading screen: regions or tiles the focus wants (after
+    /// trimming to the budget) and how many of them are ready; likewise collision chunks (0
+    /// and 0 without collision). Settled when both pairs are equal (and nothing failed).
+    /// Added in 0.2.1.
+    pub pieces_wanted: u32,
+    pub pieces_ready: u32,
+    pub chunks_wanted: u32,
+    pub chunks_ready: u32,
 }
+
+/// One of a runtime's two streams, for `relief_runtime_get_stream_stats`.
+pub type relief_stream = u32;
+/// The regions (flat world) or tiles (planet).
+pub const RELIEF_STREAM_PIECES: relief_stream = 0;
+/// The collision chunks.
+pub const RELIEF_STREAM_CHUNKS: relief_stream = 1;
+
+/// A snapshot of one of a runtime's streams. Set `struct_size` first.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct relief_stream_stats {
+    /// sizeof(relief_stream_stats), set by the caller.
+    pub struct_size: u32,
+    /// Items wanted and loaded.
+    pub ready: u32,
+    /// Loaded items beyond the drop radius, kept until the budget needs room.
+    pub cached: u32,
+    /// Items queued or being read.
+    pub in_flight: u32,
+    /// Loads waiting for a loader thread.
+    pub queue_depth: u32,
+    /// Items wanted after trimming to the budget, and how many were trimmed.
+    pub wanted: u32,
+    pub trimmed: u32,
+    /// Microseconds from queueing to ready, over recent loads.
+    pub latency_p50_us: u32,
+    pub latency_p99_us: u32,
+    /// Microseconds this stream spent in `update`: the last one, and over recent ones.
+    pub update_last_us: u32,
+    pub update_p50_us: u32,
+    pub update_p99_us: u32,
+    pub update_max_us: u32,
+    pub ready_bytes: u64,
+    pub cached_bytes: u64,
+    pub in_flight_bytes: u64,
+    pub budget_bytes: u64,
+    /// Totals since creation.
+    pub loads: u64,
+    pub failures: u64,
+    pub evictions: u64,
+}
+
+// SAFETY: repr(C), numbers only, starting with struct_size.
+unsafe impl Grows for relief_runtime_config {
+    const FIRST: usize = 96;
+    fn defaults() -> Self {
+        default_config()
+    }
+}
+grows_zeroed!(relief_runtime_stats = 56, relief_stream_stats = 112);
 
 fn default_config() -> relief_runtime_config {
     let r = RuntimeConfig::default();
-    let collision = r.collision.unwrap_or_default();
+    let c = r.collision.unwrap_or_default();
+    let l = r.lod.unwrap_or_default();
+    let p = &r.pieces;
     relief_runtime_config {
         struct_size: std::mem::size_of::<relief_runtime_config>() as u32,
         flags: 0,
-        pieces: relief_stream_config::from_rust(&r.pieces),
-        collision: relief_stream_config::from_rust(&collision.stream),
-        chunk_size_m: collision.chunk_size_m,
-        levels: super::clipmap::defaults(),
+        loader_threads: p.workers as u32,
+        update_budget_us: p.update_budget.as_micros() as u32,
+        max_attempts: p.max_attempts,
+        retry_delay_ms: p.retry_delay.as_millis() as u32,
+        load_radius: p.load_radius,
+        drop_radius: p.drop_radius,
+        budget_bytes: p.budget_bytes as u64,
+        collision_load_radius: c.stream.load_radius,
+        collision_drop_radius: c.stream.drop_radius,
+        collision_budget_bytes: c.stream.budget_bytes as u64,
+        chunk_size_m: c.chunk_size_m,
+        level_count: l.levels,
+        level_size: l.size,
+        level_spacing_m: l.base_spacing,
+    }
+}
+
+/// The C config in Rust's form, unchecked: the core checks it ([`RuntimeConfig::validate`])
+/// and [`c_field`] names a refused field as this struct does.
+fn to_rust(c: &relief_runtime_config) -> RuntimeConfig {
+    let bytes = |b: u64| usize::try_from(b).unwrap_or(usize::MAX);
+    let stream = |load_radius, drop_radius, budget| StreamConfig {
+        load_radius,
+        drop_radius,
+        workers: c.loader_threads as usize,
+        budget_bytes: bytes(budget),
+        update_budget: Duration::from_micros(c.update_budget_us as u64),
+        max_attempts: c.max_attempts,
+        retry_delay: Duration::from_millis(c.retry_delay_ms as u64),
+    };
+    RuntimeConfig {
+        pieces: stream(c.load_radius, c.drop_radius, c.budget_bytes),
+        collision: (c.flags & RELIEF_RUNTIME_NO_COLLISION == 0).then(|| CollisionConfig {
+            stream: stream(
+                c.collision_load_radius,
+                c.collision_drop_radius,
+                c.collision_budget_bytes,
+            ),
+            chunk_size_m: c.chunk_size_m,
+        }),
+        lod: (c.flags & RELIEF_RUNTIME_NO_LEVELS == 0).then_some(ClipmapConfig {
+            levels: c.level_count,
+            size: c.level_size,
+            base_spacing: c.level_spacing_m,
+        }),
+    }
+}
+
+/// A refused field's Rust path (`collision.stream.load_radius`) as `relief_runtime_config`
+/// spells it (`collision_load_radius`).
+pub(crate) fn c_field(path: &str) -> String {
+    let (part, field) = match path.split_once('.') {
+        Some((part, rest)) => (part, rest.trim_start_matches("stream.")),
+        None => ("", path),
+    };
+    let field = match field {
+        "workers" => "loader_threads",
+        "update_budget" => "update_budget_us",
+        "retry_delay" => "retry_delay_ms",
+        "levels" => "level_count",
+        "size" => "level_size",
+        "base_spacing" => "level_spacing_m",
+        other => other,
+    };
+    match (part, field) {
+        ("collision", "load_radius" | "drop_radius" | "budget_bytes") => {
+            format!("collision_{field}")
+        }
+        _ => field.to_string(),
     }
 }
 
 /// The caller's config checked (NULL for the defaults).
 ///
 /// # Safety
-/// `config` NULL or readable.
+/// `config` NULL or readable for its `struct_size`.
 unsafe fn read_config(
     what: &str,
     config: *const relief_runtime_config,
-) -> Result<RuntimeConfig, Failure> {
+) -> Result<(RuntimeConfig, u32), Failure> {
     let c = if config.is_null() {
         default_config()
     } else {
         // SAFETY: non-NULL, forwarded contract.
-        unsafe { super::read_sized(what, config) }?
+        unsafe { read_in(what, config) }?
     };
     if c.flags & !(RELIEF_RUNTIME_NO_COLLISION | RELIEF_RUNTIME_NO_LEVELS) != 0 {
         return Err(Failure::invalid(format!(
@@ -125,49 +264,25 @@ unsafe fn read_config(
             c.flags
         )));
     }
-    // SAFETY: pointers to fields of a local.
-    let pieces = unsafe { relief_stream_config::read(what, &c.pieces, StreamConfig::default()) }?;
-    let collision = if c.flags & RELIEF_RUNTIME_NO_COLLISION == 0 {
-        // SAFETY: as above.
-        let stream =
-            unsafe { relief_stream_config::read(what, &c.collision, StreamConfig::default()) }?;
-        Some(CollisionConfig {
-            stream,
-            chunk_size_m: c.chunk_size_m,
-        })
-    } else {
-        None
-    };
-    let lod = if c.flags & RELIEF_RUNTIME_NO_LEVELS == 0 {
-        // SAFETY: as above.
-        Some(unsafe { super::clipmap::read_config(what, &c.levels) }?)
-    } else {
-        None
-    };
-    Ok(RuntimeConfig {
-        pieces,
-        collision,
-        lod,
-    })
+    Ok((to_rust(&c), c.flags))
 }
 
-/// Fills `*config` with the defaults, every `struct_size` included. Errors:
-/// INVALID_ARGUMENT (NULL `config`); `*config` is untouched on failure. Threads: any.
+/// Fills `*config` with the defaults. Set `config->struct_size` to
+/// `sizeof(relief_runtime_config)` first: relief writes that many bytes at most. Errors:
+/// INVALID_ARGUMENT (NULL `config`, a `struct_size` this relief doesn't read); `*config` is
+/// untouched on failure. Threads: any.
 ///
 /// # Safety
-/// `config` NULL or writable.
+/// `config` NULL or writable for its `struct_size`.
 #[no_mangle]
 pub unsafe extern "C" fn relief_runtime_config_default(
     config: *mut relief_runtime_config,
 ) -> relief_status {
     ffi_guard!({
-        require(
-            "relief_runtime_config_default",
-            &[("config", config.is_null())],
-        )?;
-        // SAFETY: checked non-NULL.
-        unsafe { config.write_unaligned(default_config()) };
-        Ok(())
+        let what = "relief_runtime_config_default";
+        require(what, &[("config", config.is_null())])?;
+        // SAFETY: non-NULL, forwarded contract.
+        unsafe { write_out(what, config, default_config()) }
     })
 }
 
@@ -183,15 +298,18 @@ unsafe fn create(
 ) -> Result<(), Failure> {
     require(what, &[("out_runtime", out.is_null())])?;
     // SAFETY: forwarded contract.
-    let config = unsafe { read_config(what, config) }?;
+    let (config, flags) = unsafe { read_config(what, config) }?;
     let runtime = Runtime::new(ground, config).map_err(|e| match e {
-        RuntimeError::Config(e) => super::config_failure(what, &e),
+        RuntimeError::Config(e) => {
+            Failure::invalid(format!("{what}: {}: {}", c_field(&e.field), e.problem))
+        }
         RuntimeError::Format(e) => Failure::from(e),
     })?;
     let h = into_handle(relief_runtime {
         streamed: runtime.streamed().clone(),
         chunks: runtime.chunk_lookup().cloned(),
         runtime: Mutex::new(runtime),
+        flags,
     });
     // SAFETY: checked non-NULL.
     unsafe { *out = h };
@@ -202,8 +320,8 @@ unsafe fn create(
 /// loader threads start now; nothing loads until the first `relief_runtime_update`. On
 /// success writes a new handle to `*out_runtime` (free with `relief_runtime_destroy`); it
 /// keeps the world alive. On failure `*out_runtime` is untouched. Errors: INVALID_ARGUMENT
-/// (NULL `world`/`out_runtime`, unknown `struct_size` in `config` or its nested structs,
-/// unknown flags, a bad radius, budget, level shape or chunk size). Threads: any.
+/// (NULL `world`/`out_runtime`, a `struct_size` this relief doesn't read, unknown flags,
+/// a bad radius, budget, level shape or chunk size: the message names the field). Threads: any.
 ///
 /// # Safety
 /// `world` NULL or live; `config` NULL or readable; `out_runtime` NULL or writable.
@@ -245,8 +363,11 @@ pub unsafe extern "C" fn relief_planet_runtime_create(
     })
 }
 
-/// Frees a runtime: stops its loader threads (waiting for reads in progress). Views acquired
-/// from it stay valid until released; terrains made from it stay usable. NULL is a no-op.
+/// Frees a runtime: stops its loader threads without waiting for a load in progress (one
+/// behind a stalled server ends on its own, after its timeout, its result discarded), so it
+/// returns within milliseconds (`relief bench`'s `destroy.stalled_ms`). Regions, tiles and
+/// chunks held from it stay valid until released; terrains made from it stay usable. NULL is
+/// a no-op.
 /// Threads: any, but not while another thread uses this handle.
 ///
 /// # Safety
@@ -349,65 +470,12 @@ pub unsafe extern "C" fn relief_runtime_settle(
     })
 }
 
-fn runtime_event(e: RuntimeEvent) -> relief_event {
-    match e {
-        RuntimeEvent::Piece(e) => event_of(e),
-        RuntimeEvent::Chunk(e) => {
-            let e = event_of(e);
-            relief_event {
-                kind: e.kind + RELIEF_EVENT_CHUNK_READY,
-                ..e
-            }
-        }
-        RuntimeEvent::LevelsDirty { rects } => relief_event {
-            kind: RELIEF_EVENT_LEVELS_DIRTY,
-            x: rects.min(i32::MAX as usize) as i32,
-            ..Default::default()
-        },
-    }
-}
-
-/// Moves up to `capacity` pending events, oldest first, into `events` and writes how many to
-/// `*out_count`. Pieces report LOADED, UNLOADED and FAILED ((face, x, z) is a region's
-/// location with face 0, or a tile's (face, tx, ty)); chunks CHUNK_READY, CHUNK_DROPPED and
-/// CHUNK_FAILED; the levels LEVELS_DIRTY. `event_size` is `sizeof(relief_event)`. Events not
-/// taken stay queued. `(NULL, 0)` takes none. Errors: INVALID_ARGUMENT (NULL handle or
-/// `out_count`, an `event_size` this relief doesn't know, NULL `events` with a non-zero
-/// `capacity`). Threads: as `relief_runtime_update`.
+/// Fills `*stats` (its `struct_size` set) with a snapshot of the whole runtime. Errors:
+/// INVALID_ARGUMENT (NULL handle or `stats`, a `struct_size` this relief doesn't read);
+/// `*stats` is untouched on failure. Threads: any.
 ///
 /// # Safety
-/// `runtime` NULL or live; `events` NULL or writable for `capacity` events of `event_size`
-/// bytes; `out_count` NULL or writable.
-#[no_mangle]
-pub unsafe extern "C" fn relief_runtime_poll_events(
-    runtime: *const relief_runtime,
-    events: *mut relief_event,
-    event_size: usize,
-    capacity: usize,
-    out_count: *mut usize,
-) -> relief_status {
-    ffi_guard!({
-        let what = "relief_runtime_poll_events";
-        // SAFETY: forwarded contract.
-        let r = unsafe { handle(what, runtime) }?;
-        require(what, &[("out_count", out_count.is_null())])?;
-        super::check_element_size::<relief_event>(what, "event_size", event_size)?;
-        // SAFETY: forwarded contract.
-        let buf = unsafe { slice_out(what, events, capacity) }?;
-        let mut rt = r.runtime.lock();
-        let n = fill_events(buf, || rt.poll_event().map(runtime_event));
-        // SAFETY: checked non-NULL.
-        unsafe { *out_count = n };
-        Ok(())
-    })
-}
-
-/// Fills `*stats` (its `struct_size` set) with a snapshot; cheap enough for every frame.
-/// Errors: INVALID_ARGUMENT (NULL handle or `stats`, unknown `struct_size`); `*stats` is
-/// untouched on failure. Threads: any.
-///
-/// # Safety
-/// `runtime` NULL or live; `stats` NULL or writable.
+/// `runtime` NULL or live; `stats` NULL or writable for its `struct_size`.
 #[no_mangle]
 pub unsafe extern "C" fn relief_runtime_get_stats(
     runtime: *const relief_runtime,
@@ -418,14 +486,12 @@ pub unsafe extern "C" fn relief_runtime_get_stats(
         // SAFETY: forwarded contract.
         let r = unsafe { handle(what, runtime) }?;
         require(what, &[("stats", stats.is_null())])?;
-        // SAFETY: non-NULL.
-        unsafe { check_struct_size(what, stats) }?;
+        // SAFETY: non-NULL, forwarded contract.
+        unsafe { super::sized::check_size(what, stats) }?;
         let s = r.runtime.lock().stats();
         let filled = relief_runtime_stats {
             struct_size: std::mem::size_of::<relief_runtime_stats>() as u32,
-            has_chunks: s.chunks.is_some() as u32,
-            pieces: stream_stats(&s.pieces),
-            chunks: s.chunks.as_ref().map(stream_stats).unwrap_or_default(),
+            flags: r.flags,
             update_last_us: micros(s.last.total),
             pieces_last_us: micros(s.last.pieces),
             levels_last_us: micros(s.last.lod),
@@ -436,204 +502,115 @@ pub unsafe extern "C" fn relief_runtime_get_stats(
             reserved: 0,
             level_cells_last: s.lod_cells_last,
             level_cells_total: s.lod_cells_total,
+            pieces_wanted: count(s.pieces.wanted),
+            pieces_ready: count(s.pieces.ready),
+            chunks_wanted: s.chunks.as_ref().map_or(0, |c| count(c.wanted)),
+            chunks_ready: s.chunks.as_ref().map_or(0, |c| count(c.ready)),
         };
-        // SAFETY: checked non-NULL and of our size.
-        unsafe { stats.write_unaligned(filled) };
-        Ok(())
+        // SAFETY: non-NULL, forwarded contract.
+        unsafe { write_out(what, stats, filled) }
     })
 }
 
-/// Copies the level rectangles the last update rewrote (every level, may overlap) into
-/// `rects` (room for `capacity` of `rect_size` bytes: pass `sizeof(relief_dirty_rect)`) and
-/// writes their count to `*out_count`; `(NULL, 0)` writes only the count (0 without levels).
-/// Errors: INVALID_ARGUMENT (NULL `runtime`/`out_count`, a `rect_size` this relief doesn't
-/// know, NULL `rects` with a non-zero `capacity`, or a non-zero `capacity` below the count,
-/// when nothing is written). Threads: as `relief_runtime_update`.
+/// Fills `*stats` (its `struct_size` set) with a snapshot of one stream: `stream` is
+/// RELIEF_STREAM_PIECES (regions or tiles) or RELIEF_STREAM_CHUNKS (collision). Errors:
+/// INVALID_ARGUMENT (NULL handle or `stats`, a `struct_size` this relief doesn't read, an
+/// unknown `stream`, CHUNKS on a runtime made with RELIEF_RUNTIME_NO_COLLISION); `*stats` is
+/// untouched on failure. Threads: any.
 ///
 /// # Safety
-/// `runtime` NULL or live; `rects` NULL or writable for `capacity` rects of `rect_size` bytes;
-/// `out_count` NULL or writable.
+/// `runtime` NULL or live; `stats` NULL or writable for its `struct_size`.
 #[no_mangle]
-pub unsafe extern "C" fn relief_runtime_get_dirty(
+pub unsafe extern "C" fn relief_runtime_get_stream_stats(
     runtime: *const relief_runtime,
-    rects: *mut relief_dirty_rect,
-    rect_size: usize,
-    capacity: usize,
-    out_count: *mut usize,
+    stream: relief_stream,
+    stats: *mut relief_stream_stats,
 ) -> relief_status {
     ffi_guard!({
-        let what = "relief_runtime_get_dirty";
+        let what = "relief_runtime_get_stream_stats";
         // SAFETY: forwarded contract.
         let r = unsafe { handle(what, runtime) }?;
+        require(what, &[("stats", stats.is_null())])?;
+        // SAFETY: non-NULL, forwarded contract.
+        unsafe { super::sized::check_size(what, stats) }?;
         let rt = r.runtime.lock();
-        // SAFETY: forwarded contract.
-        unsafe { copy_dirty(what, rt.dirty(), rects, rect_size, capacity, out_count) }
+        let s = match stream {
+            RELIEF_STREAM_PIECES => rt.pieces().stats(),
+            RELIEF_STREAM_CHUNKS => rt
+                .chunks()
+                .ok_or_else(|| {
+                    Failure::invalid(format!("{what}: this runtime builds no collision"))
+                })?
+                .stats(),
+            other => {
+                return Err(Failure::invalid(format!(
+                    "{what}: stream {other} is not a RELIEF_STREAM_*"
+                )))
+            }
+        };
+        drop(rt);
+        // SAFETY: non-NULL, forwarded contract.
+        unsafe { write_out(what, stats, stream_stats(&s)) }
     })
 }
 
-/// Fills `*out_level` (its `struct_size` set) with level `level`'s view, as
-/// `relief_clipmap_get_level`; valid until the next update or destroy. Errors:
-/// INVALID_ARGUMENT (NULL arguments, unknown `struct_size`, `level` ≥ the level count, a
-/// runtime made with RELIEF_RUNTIME_NO_LEVELS). Threads: as `relief_runtime_update`.
-///
-/// # Safety
-/// `runtime` NULL or live; `out_level` NULL or a writable `relief_clipmap_level`.
-#[no_mangle]
-pub unsafe extern "C" fn relief_runtime_get_level(
-    runtime: *const relief_runtime,
-    level: u32,
-    out_level: *mut relief_clipmap_level,
-) -> relief_status {
-    ffi_guard!({
-        let what = "relief_runtime_get_level";
-        // SAFETY: forwarded contract.
-        let r = unsafe { handle(what, runtime) }?;
-        let rt = r.runtime.lock();
-        let lod = rt
-            .lod()
-            .ok_or_else(|| Failure::invalid(format!("{what}: this runtime keeps no levels")))?;
-        // SAFETY: forwarded contract.
-        unsafe { level_view(what, lod, level, out_level) }
-    })
+pub(crate) fn micros(d: Duration) -> u32 {
+    d.as_micros().min(u32::MAX as u128) as u32
 }
 
-/// Acquires a view of resident region (x, z), as `relief_region_acquire` (release with
-/// `relief_region_release`). Errors: as `relief_region_acquire` (INVALID_ARGUMENT for a NULL
-/// `runtime` or `view`), and INVALID_ARGUMENT on a planet's runtime. Threads: any.
-///
-/// # Safety
-/// `runtime` NULL or live; `view` NULL or a writable `relief_region_view`.
-#[no_mangle]
-pub unsafe extern "C" fn relief_runtime_acquire_region(
-    runtime: *const relief_runtime,
-    x: i32,
-    z: i32,
-    view: *mut relief_region_view,
-) -> relief_status {
-    ffi_guard!({
-        let what = "relief_runtime_acquire_region";
-        // SAFETY: forwarded contract.
-        let r = unsafe { handle(what, runtime) }?;
-        // SAFETY: forwarded contract.
-        unsafe { acquire_region(what, &r.streamed, x, z, view) }
-    })
+fn count(n: usize) -> u32 {
+    n.min(u32::MAX as usize) as u32
 }
 
-/// Acquires a view of resident planet tile (face, tx, ty), as `relief_tile_acquire` (release
-/// with `relief_tile_release`). Errors: as `relief_tile_acquire` (INVALID_ARGUMENT for a NULL
-/// `runtime` or `view`), and INVALID_ARGUMENT on a flat world's runtime. Threads: any.
-///
-/// # Safety
-/// `runtime` NULL or live; `view` NULL or a writable `relief_tile_view`.
-#[no_mangle]
-pub unsafe extern "C" fn relief_runtime_acquire_tile(
-    runtime: *const relief_runtime,
-    face: u32,
-    tx: u32,
-    ty: u32,
-    view: *mut relief_tile_view,
-) -> relief_status {
-    ffi_guard!({
-        let what = "relief_runtime_acquire_tile";
-        // SAFETY: forwarded contract.
-        let r = unsafe { handle(what, runtime) }?;
-        // SAFETY: forwarded contract.
-        unsafe { acquire_tile(what, &r.streamed, face, tx, ty, view) }
-    })
+/// A stream's stats in C's form.
+fn stream_stats(s: &Stats) -> relief_stream_stats {
+    let c = count;
+    relief_stream_stats {
+        struct_size: std::mem::size_of::<relief_stream_stats>() as u32,
+        ready: c(s.ready),
+        cached: c(s.cached),
+        in_flight: c(s.in_flight),
+        queue_depth: c(s.queue_depth),
+        wanted: c(s.wanted),
+        trimmed: c(s.trimmed),
+        latency_p50_us: micros(s.latency_p50),
+        latency_p99_us: micros(s.latency_p99),
+        update_last_us: micros(s.update_last),
+        update_p50_us: micros(s.update_p50),
+        update_p99_us: micros(s.update_p99),
+        update_max_us: micros(s.update_max),
+        ready_bytes: s.ready_bytes as u64,
+        cached_bytes: s.cached_bytes as u64,
+        in_flight_bytes: s.in_flight_bytes as u64,
+        budget_bytes: s.budget_bytes as u64,
+        loads: s.loads,
+        failures: s.failures,
+        evictions: s.evictions,
+    }
 }
 
-/// The runtime's chunk lookup, or an error if it builds no collision.
-fn chunks<'a>(what: &str, r: &'a relief_runtime) -> Result<&'a ChunkLookup, Failure> {
-    r.chunks
-        .as_ref()
-        .ok_or_else(|| Failure::invalid(format!("{what}: this runtime builds no collision")))
+/// The flat world and its resident regions, or an error naming the planet calls.
+pub(crate) fn flat<'a>(
+    what: &str,
+    streamed: &'a Streamed,
+) -> Result<(&'a Arc<World>, &'a Resident<RegionLocation, Region>), Failure> {
+    match streamed {
+        Streamed::Flat { world, regions } => Ok((world, regions)),
+        Streamed::Planet { .. } => Err(Failure::invalid(format!(
+            "{what}: this runtime streams a planet's tiles; use the tile and planet calls"
+        ))),
+    }
 }
 
-/// Writes the collision chunk containing `position` (3 doubles) to `*out_face`, `*out_x`,
-/// `*out_z`, as `relief_collision_chunk_at`. Errors: as `relief_collision_chunk_at`
-/// (INVALID_ARGUMENT for NULL arguments), and INVALID_ARGUMENT for a runtime made with
-/// RELIEF_RUNTIME_NO_COLLISION. Threads: any.
-///
-/// # Safety
-/// `runtime` NULL or live; `position` NULL or 3 readable doubles; out-pointers NULL or
-/// writable.
-#[no_mangle]
-pub unsafe extern "C" fn relief_runtime_chunk_at(
-    runtime: *const relief_runtime,
-    position: *const f64,
-    out_face: *mut u32,
-    out_x: *mut i32,
-    out_z: *mut i32,
-) -> relief_status {
-    ffi_guard!({
-        let what = "relief_runtime_chunk_at";
-        // SAFETY: forwarded contract.
-        let r = unsafe { handle(what, runtime) }?;
-        // SAFETY: forwarded contract.
-        unsafe { chunk_at(what, chunks(what, r)?, position, out_face, out_x, out_z) }
-    })
-}
-
-/// Acquires a view of built chunk (face, x, z), as `relief_collision_acquire` (release with
-/// `relief_collision_release`). Errors: as `relief_collision_acquire` (INVALID_ARGUMENT for a
-/// NULL `runtime` or `view`), and INVALID_ARGUMENT for a runtime made with
-/// RELIEF_RUNTIME_NO_COLLISION. Threads: any.
-///
-/// # Safety
-/// `runtime` NULL or live; `view` NULL or a writable `relief_chunk_view`.
-#[no_mangle]
-pub unsafe extern "C" fn relief_runtime_acquire_chunk(
-    runtime: *const relief_runtime,
-    face: u32,
-    x: i32,
-    z: i32,
-    view: *mut relief_chunk_view,
-) -> relief_status {
-    ffi_guard!({
-        let what = "relief_runtime_acquire_chunk";
-        // SAFETY: forwarded contract.
-        let r = unsafe { handle(what, runtime) }?;
-        // SAFETY: forwarded contract.
-        unsafe { acquire_chunk(what, chunks(what, r)?, face, x, z, view) }
-    })
-}
-
-/// Creates a query handle over a flat world's runtime, as `relief_terrain_create` (free with
-/// `relief_terrain_destroy`; it may outlive the runtime). Errors: INVALID_ARGUMENT (NULL
-/// arguments, a planet's runtime). Threads: any.
-///
-/// # Safety
-/// `runtime` NULL or live; `out_terrain` NULL or writable.
-#[no_mangle]
-pub unsafe extern "C" fn relief_runtime_create_terrain(
-    runtime: *const relief_runtime,
-    out_terrain: *mut *mut relief_terrain,
-) -> relief_status {
-    ffi_guard!({
-        let what = "relief_runtime_create_terrain";
-        // SAFETY: forwarded contract.
-        let r = unsafe { handle(what, runtime) }?;
-        // SAFETY: forwarded contract.
-        unsafe { create_terrain(what, &r.streamed, out_terrain) }
-    })
-}
-
-/// Creates a query handle over a planet's runtime, as `relief_planet_terrain_create` (free
-/// with `relief_planet_terrain_destroy`). Errors: INVALID_ARGUMENT (NULL arguments, a flat
-/// world's runtime), CORRUPT (the river or lake table fails its checks). Threads: any.
-///
-/// # Safety
-/// `runtime` NULL or live; `out_terrain` NULL or writable.
-#[no_mangle]
-pub unsafe extern "C" fn relief_runtime_create_planet_terrain(
-    runtime: *const relief_runtime,
-    out_terrain: *mut *mut relief_planet_terrain,
-) -> relief_status {
-    ffi_guard!({
-        let what = "relief_runtime_create_planet_terrain";
-        // SAFETY: forwarded contract.
-        let r = unsafe { handle(what, runtime) }?;
-        // SAFETY: forwarded contract.
-        unsafe { create_planet_terrain(what, &r.streamed, out_terrain) }
-    })
+/// The planet and its resident tiles, or an error saying the ground is flat.
+pub(crate) fn planet<'a>(
+    what: &str,
+    streamed: &'a Streamed,
+) -> Result<(&'a Arc<Planet>, &'a Resident<TileKey, PlanetTile>), Failure> {
+    match streamed {
+        Streamed::Planet { planet, tiles } => Ok((planet, tiles)),
+        Streamed::Flat { .. } => Err(Failure::invalid(format!(
+            "{what}: this runtime streams a flat world's regions, not a planet's tiles"
+        ))),
+    }
 }

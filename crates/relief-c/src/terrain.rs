@@ -1,13 +1,14 @@
-//! `relief_terrain`: questions about the ground, from any thread, while the streamer runs.
+//! `relief_terrain`: questions about a flat world's ground, from any thread, while the
+//! runtime runs.
 
-use super::streamer::relief_streamer;
-use super::{ffi_guard, finite, handle, into_handle, relief_status, require, write_sized, Failure};
+use super::runtime::relief_runtime;
+use super::{ffi_guard, finite, handle, into_handle, relief_status, require, Failure};
 use relief::flat::terrain::{Origin, Terrain};
 use relief::reach::ReachKind;
 use relief::runtime::Streamed;
 
-/// A query handle over a streamer's world and resident regions. Opaque. Every query is safe
-/// to call from any number of threads at once, alongside the streamer's own updates.
+/// Queries over a runtime's world and resident regions. Opaque. Every query is safe to call
+/// from any number of threads at once, alongside the runtime's own updates.
 pub struct relief_terrain {
     pub(crate) terrain: Terrain,
 }
@@ -105,27 +106,23 @@ pub struct relief_lake {
     pub distance_m: f32,
 }
 
-/// Creates a query handle over `streamer`'s world and resident regions (queries see regions
-/// as they load and unload). It shares them, so it may outlive the streamer (answering from
-/// the overview once nothing is resident). Builds the river and lake indexes: call once,
-/// not per frame.
-///
-/// On success writes a new handle to `*out_terrain` (free with `relief_terrain_destroy`); on
-/// failure it is untouched. Errors: INVALID_ARGUMENT (NULL arguments). Threads: any.
+/// Creates a query handle over a flat world's runtime, (free with `relief_terrain_destroy`; it may
+/// outlive the runtime): it answers from what the runtime has resident, from any thread. Errors: INVALID_ARGUMENT (NULL
+/// arguments, a planet's runtime). Threads: any.
 ///
 /// # Safety
-/// `streamer` NULL or live; `out_terrain` NULL or writable.
+/// `runtime` NULL or live; `out_terrain` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn relief_terrain_create(
-    streamer: *const relief_streamer,
+pub unsafe extern "C" fn relief_runtime_create_terrain(
+    runtime: *const relief_runtime,
     out_terrain: *mut *mut relief_terrain,
 ) -> relief_status {
     ffi_guard!({
-        let what = "relief_terrain_create";
+        let what = "relief_runtime_create_terrain";
         // SAFETY: forwarded contract.
-        let s = unsafe { handle(what, streamer) }?;
+        let r = unsafe { handle(what, runtime) }?;
         // SAFETY: forwarded contract.
-        unsafe { create_terrain(what, &s.streamed, out_terrain) }
+        unsafe { create_terrain(what, &r.streamed, out_terrain) }
     })
 }
 
@@ -309,7 +306,7 @@ pub unsafe extern "C" fn relief_terrain_ground(
             }
         });
         // SAFETY: checked non-NULL.
-        unsafe { write_sized(what, out_ground, g) }?;
+        unsafe { super::sized::write_out(what, out_ground, g) }?;
         Ok(())
     })
 }
@@ -388,7 +385,7 @@ pub unsafe extern "C" fn relief_terrain_river(
                 ..Default::default()
             });
         // SAFETY: checked non-NULL.
-        unsafe { write_sized(what, out_river, r) }?;
+        unsafe { super::sized::write_out(what, out_river, r) }?;
         Ok(())
     })
 }
@@ -425,7 +422,7 @@ pub unsafe extern "C" fn relief_terrain_lake(
                 ..Default::default()
             });
         // SAFETY: checked non-NULL.
-        unsafe { write_sized(what, out_lake, l) }?;
+        unsafe { super::sized::write_out(what, out_lake, l) }?;
         Ok(())
     })
 }
@@ -440,7 +437,7 @@ pub(crate) fn check_radius(what: &str, radius: f64) -> Result<(), Failure> {
     Ok(())
 }
 
-/// `relief_terrain_create` on any holder of a flat world's regions.
+/// A query handle over a flat world's regions, for `relief_runtime_create_terrain`.
 ///
 /// # Safety
 /// `out_terrain` NULL or writable.
@@ -450,9 +447,11 @@ pub(crate) unsafe fn create_terrain(
     out_terrain: *mut *mut relief_terrain,
 ) -> Result<(), Failure> {
     require(what, &[("out_terrain", out_terrain.is_null())])?;
-    let (world, resident) = super::streamer::flat(what, streamed)?;
+    let (world, resident) = super::runtime::flat(what, streamed)?;
     let terrain = Terrain::new(world.clone(), resident.clone());
     // SAFETY: checked non-NULL.
     unsafe { *out_terrain = into_handle(relief_terrain { terrain }) };
     Ok(())
 }
+
+super::sized::grows_zeroed!(relief_ground = 44, relief_river = 56, relief_lake = 24);

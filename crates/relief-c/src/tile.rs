@@ -1,18 +1,27 @@
-//! `relief_tile_view`: zero-copy pointers into a resident planet tile's fields.
+//! `relief_tile`: an acquired resident planet tile, and `relief_tile_view`, its fields read
+//! in place.
 
-use std::ffi::c_void;
 use std::sync::Arc;
 
-use super::streamer::relief_streamer;
-use super::{ffi_guard, handle, relief_status, require, Failure};
+use super::runtime::relief_runtime;
+use super::sized::{grows_zeroed, write_out};
+use super::{ffi_guard, handle, into_handle, relief_status, require, Failure};
 use relief::planet::{PlanetTile, TileKey};
 use relief::runtime::Streamed;
 
-/// A resident tile's fields, read in place: each `size × size` samples, row-major, sample
-/// (i, j) at `j·size + i` being face sample (`tx·size + i`, `ty·size + j`). Sediment and
-/// precipitation are NULL for v6 planets. Valid until `relief_tile_release`, even if the
-/// tile unloads. Zero it and set `struct_size` before the first acquire; never copy it (a copy
-/// released twice frees twice).
+/// A resident planet tile held in memory: its fields stay valid until `relief_tile_release`,
+/// even if the tile unloads or the runtime is destroyed. Opaque.
+pub struct relief_tile {
+    /// What keeps the fields alive.
+    _tile: Arc<PlanetTile>,
+    view: relief_tile_view,
+}
+
+/// A held tile's fields, read in place: each `size × size` samples, row-major, sample (i, j)
+/// at `j·size + i` being face sample (`tx·size + i`, `ty·size + j`). Sediment and
+/// precipitation are NULL for v6 planets. A plain struct borrowed from its `relief_tile`:
+/// copy it freely; its pointers are valid until that tile is released. Set `struct_size`
+/// first.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct relief_tile_view {
@@ -33,101 +42,79 @@ pub struct relief_tile_view {
     pub sediment: *const f32,
     /// Precipitation, mm/yr, or NULL.
     pub precipitation: *const f32,
-    /// relief's; NULL when the view holds nothing.
-    pub token: *mut c_void,
 }
 
-impl Default for relief_tile_view {
-    fn default() -> Self {
-        relief_tile_view {
-            struct_size: std::mem::size_of::<relief_tile_view>() as u32,
-            face: 0,
-            tx: 0,
-            ty: 0,
-            size: 0,
-            height: std::ptr::null(),
-            biome: std::ptr::null(),
-            lake: std::ptr::null(),
-            sediment: std::ptr::null(),
-            precipitation: std::ptr::null(),
-            token: std::ptr::null_mut(),
-        }
-    }
-}
+grows_zeroed!(relief_tile_view = 64);
 
-/// Acquires a view of the resident tile (face, tx, ty) of a planet streamer, holding it until
-/// `relief_tile_release(view)`.
+/// Holds resident tile (face, tx, ty) of a planet's runtime and writes a new handle to
+/// `*out_tile` (free with `relief_tile_release`).
 ///
-/// Errors: INVALID_ARGUMENT (NULL `streamer`/`view`, unknown `struct_size`, a view still
-/// holding a tile, a flat-world streamer, face ≥ 6), NOT_FOUND (not resident: wait for its
-/// LOADED event). On failure `*view` is untouched. Threads: any.
+/// Errors: INVALID_ARGUMENT (NULL `runtime`/`out_tile`, a flat world's runtime, face ≥ 6),
+/// NOT_FOUND (not resident: wait for its LOADED event). On failure `*out_tile` is untouched.
+/// Threads: any.
 ///
 /// # Safety
-/// `streamer` NULL or live; `view` NULL or a writable `relief_tile_view`.
+/// `runtime` NULL or live; `out_tile` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn relief_tile_acquire(
-    streamer: *const relief_streamer,
+pub unsafe extern "C" fn relief_runtime_acquire_tile(
+    runtime: *const relief_runtime,
     face: u32,
     tx: u32,
     ty: u32,
-    view: *mut relief_tile_view,
+    out_tile: *mut *mut relief_tile,
 ) -> relief_status {
     ffi_guard!({
-        let what = "relief_tile_acquire";
+        let what = "relief_runtime_acquire_tile";
         // SAFETY: forwarded contract.
-        let s = unsafe { handle(what, streamer) }?;
-        // SAFETY: forwarded contract.
-        unsafe { acquire_tile(what, &s.streamed, face, tx, ty, view) }
+        let r = unsafe { handle(what, runtime) }?;
+        require(what, &[("out_tile", out_tile.is_null())])?;
+        let held = hold(what, &r.streamed, face, tx, ty)?;
+        // SAFETY: checked non-NULL.
+        unsafe { *out_tile = into_handle(held) };
+        Ok(())
     })
 }
 
-/// Releases what `view` holds and clears it; releasing twice, a cleared view, or NULL is a
-/// no-op. Threads: any.
+/// Fills `*out_view` (its `struct_size` set) with the held tile's fields. Errors:
+/// INVALID_ARGUMENT (NULL arguments, a `struct_size` this relief doesn't read); `*out_view`
+/// is untouched on failure. Threads: any.
 ///
 /// # Safety
-/// `view` NULL or a view filled by `relief_tile_acquire` (or zeroed).
+/// `tile` NULL or live; `out_view` NULL or writable for its `struct_size`.
 #[no_mangle]
-pub unsafe extern "C" fn relief_tile_release(view: *mut relief_tile_view) {
-    let _ = ffi_guard!({
-        if view.is_null() {
-            return Ok(());
-        }
-        // SAFETY: non-NULL; the caller promises a view.
-        let v = unsafe { view.read_unaligned() };
-        if !v.token.is_null() {
-            // SAFETY: the token came from Box<Arc<PlanetTile>> in acquire, once.
-            drop(unsafe { Box::from_raw(v.token.cast::<Arc<PlanetTile>>()) });
-        }
-        let cleared = relief_tile_view {
-            struct_size: v.struct_size,
-            ..Default::default()
-        };
-        // SAFETY: as above.
-        unsafe { view.write_unaligned(cleared) };
-        Ok(())
-    });
+pub unsafe extern "C" fn relief_tile_get_view(
+    tile: *const relief_tile,
+    out_view: *mut relief_tile_view,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_tile_get_view";
+        // SAFETY: forwarded contract.
+        let t = unsafe { handle(what, tile) }?;
+        require(what, &[("out_view", out_view.is_null())])?;
+        // SAFETY: non-NULL, forwarded contract.
+        unsafe { write_out(what, out_view, t.view) }
+    })
 }
 
-/// `relief_tile_acquire` on any holder of a planet's tiles.
+/// Lets go of a held tile. NULL is a no-op. Threads: any.
 ///
 /// # Safety
-/// `view` NULL or a writable `relief_tile_view`.
-pub(crate) unsafe fn acquire_tile(
+/// `tile` NULL or a live handle, not used again (nor any view of it).
+#[no_mangle]
+pub unsafe extern "C" fn relief_tile_release(tile: *mut relief_tile) {
+    // SAFETY: forwarded contract.
+    unsafe { super::destroy_handle(tile) }
+}
+
+/// Holds resident tile (face, tx, ty) of a planet.
+fn hold(
     what: &str,
     streamed: &Streamed,
     face: u32,
     tx: u32,
     ty: u32,
-    view: *mut relief_tile_view,
-) -> Result<(), Failure> {
-    require(what, &[("view", view.is_null())])?;
-    // SAFETY: non-NULL.
-    if !unsafe { super::read_sized(what, view) }?.token.is_null() {
-        return Err(Failure::invalid(format!(
-            "{what}: the view still holds a tile; release it first"
-        )));
-    }
-    let (_, resident) = super::streamer::planet(what, streamed)?;
+) -> Result<relief_tile, Failure> {
+    let (_, resident) = super::runtime::planet(what, streamed)?;
     if face >= 6 || tx > u16::MAX as u32 || ty > u16::MAX as u32 {
         return Err(Failure::invalid(format!(
             "{what}: no tile ({face}, {tx}, {ty})"
@@ -144,7 +131,7 @@ pub(crate) unsafe fn acquire_tile(
     })?;
     let opt =
         |v: &Option<relief::layer::Layer<f32>>| v.as_ref().map_or(std::ptr::null(), |v| v.as_ptr());
-    let filled = relief_tile_view {
+    let view = relief_tile_view {
         struct_size: std::mem::size_of::<relief_tile_view>() as u32,
         face,
         tx,
@@ -155,9 +142,6 @@ pub(crate) unsafe fn acquire_tile(
         lake: tile.lake.as_ptr(),
         sediment: opt(&tile.sediment),
         precipitation: opt(&tile.precipitation),
-        token: Box::into_raw(Box::new(tile)).cast(),
     };
-    // SAFETY: checked non-NULL and of our size.
-    unsafe { view.write_unaligned(filled) };
-    Ok(())
+    Ok(relief_tile { _tile: tile, view })
 }

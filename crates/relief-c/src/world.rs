@@ -3,7 +3,7 @@
 use std::ffi::{c_char, c_void};
 use std::sync::Arc;
 
-use super::{check_struct_size, ffi_guard, handle, into_handle, relief_status, require, Failure};
+use super::{ffi_guard, handle, into_handle, relief_status, require, Failure};
 use relief::flat::{ReadAt, World};
 
 /// An opened flat world (manifest, overview and tables in memory). Opaque.
@@ -58,7 +58,9 @@ pub struct relief_reader {
     pub user: *mut c_void,
     /// Required. Called from relief's loader threads, possibly several at once.
     pub read_at: relief_read_fn,
-    /// Optional (NULL): called exactly once, from any thread, when relief is done with `user`.
+    /// Optional (NULL): called exactly once, from any thread, when relief is done with `user`:
+    /// when the last handle reading through it is destroyed, or — if a load through it was
+    /// still running then — when that load ends, on its loader thread.
     pub release: relief_release_fn,
 }
 
@@ -115,7 +117,7 @@ pub(crate) unsafe fn take_reader(
 ) -> Result<CallbackBytes, Failure> {
     require(what, &[("reader", reader.is_null())])?;
     // SAFETY: non-NULL; the caller promises a readable struct.
-    let r = unsafe { super::read_sized(what, reader) }?;
+    let r = unsafe { super::sized::read_in(what, reader) }?;
     let Some(read_at) = r.read_at else {
         return Err(Failure::invalid(format!(
             "{what}: read_at must not be NULL"
@@ -330,8 +332,8 @@ pub unsafe extern "C" fn relief_world_get_info(
         // SAFETY: forwarded contract.
         let w = &unsafe { handle(what, world) }?.world;
         require(what, &[("info", info.is_null())])?;
-        // SAFETY: non-NULL.
-        unsafe { check_struct_size(what, info) }?;
+        // SAFETY: non-NULL, forwarded contract.
+        unsafe { super::sized::check_size(what, info) }?;
         let m = w.manifest();
         let filled = relief_world_info {
             struct_size: std::mem::size_of::<relief_world_info>() as u32,
@@ -349,8 +351,8 @@ pub unsafe extern "C" fn relief_world_get_info(
             lake_count: w.lakes().len() as u32,
             biome_count: w.biomes().len() as u32,
         };
-        // SAFETY: checked non-NULL and of our size.
-        unsafe { info.write_unaligned(filled) };
+        // SAFETY: non-NULL, forwarded contract.
+        unsafe { super::sized::write_out(what, info, filled) }?;
         Ok(())
     })
 }
@@ -393,3 +395,5 @@ pub unsafe extern "C" fn relief_world_get_biome_name(
         unsafe { super::copy_name(what, text, name, capacity, out_length) }
     })
 }
+
+super::sized::grows_zeroed!(relief_world_info = 64, relief_reader = 40);

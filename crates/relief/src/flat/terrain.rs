@@ -9,7 +9,8 @@ use glam::Vec3;
 
 use super::spatial::{self, Spatial};
 use crate::flat::{Control, ReachKind, Region, RegionLocation, World};
-use crate::stream::{PieceMap, Resident};
+use crate::stream::{PieceMap, Resident, LOCK_STRIDE};
+use parking_lot::RwLockReadGuard;
 
 /// What answered a query.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,16 +161,21 @@ impl Terrain {
     }
 
     /// Heights for many points into `out` (same length); returns how many came from resident
-    /// regions (the rest from the overview). Takes the resident map's lock once.
+    /// regions (the rest from the overview). Holds the resident map's read lock for
+    /// [`LOCK_STRIDE`] points at a time, yielding it between strides to a streamer waiting
+    /// to publish a load: a million-point batch never makes a frame's update wait.
     pub fn heights(&self, points: &[[f64; 2]], out: &mut [f32]) -> usize {
         assert_eq!(points.len(), out.len(), "one output per point");
-        let map = self.resident.read();
-        let mut last = None;
+        let mut map = self.resident.read();
         let mut from_regions = 0;
-        for (p, o) in points.iter().zip(out.iter_mut()) {
-            let h = self.height_in(&map, &mut last, p[0], p[1]);
-            from_regions += matches!(h.origin, Origin::Region(_)) as usize;
-            *o = h.height;
+        for (ps, os) in points.chunks(LOCK_STRIDE).zip(out.chunks_mut(LOCK_STRIDE)) {
+            RwLockReadGuard::bump(&mut map);
+            let mut last = None;
+            for (p, o) in ps.iter().zip(os.iter_mut()) {
+                let h = self.height_in(&map, &mut last, p[0], p[1]);
+                from_regions += matches!(h.origin, Origin::Region(_)) as usize;
+                *o = h.height;
+            }
         }
         from_regions
     }

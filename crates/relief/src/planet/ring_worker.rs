@@ -11,6 +11,7 @@
 //! insert a tile.
 
 use glam::DVec3;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -112,6 +113,8 @@ struct Shared {
     asks: Mutex<Asks>,
     wake: Condvar,
     built: Mutex<Built>,
+    /// Set while the worker builds a batch (tens of ms at most).
+    building: AtomicBool,
 }
 
 pub(crate) struct RingWorker {
@@ -157,6 +160,7 @@ impl RingWorker {
                 stale: Rects::new(),
                 done: 0,
             }),
+            building: AtomicBool::new(false),
         });
         let for_thread = shared.clone();
         let thread = std::thread::Builder::new()
@@ -234,12 +238,26 @@ impl RingWorker {
     }
 }
 
+/// How long dropping the worker waits for its thread before leaving it to finish alone.
+const JOIN_FOR: Duration = Duration::from_millis(20);
+
 impl Drop for RingWorker {
     fn drop(&mut self) {
         self.shared.asks.lock().stop = true;
         self.shared.wake.notify_one();
+        // A build in progress (tens of ms at most) finishes on its own, the thread ending
+        // after it and holding only its own data; an idle thread ends at once and is joined.
         if let Some(t) = self.thread.take() {
-            let _ = t.join();
+            let deadline = Instant::now() + JOIN_FOR;
+            while !t.is_finished()
+                && !self.shared.building.load(Ordering::Acquire)
+                && Instant::now() < deadline
+            {
+                std::thread::sleep(Duration::from_micros(200));
+            }
+            if t.is_finished() {
+                let _ = t.join();
+            }
         }
     }
 }
@@ -272,6 +290,7 @@ fn run(shared: &Shared, terrain: &PlanetTerrain, config: ClipmapConfig) {
             (a.focus.take(), std::mem::take(&mut a.refill_all), a.posted)
         };
         changed.clear();
+        shared.building.store(true, Ordering::Release);
         terrain.with_heights_copied(&mut copy, |h| {
             last_focus = focus.or(last_focus);
             if refill_all {
@@ -288,6 +307,7 @@ fn run(shared: &Shared, terrain: &PlanetTerrain, config: ClipmapConfig) {
         });
         // Drop the copy's tiles now: an evicted tile's memory goes back as soon as it can.
         copy.clear();
+        shared.building.store(false, Ordering::Release);
         let mut b = shared.built.lock();
         let b = &mut *b;
         b.stale.add_all(&changed);

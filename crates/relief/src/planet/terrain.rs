@@ -12,7 +12,8 @@ use rstar::RTree;
 
 use crate::error::FormatError;
 use crate::reach::ReachKind;
-use crate::stream::{PieceMap, Resident};
+use crate::stream::{PieceMap, Resident, LOCK_STRIDE};
+use parking_lot::RwLockReadGuard;
 
 use super::blob::TileKey;
 use super::cube;
@@ -196,20 +197,25 @@ impl PlanetTerrain {
         self.height_in(&map, &LastTile::new(None), direction(pos))
     }
 
-    /// Heights for many positions; returns how many came from tiles. One lock for all.
+    /// Heights for many positions; returns how many came from tiles. Holds the resident
+    /// map's read lock for [`LOCK_STRIDE`] positions at a time, as the flat batch does.
     pub fn heights(&self, pos: &[DVec3], out: &mut [f32]) -> usize {
         assert_eq!(pos.len(), out.len(), "one output per position");
-        let map = self.resident.read();
-        let last = LastTile::new(None);
+        let mut map = self.resident.read();
         let mut from_tiles = 0;
-        for (p, o) in pos.iter().zip(out.iter_mut()) {
-            if !usable(*p) {
-                *o = f32::NAN;
-                continue;
+        for (ps, os) in pos.chunks(LOCK_STRIDE).zip(out.chunks_mut(LOCK_STRIDE)) {
+            // Between strides a streamer waiting to publish a tile goes first.
+            RwLockReadGuard::bump(&mut map);
+            let last = LastTile::new(None);
+            for (p, o) in ps.iter().zip(os.iter_mut()) {
+                if !usable(*p) {
+                    *o = f32::NAN;
+                    continue;
+                }
+                let h = self.height_in(&map, &last, direction(*p));
+                from_tiles += matches!(h.origin, PlanetOrigin::Tile(_)) as usize;
+                *o = h.height;
             }
-            let h = self.height_in(&map, &last, direction(*p));
-            from_tiles += matches!(h.origin, PlanetOrigin::Tile(_)) as usize;
-            *o = h.height;
         }
         from_tiles
     }

@@ -47,6 +47,12 @@ use workers::{Done, Job, Pool};
 pub type PieceMap<K, I> = HashMap<K, Arc<I>, rustc_hash::FxBuildHasher>;
 pub type Resident<K, I> = Arc<RwLock<PieceMap<K, I>>>;
 
+/// The most lookups a batch query makes under one hold of a resident map's read lock. Between
+/// strides the batch yields the lock to a waiting writer (`RwLockReadGuard::bump`), so the
+/// streamer publishing a load on the main thread waits for one stride at most — about
+/// 25 µs of height lookups — however long the batch.
+pub const LOCK_STRIDE: usize = 1024;
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct StreamConfig {
     /// A key starts loading when its distance from the focus is within this, metres.
@@ -314,12 +320,13 @@ impl<S: Source> Streamer<S> {
         self.events.pop_front()
     }
 
-    /// Whether nothing is queued or loading.
+    /// Whether nothing is queued, loading, or waiting to retry a failed load it still wants.
     pub fn is_idle(&self) -> bool {
-        !self
-            .slots
-            .values()
-            .any(|s| matches!(s.state, State::Queued { .. }))
+        // A wanted key waiting for its retry is not settled: it has failed, not for good.
+        !self.slots.values().any(|s| {
+            matches!(s.state, State::Queued { .. })
+                || (s.wanted && matches!(s.state, State::Failed { .. }))
+        })
     }
 
     /// Updates every millisecond until nothing is in flight or `timeout` passes; returns
@@ -437,6 +444,19 @@ impl<S: Source> Streamer<S> {
                     },
                     None => State::GaveUp,
                 };
+                // The event carries a status; the log (the `log` crate's facade, which the C
+                // library forwards to `relief_set_log`) carries why.
+                match retry_in {
+                    Some(d) => log::warn!(
+                        "loading {:?} failed (attempt {attempt}, retrying in {} ms): {error}",
+                        done.key,
+                        d.as_millis()
+                    ),
+                    None => log::error!(
+                        "loading {:?} failed (attempt {attempt}, giving up until it comes back into range): {error}",
+                        done.key
+                    ),
+                }
                 self.events.push_back(Event::Failed {
                     key: done.key,
                     error,

@@ -17,6 +17,14 @@ pub fn set(update: Duration, load: Duration) {
     LOAD_NS.store(load.as_nanos() as u64, Ordering::Relaxed);
 }
 
+/// The update and load times set now.
+pub fn get() -> (Duration, Duration) {
+    (
+        Duration::from_nanos(UPDATE_NS.load(Ordering::Relaxed)),
+        Duration::from_nanos(LOAD_NS.load(Ordering::Relaxed)),
+    )
+}
+
 /// Spins for the injected update time, if any (on the caller's thread, like real work).
 pub(crate) fn in_update() {
     let ns = UPDATE_NS.load(Ordering::Relaxed);

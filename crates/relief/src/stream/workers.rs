@@ -2,6 +2,7 @@
 //! update (nearest first) and can withdraw from before a worker takes them; results come back
 //! over a bounded crossbeam channel, which never allocates per message.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -44,7 +45,9 @@ const ACTIVE: Duration = Duration::from_millis(250);
 pub struct Pool<S: Source> {
     pub queue: Arc<(Mutex<Queue<S::Key>>, Condvar)>,
     pub done: Receiver<Done<S>>,
-    threads: Vec<JoinHandle<()>>,
+    /// Each worker and whether it is inside a load (which may not end for a read's whole
+    /// timeout, behind a stalled server).
+    threads: Vec<(JoinHandle<()>, Arc<AtomicBool>)>,
 }
 
 /// Makes this thread's first contended lock allocation-free. parking_lot builds a thread's
@@ -83,10 +86,13 @@ impl<S: Source> Pool<S> {
             .map(|i| {
                 let (queue, source, tx): (_, _, Sender<Done<S>>) =
                     (queue.clone(), source.clone(), tx.clone());
-                std::thread::Builder::new()
+                let busy = Arc::new(AtomicBool::new(false));
+                let in_load = busy.clone();
+                let thread = std::thread::Builder::new()
                     .name(format!("relief-loader-{i}"))
-                    .spawn(move || work(&queue, &*source, &tx))
-                    .expect("spawn a loader thread")
+                    .spawn(move || work(&queue, &*source, &tx, &in_load))
+                    .expect("spawn a loader thread");
+                (thread, busy)
             })
             .collect();
         Pool {
@@ -97,7 +103,12 @@ impl<S: Source> Pool<S> {
     }
 }
 
-fn work<S: Source>(queue: &(Mutex<Queue<S::Key>>, Condvar), source: &S, tx: &Sender<Done<S>>) {
+fn work<S: Source>(
+    queue: &(Mutex<Queue<S::Key>>, Condvar),
+    source: &S,
+    tx: &Sender<Done<S>>,
+    in_load: &AtomicBool,
+) {
     let mut last_load = Instant::now();
     loop {
         let job = {
@@ -141,12 +152,14 @@ fn work<S: Source>(queue: &(Mutex<Queue<S::Key>>, Condvar), source: &S, tx: &Sen
         };
         // A panicking load fails like any other, so the key gets its Failed event and its
         // retries, and this thread lives on to load the rest.
+        in_load.store(true, Ordering::Release);
         super::slowdown::in_load();
         let started = Instant::now();
         let outcome =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| source.load(job.key)))
                 .unwrap_or_else(|payload| Err(LoadPanic::from_payload(&*payload).into()))
                 .map(Arc::new);
+        in_load.store(false, Ordering::Release);
         last_load = Instant::now();
         if tx
             .send(Done {
@@ -162,18 +175,30 @@ fn work<S: Source>(queue: &(Mutex<Queue<S::Key>>, Condvar), source: &S, tx: &Sen
     }
 }
 
+/// How long dropping a pool waits for its idle workers to end (they do within microseconds
+/// of the shutdown; one that took a job just then may take a load's time).
+const JOIN_FOR: Duration = Duration::from_millis(20);
+
 impl<S: Source> Drop for Pool<S> {
     fn drop(&mut self) {
         self.queue.0.lock().shutdown = true;
         self.queue.1.notify_all();
-        // Unblock any worker waiting to send by draining what is left.
-        while self.done.try_recv().is_ok() {}
-        for t in self.threads.drain(..) {
-            while !t.is_finished() {
+        // A worker inside a load is left to finish it alone (behind a stalled server that
+        // is a read's whole timeout, which the dropping thread — a game's main thread, in
+        // `destroy` — must not wait for): after the load its result finds the channel
+        // closed, and it ends, dropping its share of the source then. Idle workers end at
+        // once and are joined, so what they hold (the source, and with it a reader's
+        // `release`) is gone when the pool is whenever no load was stalled.
+        let deadline = Instant::now() + JOIN_FOR;
+        for (t, busy) in self.threads.drain(..) {
+            while !t.is_finished() && !busy.load(Ordering::Acquire) && Instant::now() < deadline {
+                // Unblock a worker waiting to send by draining what is left.
                 while self.done.try_recv().is_ok() {}
-                std::thread::yield_now();
+                std::thread::sleep(Duration::from_micros(100));
             }
-            let _ = t.join();
+            if t.is_finished() {
+                let _ = t.join();
+            }
         }
     }
 }

@@ -202,11 +202,96 @@ impl FlatBench {
             fig.absorb(&id.name, route);
             frames.push(d.frames);
         }
+        // The route with the most loads: each publishes into the map the batches read.
+        if let Some((id, walk)) = walks
+            .iter()
+            .find(|(id, _)| id.name == "stress")
+            .or(walks.last())
+        {
+            self.contention(&mut fig, id, walk, piece_read)?;
+        }
+        super::destroy::figures(&self.world, self.runtime_config(), self.middle(), &mut fig)?;
         self.throughput(&mut fig, &locs, &paths)?;
         super::first_visit::figures(&self.dir, &mut fig)?;
         super::profiles::figures(&self.world, &self.dir, self.per_region, &mut fig)?;
         self.queries(&mut fig, mid)?;
         Ok((fig, frames))
+    }
+
+    /// `id`'s route again (its figures are `<route>.*`, driven alone earlier in this pass),
+    /// with a second thread running million-point batch height queries
+    /// against the same runtime the whole time: what a frame's update costs while a game's
+    /// AI or physics thread hammers the terrain. Figures `contention.*`: the update's p50,
+    /// p99 and max with and without the queries, and how many batches ran.
+    fn contention(
+        &self,
+        fig: &mut Figures,
+        id: &RouteId,
+        walk: &Walk,
+        piece_read: Duration,
+    ) -> Result<(), Box<dyn std::error::Error>> {
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        let mut rt = Runtime::new(self.world.clone(), self.runtime_config())?;
+        let relief::runtime::Streamed::Flat { world, regions } = rt.streamed().clone() else {
+            return Err("a flat world's runtime streams regions".into());
+        };
+        let terrain = Terrain::new(world, regions);
+        let (stop, batches) = (AtomicBool::new(false), AtomicUsize::new(0));
+        let d = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let n = 1 << 20;
+                let mut out = vec![0f32; n];
+                let mut k = 0usize;
+                while !stop.load(Ordering::Relaxed) {
+                    // A fresh square each batch, around wherever the route is.
+                    let (focus, _) = self.at(walk, (k * 7) % id.frames.max(1));
+                    let pts: Vec<[f64; 2]> = (0..n)
+                        .map(|i| {
+                            let (a, b) = ((i % 1024) as f64, (i / 1024) as f64);
+                            [focus[0] - 512.0 + a, focus[2] - 512.0 + b]
+                        })
+                        .collect();
+                    std::hint::black_box(terrain.heights(&pts, &mut out));
+                    batches.fetch_add(1, Ordering::Relaxed);
+                    k += 1;
+                }
+            });
+            let d = drive(
+                &mut rt,
+                &Setup {
+                    at: &|f| self.at(walk, f),
+                    frames: id.frames,
+                    piece_read,
+                },
+            );
+            stop.store(true, Ordering::Relaxed);
+            d
+        })?;
+        let alone = |name: &str| fig.of(&format!("{}.{name}", id.name));
+        let with = |name: &str| d.figures.of(name);
+        let mut c = Figures::default();
+        for name in [
+            "update_p50_us",
+            "update_p99_us",
+            "update_max_us",
+            "total_p50_us",
+            "total_p99_us",
+            "total_max_us",
+            "cpu_p99_us",
+            "cpu_max_us",
+        ] {
+            c.set(&format!("alone_{name}"), alone(name));
+            c.set(&format!("with_batches_{name}"), with(name));
+        }
+        c.set("batches", batches.load(Ordering::Relaxed) as f64);
+        c.set("loads", with("loads"));
+        c.set("batch_points", (1u64 << 20) as f64);
+        c.set(
+            "total_max_per_alone",
+            with("total_max_us") / alone("total_max_us").max(1e-9),
+        );
+        fig.absorb("contention", c);
+        Ok(())
     }
 
     /// Load throughput against a raw read of the same files, both on one thread, same run.
@@ -410,6 +495,20 @@ impl FlatBench {
         }
         super::first_visit::print(m, "region");
         super::profiles::print(m);
+        if m.get("contention.batches").is_some() {
+            println!(
+                "contention: the stress route with a thread running {}-point height batches ({} of them): update p50 {:.0} µs, p99 {:.0} µs, max {:.0} µs; alone {:.0} / {:.0} / {:.0} µs",
+                m.of("contention.batch_points"),
+                m.of("contention.batches"),
+                m.of("contention.with_batches_total_p50_us"),
+                m.of("contention.with_batches_total_p99_us"),
+                m.of("contention.with_batches_total_max_us"),
+                m.of("contention.alone_total_p50_us"),
+                m.of("contention.alone_total_p99_us"),
+                m.of("contention.alone_total_max_us"),
+            );
+        }
+        super::destroy::print(m);
         let h = m.of("queries.height_us");
         let r = m.of("queries.river_us");
         let l = m.of("queries.lake_us");

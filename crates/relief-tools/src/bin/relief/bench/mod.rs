@@ -7,6 +7,7 @@
 //! `--compare` judges the run against a baseline by the rule in [`compare`].
 
 pub mod compare;
+mod destroy;
 mod drive;
 pub mod figures;
 mod first_visit;

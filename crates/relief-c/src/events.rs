@@ -1,0 +1,185 @@
+//! `relief_event`: what a runtime's update did, polled in order.
+
+use std::ffi::c_char;
+
+use super::runtime::relief_runtime;
+use super::sized::{check_element, grows_zeroed, write_elements};
+use super::{ffi_guard, handle, relief_status, require, Failure};
+use relief::error::FormatError;
+use relief::runtime::{ChunkId, PieceKey, RuntimeEvent};
+use relief::stream::Event;
+
+/// What happened to one item. Kinds are `RELIEF_EVENT_*`.
+pub type relief_event_kind = u32;
+/// Region or tile (face, x, z) is resident: acquire it and hand it to the engine.
+pub const RELIEF_EVENT_LOADED: relief_event_kind = 0;
+/// The region or tile left the drop radius: drop what the engine made of it. Held ones stay
+/// valid until released.
+pub const RELIEF_EVENT_UNLOADED: relief_event_kind = 1;
+/// A region or tile failed to load; `status` says why, `will_retry` whether it will be tried
+/// again, and relief's log has the message.
+pub const RELIEF_EVENT_FAILED: relief_event_kind = 2;
+/// Collision chunk (face, x, z) is built: acquire it and make its shape.
+pub const RELIEF_EVENT_CHUNK_READY: relief_event_kind = 3;
+/// Chunk (face, x, z) left the collision drop radius: remove its shape.
+pub const RELIEF_EVENT_CHUNK_DROPPED: relief_event_kind = 4;
+/// A chunk build failed; `status`, `attempt`, `will_retry` as FAILED.
+pub const RELIEF_EVENT_CHUNK_FAILED: relief_event_kind = 5;
+/// Level cells changed in this update: `x` rectangles, read them with
+/// `relief_runtime_get_dirty` before the next update.
+pub const RELIEF_EVENT_LEVELS_DIRTY: relief_event_kind = 6;
+
+/// One event. `(face, x, z)` is a region's location (face 0), a planet tile's (face, tx, ty)
+/// or a collision chunk's index. Filled in arrays whose element size the caller passes
+/// (`sizeof(relief_event)`), so it may grow at its end.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct relief_event {
+    pub kind: relief_event_kind,
+    /// The cube face of a planet tile or chunk (0–5); 0 on flat worlds.
+    pub face: u32,
+    pub x: i32,
+    pub z: i32,
+    /// RELIEF_STATUS_OK except for FAILED and CHUNK_FAILED events.
+    pub status: relief_status,
+    /// Attempts made so far (FAILED, CHUNK_FAILED), else 0.
+    pub attempt: u32,
+    /// Bytes now resident (LOADED, CHUNK_READY), else 0.
+    pub bytes: u64,
+    /// 1 if a failed item will be retried, else 0.
+    pub will_retry: u32,
+    pub reserved: u32,
+}
+
+grows_zeroed!(relief_event = 40);
+
+/// What identifies a streamed item in an event: (face, x, z).
+trait EventKey: Copy {
+    fn face_x_z(self) -> (u32, i32, i32);
+}
+
+impl EventKey for PieceKey {
+    fn face_x_z(self) -> (u32, i32, i32) {
+        PieceKey::face_x_z(self)
+    }
+}
+impl EventKey for ChunkId {
+    fn face_x_z(self) -> (u32, i32, i32) {
+        ChunkId::face_x_z(self)
+    }
+}
+
+/// A stream event in C's form; `base` is LOADED for pieces, CHUNK_READY for chunks.
+fn event_of<K: EventKey>(e: Event<K, FormatError>, base: relief_event_kind) -> relief_event {
+    let (key, kind, status, bytes, attempt, will_retry) = match e {
+        Event::Loaded { key, bytes } => (key, RELIEF_EVENT_LOADED, 0, bytes as u64, 0, 0),
+        Event::Unloaded { key } => (key, RELIEF_EVENT_UNLOADED, 0, 0, 0, 0),
+        Event::Failed {
+            key,
+            error,
+            attempt,
+            retry_in,
+        } => (
+            key,
+            RELIEF_EVENT_FAILED,
+            Failure::from(error).status,
+            0,
+            attempt,
+            retry_in.is_some() as u32,
+        ),
+    };
+    let (face, x, z) = key.face_x_z();
+    relief_event {
+        kind: base + kind,
+        face,
+        x,
+        z,
+        status,
+        attempt,
+        bytes,
+        will_retry,
+        reserved: 0,
+    }
+}
+
+fn runtime_event(e: RuntimeEvent) -> relief_event {
+    match e {
+        RuntimeEvent::Piece(e) => event_of(e, RELIEF_EVENT_LOADED),
+        RuntimeEvent::Chunk(e) => event_of(e, RELIEF_EVENT_CHUNK_READY),
+        RuntimeEvent::LevelsDirty { rects } => relief_event {
+            kind: RELIEF_EVENT_LEVELS_DIRTY,
+            x: rects.min(i32::MAX as usize) as i32,
+            ..Default::default()
+        },
+    }
+}
+
+/// Moves up to `capacity` pending events, oldest first, into `events` (room for `capacity`
+/// of `event_size` bytes: pass `sizeof(relief_event)`) and writes how many to `*out_count`.
+/// Events not taken stay queued; `(NULL, 0)` takes none.
+///
+/// Order: events come in the order they happened. Within one update: the pieces' LOADED,
+/// UNLOADED and FAILED, then the chunks' CHUNK_READY, CHUNK_DROPPED and CHUNK_FAILED, then at
+/// most one LEVELS_DIRTY. For one item, LOADED and UNLOADED alternate, starting with LOADED
+/// (a FAILED item has no LOADED to undo); likewise CHUNK_READY and CHUNK_DROPPED. A chunk is
+/// READY only once the regions or tiles under it were resident when it was built.
+///
+/// Errors: INVALID_ARGUMENT (NULL `runtime` or `out_count`, an `event_size` this relief
+/// doesn't write, NULL `events` with a non-zero `capacity`). Threads: as
+/// `relief_runtime_update`.
+///
+/// # Safety
+/// `runtime` NULL or live; `events` NULL or writable for `capacity` events of `event_size`
+/// bytes; `out_count` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn relief_runtime_poll_events(
+    runtime: *const relief_runtime,
+    events: *mut relief_event,
+    event_size: usize,
+    capacity: usize,
+    out_count: *mut usize,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_runtime_poll_events";
+        // SAFETY: forwarded contract.
+        let r = unsafe { handle(what, runtime) }?;
+        require(what, &[("out_count", out_count.is_null())])?;
+        check_element::<relief_event>(what, "event_size", event_size)?;
+        if capacity > 0 && events.is_null() {
+            return Err(Failure::invalid(format!(
+                "{what}: a NULL buffer with a length of {capacity}"
+            )));
+        }
+        let mut rt = r.runtime.lock();
+        let mut n = 0;
+        while n < capacity {
+            let Some(e) = rt.poll_event() else { break };
+            // SAFETY: element n < capacity of the caller's buffer.
+            unsafe {
+                let at = events.cast::<u8>().add(n * event_size);
+                write_elements(at.cast(), event_size, &[runtime_event(e)]);
+            }
+            n += 1;
+        }
+        // SAFETY: checked non-NULL.
+        unsafe { *out_count = n };
+        Ok(())
+    })
+}
+
+/// The name of event kind `kind` ("LOADED", "CHUNK_READY", …), NUL-terminated, for logs;
+/// "UNKNOWN" for a value that is no `RELIEF_EVENT_*`. Static; never NULL. Threads: any.
+#[no_mangle]
+pub extern "C" fn relief_event_kind_name(kind: relief_event_kind) -> *const c_char {
+    let name: &'static [u8] = match kind {
+        RELIEF_EVENT_LOADED => b"LOADED\0",
+        RELIEF_EVENT_UNLOADED => b"UNLOADED\0",
+        RELIEF_EVENT_FAILED => b"FAILED\0",
+        RELIEF_EVENT_CHUNK_READY => b"CHUNK_READY\0",
+        RELIEF_EVENT_CHUNK_DROPPED => b"CHUNK_DROPPED\0",
+        RELIEF_EVENT_CHUNK_FAILED => b"CHUNK_FAILED\0",
+        RELIEF_EVENT_LEVELS_DIRTY => b"LEVELS_DIRTY\0",
+        _ => b"UNKNOWN\0",
+    };
+    name.as_ptr().cast()
+}

@@ -1,0 +1,318 @@
+//! The event-order laws `relief_runtime_poll_events` promises (include/relief.h,
+//! docs/c-api.md), checked through the C ABI on every event of a walk across a flat world and
+//! a flight around a planet, as a caller meets them:
+//!
+//! - within one update: the pieces' events, then the chunks', then at most one LEVELS_DIRTY,
+//!   whose count is `relief_runtime_get_dirty`'s;
+//! - for one item, LOADED and UNLOADED alternate starting with LOADED; likewise CHUNK_READY
+//!   and CHUNK_DROPPED;
+//! - a LOADED region or tile can be acquired at once.
+
+mod common;
+
+use std::collections::HashMap;
+use std::ffi::CString;
+
+use relief_c::chunk::relief_chunk_release;
+use relief_c::events::*;
+use relief_c::levels::{relief_dirty_rect, relief_runtime_get_dirty};
+use relief_c::planet::{relief_planet_destroy, relief_planet_open_memory};
+use relief_c::planet_terrain::{
+    relief_planet_terrain_destroy, relief_planet_terrain_position_at,
+    relief_runtime_create_planet_terrain,
+};
+use relief_c::region::{relief_region_release, relief_runtime_acquire_region};
+use relief_c::runtime::*;
+use relief_c::tile::{relief_runtime_acquire_tile, relief_tile_release};
+use relief_c::world::{
+    relief_world_destroy, relief_world_get_info, relief_world_info, relief_world_open,
+};
+use relief_c::RELIEF_STATUS_OK;
+
+/// Where one item stands in the events seen so far.
+#[derive(Default)]
+struct Laws {
+    /// (is_chunk, face, x, z) → resident by the events.
+    resident: HashMap<(bool, u32, i32, i32), bool>,
+    loads: usize,
+    unloads: usize,
+    ready: usize,
+    dropped: usize,
+    dirty: usize,
+}
+
+impl Laws {
+    /// Checks one update's events.
+    fn update(&mut self, rt: *const relief_runtime, events: &[relief_event]) {
+        let rank = |k| match k {
+            RELIEF_EVENT_LOADED | RELIEF_EVENT_UNLOADED | RELIEF_EVENT_FAILED => 0,
+            RELIEF_EVENT_CHUNK_READY | RELIEF_EVENT_CHUNK_DROPPED | RELIEF_EVENT_CHUNK_FAILED => 1,
+            RELIEF_EVENT_LEVELS_DIRTY => 2,
+            other => panic!("an unknown event kind {other}"),
+        };
+        for pair in events.windows(2) {
+            assert!(
+                rank(pair[0].kind) <= rank(pair[1].kind),
+                "pieces, then chunks, then levels: {pair:?}"
+            );
+        }
+        let dirty: Vec<_> = events
+            .iter()
+            .filter(|e| e.kind == RELIEF_EVENT_LEVELS_DIRTY)
+            .collect();
+        assert!(dirty.len() <= 1, "at most one LEVELS_DIRTY an update");
+        let mut count = 0;
+        // SAFETY: live runtime; (NULL, 0) is a count query.
+        let s = unsafe {
+            relief_runtime_get_dirty(
+                rt,
+                std::ptr::null_mut(),
+                size_of::<relief_dirty_rect>(),
+                0,
+                &mut count,
+            )
+        };
+        assert_eq!(s, RELIEF_STATUS_OK);
+        assert_eq!(
+            dirty.first().map_or(0, |e| e.x as usize),
+            count,
+            "LEVELS_DIRTY counts get_dirty's rectangles"
+        );
+        self.dirty += dirty.len();
+
+        for e in events {
+            let (chunk, up) = match e.kind {
+                RELIEF_EVENT_LOADED => (false, true),
+                RELIEF_EVENT_UNLOADED => (false, false),
+                RELIEF_EVENT_CHUNK_READY => (true, true),
+                RELIEF_EVENT_CHUNK_DROPPED => (true, false),
+                RELIEF_EVENT_FAILED | RELIEF_EVENT_CHUNK_FAILED => {
+                    panic!("a failure on a healthy world: {e:?}")
+                }
+                _ => continue,
+            };
+            let was = self
+                .resident
+                .insert((chunk, e.face, e.x, e.z), up)
+                .unwrap_or(false);
+            assert_ne!(
+                was, up,
+                "LOADED/UNLOADED (or READY/DROPPED) alternate from LOADED: {e:?}"
+            );
+            match (chunk, up) {
+                (false, true) => self.loads += 1,
+                (false, false) => self.unloads += 1,
+                (true, true) => self.ready += 1,
+                (true, false) => self.dropped += 1,
+            }
+        }
+    }
+
+    /// Every item the events say is loaded can be acquired now (nothing polled since).
+    fn acquirable(&self, rt: *const relief_runtime, planet: bool) {
+        for (&(chunk, face, x, z), &up) in &self.resident {
+            if !up || chunk {
+                continue;
+            }
+            let ok = if planet {
+                let mut tile = std::ptr::null_mut();
+                // SAFETY: live runtime, valid out-pointer.
+                let s =
+                    unsafe { relief_runtime_acquire_tile(rt, face, x as u32, z as u32, &mut tile) };
+                // SAFETY: released once (NULL is a no-op).
+                unsafe { relief_tile_release(tile) };
+                s
+            } else {
+                let mut region = std::ptr::null_mut();
+                // SAFETY: as above.
+                let s = unsafe { relief_runtime_acquire_region(rt, x, z, &mut region) };
+                // SAFETY: as above.
+                unsafe { relief_region_release(region) };
+                s
+            };
+            assert_eq!(
+                ok, RELIEF_STATUS_OK,
+                "({face}, {x}, {z}) is LOADED by the events"
+            );
+        }
+    }
+}
+
+fn poll(rt: *const relief_runtime) -> Vec<relief_event> {
+    let mut all = Vec::new();
+    let mut buf = [relief_event::default(); 16];
+    loop {
+        let mut n = 0;
+        // SAFETY: live runtime, a 16-event buffer.
+        let s = unsafe {
+            relief_runtime_poll_events(
+                rt,
+                buf.as_mut_ptr(),
+                size_of::<relief_event>(),
+                buf.len(),
+                &mut n,
+            )
+        };
+        assert_eq!(s, RELIEF_STATUS_OK);
+        all.extend_from_slice(&buf[..n]);
+        if n < buf.len() {
+            return all;
+        }
+    }
+}
+
+fn config() -> relief_runtime_config {
+    let mut c = relief_runtime_config {
+        struct_size: size_of::<relief_runtime_config>() as u32,
+        ..Default::default()
+    };
+    // SAFETY: its size set.
+    assert_eq!(
+        unsafe { relief_runtime_config_default(&mut c) },
+        RELIEF_STATUS_OK
+    );
+    c
+}
+
+#[test]
+fn a_walk_keeps_the_event_laws() {
+    let path = CString::new(common::world_dir().to_str().unwrap()).unwrap();
+    let mut world = std::ptr::null_mut();
+    // SAFETY: a C string and an out-pointer.
+    assert_eq!(
+        unsafe { relief_world_open(path.as_ptr(), &mut world) },
+        RELIEF_STATUS_OK
+    );
+    let mut info = relief_world_info {
+        struct_size: size_of::<relief_world_info>() as u32,
+        ..Default::default()
+    };
+    // SAFETY: live world.
+    assert_eq!(
+        unsafe { relief_world_get_info(world, &mut info) },
+        RELIEF_STATUS_OK
+    );
+    let mut c = config();
+    (c.load_radius, c.drop_radius) = (300.0, 400.0);
+    (c.collision_load_radius, c.collision_drop_radius) = (100.0, 150.0);
+    c.level_count = 3;
+    let mut rt = std::ptr::null_mut();
+    // SAFETY: live world, config, out-pointer.
+    assert_eq!(
+        unsafe { relief_runtime_create(world, &c, &mut rt) },
+        RELIEF_STATUS_OK
+    );
+    // SAFETY: the runtime keeps the world alive.
+    unsafe { relief_world_destroy(world) };
+
+    let extent = info.region_size as f64 * info.vertex_spacing;
+    let (x0, z0) = (
+        info.region_min_x as f64 * extent,
+        info.region_min_z as f64 * extent,
+    );
+    let (x1, z1) = (
+        (info.region_max_x + 1) as f64 * extent,
+        (info.region_max_z + 1) as f64 * extent,
+    );
+    let mut laws = Laws::default();
+    // There and back, at changing speeds: items load, unload and load again.
+    let frames = 500;
+    for f in 0..=frames {
+        let t = f as f64 / frames as f64;
+        let s = 1.0 - (2.0 * t - 1.0).abs();
+        let s = s * s * (3.0 - 2.0 * s);
+        let (x, z) = (
+            x0 + (x1 - x0) * (0.1 + 0.8 * s),
+            z0 + (z1 - z0) * (0.1 + 0.8 * s),
+        );
+        // SAFETY: live runtime.
+        assert_eq!(
+            unsafe { relief_runtime_update(rt, x, 0.0, z) },
+            RELIEF_STATUS_OK
+        );
+        let events = poll(rt);
+        laws.update(rt, &events);
+        if f % 50 == 0 {
+            laws.acquirable(rt, false);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    assert!(
+        laws.loads > 4 && laws.unloads > 2 && laws.ready > 4 && laws.dropped > 2 && laws.dirty > 4,
+        "the walk exercised every kind: {} loads, {} unloads, {} chunks, {} dropped, {} dirty",
+        laws.loads,
+        laws.unloads,
+        laws.ready,
+        laws.dropped,
+        laws.dirty
+    );
+    // Any held chunk is released by now; nothing else to free.
+    // SAFETY: NULL is a no-op.
+    unsafe { relief_chunk_release(std::ptr::null_mut()) };
+    // SAFETY: live handle, destroyed once.
+    unsafe { relief_runtime_destroy(rt) };
+}
+
+#[test]
+fn a_planet_flight_keeps_the_event_laws() {
+    let blob = common::planet_blob("relief");
+    let mut planet = std::ptr::null_mut();
+    // SAFETY: the blob's bytes, an out-pointer.
+    assert_eq!(
+        unsafe { relief_planet_open_memory(blob.as_ptr(), blob.len(), &mut planet) },
+        RELIEF_STATUS_OK
+    );
+    let mut c = config();
+    (c.load_radius, c.drop_radius) = (3000.0, 4000.0);
+    (c.collision_load_radius, c.collision_drop_radius) = (300.0, 400.0);
+    let mut rt = std::ptr::null_mut();
+    // SAFETY: live planet.
+    assert_eq!(
+        unsafe { relief_planet_runtime_create(planet, &c, &mut rt) },
+        RELIEF_STATUS_OK
+    );
+    // SAFETY: the runtime keeps it alive.
+    unsafe { relief_planet_destroy(planet) };
+    let mut terrain = std::ptr::null_mut();
+    // SAFETY: live runtime.
+    assert_eq!(
+        unsafe { relief_runtime_create_planet_terrain(rt, &mut terrain) },
+        RELIEF_STATUS_OK
+    );
+    let mut laws = Laws::default();
+    let frames = 400;
+    for f in 0..=frames {
+        let lon = 180.0 * f as f64 / frames as f64;
+        let mut pos = [0f64; 3];
+        // SAFETY: live terrain, 3 doubles.
+        assert_eq!(
+            unsafe { relief_planet_terrain_position_at(terrain, 5.0, lon, pos.as_mut_ptr()) },
+            RELIEF_STATUS_OK
+        );
+        // SAFETY: live runtime.
+        assert_eq!(
+            unsafe { relief_runtime_update(rt, pos[0], pos[1], pos[2]) },
+            RELIEF_STATUS_OK
+        );
+        let events = poll(rt);
+        laws.update(rt, &events);
+        if f % 50 == 0 {
+            laws.acquirable(rt, true);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    assert!(
+        laws.loads > 4 && laws.unloads > 2 && laws.ready > 4 && laws.dropped > 2 && laws.dirty > 4,
+        "the flight exercised every kind: {} loads, {} unloads, {} chunks, {} dropped, {} dirty",
+        laws.loads,
+        laws.unloads,
+        laws.ready,
+        laws.dropped,
+        laws.dirty
+    );
+    // SAFETY: live handles, destroyed once.
+    unsafe {
+        relief_planet_terrain_destroy(terrain);
+        relief_runtime_destroy(rt);
+    }
+}
