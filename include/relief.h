@@ -555,8 +555,10 @@ typedef struct relief_world_info {
 
 // A bug in relief: a panic was caught at the boundary. The handles the call used are poisoned:
 // every later call on them fails with PANIC, so destroy them (that always works); nothing
-// else is affected. As a FAILED event's status: that item's load panicked
-// on a loader thread; it is retried like any failure and the streamer goes on.
+// else is affected. As a FAILED event's status: that item's load panicked on a loader
+// thread; it is retried like any failure and the runtime goes on. From
+// `relief_runtime_update` with a LEVELS_FAILED event: the planet's ring thread panicked and
+// starts again; the handle is not poisoned.
 #define RELIEF_STATUS_PANIC 6
 
 // Region or tile (face, x, z) is resident: acquire it and hand it to the engine.
@@ -582,6 +584,12 @@ typedef struct relief_world_info {
 // Level cells changed in this update: `x` rectangles, read them with
 // `relief_runtime_get_dirty` before the next update.
 #define RELIEF_EVENT_LEVELS_DIRTY 6
+
+// A planet's LOD ring thread panicked (a bug in relief; `status` is PANIC and the update
+// that queued it returned PANIC with the message, also in relief's log). The levels start
+// again from scratch and arrive with later updates; everything else streamed on. Added in
+// 0.2.1.
+#define RELIEF_EVENT_LEVELS_FAILED 7
 
 // Something failed for good: a load that gave up, a caught panic.
 #define RELIEF_LOG_ERROR 0
@@ -699,9 +707,9 @@ relief_status relief_runtime_chunk_at(const struct relief_runtime *runtime,
 //
 // Order: events come in the order they happened. Within one update: the pieces' LOADED,
 // UNLOADED and FAILED, then the chunks' CHUNK_READY, CHUNK_DROPPED and CHUNK_FAILED, then at
-// most one LEVELS_DIRTY. For one item, LOADED and UNLOADED alternate, starting with LOADED
-// (a FAILED item has no LOADED to undo); likewise CHUNK_READY and CHUNK_DROPPED. A chunk is
-// READY only once the regions or tiles under it were resident when it was built.
+// most one LEVELS_DIRTY, then at most one LEVELS_FAILED. For one item, LOADED and UNLOADED
+// alternate, starting with LOADED (a FAILED item has no LOADED to undo); likewise
+// CHUNK_READY and CHUNK_DROPPED.
 //
 // Errors: INVALID_ARGUMENT (NULL `runtime` or `out_count`, an `event_size` this relief
 // doesn't write, NULL `events` with a non-zero `capacity`). Threads: as
@@ -1058,8 +1066,11 @@ void relief_runtime_destroy(struct relief_runtime *runtime);
 // queues what happened for `relief_runtime_poll_events`. Never reads files or blocks on
 // I/O. A planet's rings are built on a thread of their own: an update takes what that
 // thread finished (a swap, no fill), so the rings shown may trail the focus by a frame or
-// two and LEVELS_DIRTY reports them when they arrive. Errors: INVALID_ARGUMENT (NULL handle, a non-finite position, a planet's centre:
-// nothing changes). Threads: one thread (the game's main thread) at a time.
+// two and LEVELS_DIRTY reports them when they arrive. Errors: INVALID_ARGUMENT (NULL handle,
+// a non-finite position, a planet's centre: nothing changes); PANIC when the planet's ring
+// thread panicked since the last update (a bug in relief, also a LEVELS_FAILED event: the
+// update did everything else, the handle is not poisoned, the levels start again from
+// scratch). Threads: one thread (the game's main thread) at a time.
 //
 // # Safety
 // `runtime` NULL or live.

@@ -48,6 +48,7 @@ impl Laws {
             RELIEF_EVENT_LOADED | RELIEF_EVENT_UNLOADED | RELIEF_EVENT_FAILED => 0,
             RELIEF_EVENT_CHUNK_READY | RELIEF_EVENT_CHUNK_DROPPED | RELIEF_EVENT_CHUNK_FAILED => 1,
             RELIEF_EVENT_LEVELS_DIRTY => 2,
+            RELIEF_EVENT_LEVELS_FAILED => 3,
             other => panic!("an unknown event kind {other}"),
         };
         for pair in events.windows(2) {

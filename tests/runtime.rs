@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use relief::lod::{Clipmap, ClipmapConfig};
 use relief::planet::rings::PlanetRings;
-use relief::runtime::{BadFocus, ChunkId, CollisionConfig, Lod, PieceKey, Queries};
+use relief::runtime::{BadFocus, ChunkId, CollisionConfig, Lod, PieceKey, Queries, UpdateError};
 use relief::stream::{Event, StreamConfig};
 use relief::{Runtime, RuntimeConfig, RuntimeEvent};
 use relief_tools::bake::planet::bake_planet;
@@ -71,6 +71,7 @@ impl Tally {
                     self.last_dirty = Some(rects);
                     self.dirty_events += 1;
                 }
+                RuntimeEvent::LevelsFailed { message } => panic!("the levels failed: {message}"),
             }
         }
     }
@@ -194,7 +195,7 @@ fn parts_are_optional_and_a_bad_focus_changes_nothing() {
     let before = rt.stats().pieces;
     assert!(matches!(
         rt.update(DVec3::new(f64::NAN, 0.0, 0.0)),
-        Err(BadFocus::NotFinite(_))
+        Err(UpdateError::Focus(BadFocus::NotFinite(_)))
     ));
     assert_eq!(rt.stats().pieces.wanted, before.wanted);
     assert!(rt.update(DVec3::new(f64::INFINITY, 0.0, 1.0)).is_err());
@@ -245,7 +246,7 @@ fn a_planet_runs_through_the_same_object() {
     let Queries::Planet(terrain) = rt.queries().clone() else {
         panic!("a planet's queries")
     };
-    assert_eq!(rt.update(DVec3::ZERO), Err(BadFocus::PlanetCentre));
+    assert_eq!(rt.update(DVec3::ZERO), Err(BadFocus::PlanetCentre.into()));
     let focus = terrain.position_at(10.0, 20.0);
     assert!(rt.settle(focus, Duration::from_secs(60)).unwrap());
     let mut tally = Tally::default();

@@ -9,7 +9,7 @@
 use relief::DVec3;
 use std::time::{Duration, Instant};
 
-use relief::runtime::{BadFocus, ChunkId, PieceKey};
+use relief::runtime::{ChunkId, PieceKey, UpdateError};
 use relief::stream::Event;
 use relief::{Runtime, RuntimeEvent};
 
@@ -93,16 +93,21 @@ impl Driver {
     /// One frame around `focus` (this node's space: world metres, or the planet's frame): one
     /// runtime update, every event it made, then prepared work handed to `engine` until
     /// `budget` has passed on `clock` (one piece at least), then the changed levels. A bad
-    /// focus changes nothing and is returned.
+    /// focus changes nothing and is returned; a planet ring thread's panic is returned after
+    /// the rest of the frame ran (the runtime streamed on).
     pub fn frame(
         &mut self,
         focus: DVec3,
         budget: Duration,
         clock: impl FnMut() -> Instant,
         engine: &mut impl Engine,
-    ) -> Result<FrameCounts, BadFocus> {
+    ) -> Result<FrameCounts, UpdateError> {
         let rt = &mut self.runtime;
-        rt.update(focus)?;
+        let levels_failed = match rt.update(focus) {
+            Ok(()) => None,
+            Err(e @ UpdateError::Focus(_)) => return Err(e),
+            Err(e) => Some(e),
+        };
         let mut counts = FrameCounts::default();
         while let Some(event) = rt.poll_event() {
             counts.events += 1;
@@ -135,6 +140,8 @@ impl Driver {
                 }
                 // The rectangles stay in `rt.dirty()` until the next update.
                 RuntimeEvent::LevelsDirty { .. } => {}
+                // Returned below, as the update's error.
+                RuntimeEvent::LevelsFailed { .. } => {}
             }
         }
         counts.handed = self
@@ -157,7 +164,10 @@ impl Driver {
                 engine.levels_moved(far);
             }
         }
-        Ok(counts)
+        match levels_failed {
+            Some(e) => Err(e),
+            None => Ok(counts),
+        }
     }
 }
 

@@ -38,6 +38,10 @@ namespace Relief
         ChunkFailed = 5,
         /// <summary>Far-ground levels changed: X rectangles to fetch with GetDirty.</summary>
         LevelsDirty = 6,
+        /// <summary>A planet's ring thread panicked (a bug in relief): the Update that queued
+        /// it threw a ReliefException with Status Panic; the levels start again from scratch
+        /// and everything else streamed on.</summary>
+        LevelsFailed = 7,
     }
 
     /// <summary>One of a runtime's two streams, for <see cref="Runtime.GetStreamStats"/>

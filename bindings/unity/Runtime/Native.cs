@@ -345,6 +345,7 @@ namespace Relief.Native
         public const uint RELIEF_EVENT_CHUNK_DROPPED = 4;
         public const uint RELIEF_EVENT_CHUNK_FAILED = 5;
         public const uint RELIEF_EVENT_LEVELS_DIRTY = 6;
+        public const uint RELIEF_EVENT_LEVELS_FAILED = 7;
         public const uint RELIEF_ORIGIN_REGION = 0;
         public const uint RELIEF_ORIGIN_OVERVIEW = 1;
         public const uint RELIEF_ORIGIN_OUTSIDE = 2;

@@ -159,7 +159,16 @@ namespace Relief
             clock.Restart();
             try
             {
-                Runtime.Update(focus, camera);
+                try
+                {
+                    Runtime.Update(focus, camera);
+                }
+                catch (ReliefException e) when (e.Status == ReliefStatus.Panic)
+                {
+                    // The planet's ring thread panicked (a bug in relief): the update did
+                    // everything else and the levels start again, so the frame goes on.
+                    Warn(e.Message);
+                }
                 int n;
                 while ((n = Runtime.PollEvents(events)) > 0)
                     for (int i = 0; i < n; i++)

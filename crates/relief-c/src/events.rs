@@ -28,6 +28,11 @@ pub const RELIEF_EVENT_CHUNK_FAILED: relief_event_kind = 5;
 /// Level cells changed in this update: `x` rectangles, read them with
 /// `relief_runtime_get_dirty` before the next update.
 pub const RELIEF_EVENT_LEVELS_DIRTY: relief_event_kind = 6;
+/// A planet's LOD ring thread panicked (a bug in relief; `status` is PANIC and the update
+/// that queued it returned PANIC with the message, also in relief's log). The levels start
+/// again from scratch and arrive with later updates; everything else streamed on. Added in
+/// 0.2.1.
+pub const RELIEF_EVENT_LEVELS_FAILED: relief_event_kind = 7;
 
 /// One event. `(face, x, z)` is a region's location (face 0), a planet tile's (face, tx, ty)
 /// or a collision chunk's index. Filled in arrays whose element size the caller passes
@@ -111,6 +116,11 @@ fn runtime_event(e: RuntimeEvent) -> relief_event {
             x: rects.min(i32::MAX as usize) as i32,
             ..Default::default()
         },
+        RuntimeEvent::LevelsFailed { .. } => relief_event {
+            kind: RELIEF_EVENT_LEVELS_FAILED,
+            status: super::RELIEF_STATUS_PANIC,
+            ..Default::default()
+        },
     }
 }
 
@@ -120,9 +130,9 @@ fn runtime_event(e: RuntimeEvent) -> relief_event {
 ///
 /// Order: events come in the order they happened. Within one update: the pieces' LOADED,
 /// UNLOADED and FAILED, then the chunks' CHUNK_READY, CHUNK_DROPPED and CHUNK_FAILED, then at
-/// most one LEVELS_DIRTY. For one item, LOADED and UNLOADED alternate, starting with LOADED
-/// (a FAILED item has no LOADED to undo); likewise CHUNK_READY and CHUNK_DROPPED. A chunk is
-/// READY only once the regions or tiles under it were resident when it was built.
+/// most one LEVELS_DIRTY, then at most one LEVELS_FAILED. For one item, LOADED and UNLOADED
+/// alternate, starting with LOADED (a FAILED item has no LOADED to undo); likewise
+/// CHUNK_READY and CHUNK_DROPPED.
 ///
 /// Errors: INVALID_ARGUMENT (NULL `runtime` or `out_count`, an `event_size` this relief
 /// doesn't write, NULL `events` with a non-zero `capacity`). Threads: as
@@ -179,6 +189,7 @@ pub extern "C" fn relief_event_kind_name(kind: relief_event_kind) -> *const c_ch
         RELIEF_EVENT_CHUNK_DROPPED => b"CHUNK_DROPPED\0",
         RELIEF_EVENT_CHUNK_FAILED => b"CHUNK_FAILED\0",
         RELIEF_EVENT_LEVELS_DIRTY => b"LEVELS_DIRTY\0",
+        RELIEF_EVENT_LEVELS_FAILED => b"LEVELS_FAILED\0",
         _ => b"UNKNOWN\0",
     };
     name.as_ptr().cast()

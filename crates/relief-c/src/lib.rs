@@ -51,8 +51,10 @@ pub const RELIEF_STATUS_UNSUPPORTED_VERSION: relief_status = 4;
 pub const RELIEF_STATUS_IO: relief_status = 5;
 /// A bug in relief: a panic was caught at the boundary. The handles the call used are poisoned:
 /// every later call on them fails with PANIC, so destroy them (that always works); nothing
-/// else is affected. As a FAILED event's status: that item's load panicked
-/// on a loader thread; it is retried like any failure and the streamer goes on.
+/// else is affected. As a FAILED event's status: that item's load panicked on a loader
+/// thread; it is retried like any failure and the runtime goes on. From
+/// `relief_runtime_update` with a LEVELS_FAILED event: the planet's ring thread panicked and
+/// starts again; the handle is not poisoned.
 pub const RELIEF_STATUS_PANIC: relief_status = 6;
 
 /// An error on its way to the caller: a status and a message for `relief_last_error_message`.

@@ -17,6 +17,7 @@ use relief::lod::ClipmapConfig;
 use relief::planet::{Planet, PlanetTile, TileKey};
 use relief::runtime::{
     ChunkLookup, CollisionConfig, Ground, Runtime, RuntimeConfig, RuntimeError, Streamed,
+    UpdateError,
 };
 use relief::stream::{Resident, Stats, StreamConfig};
 
@@ -384,8 +385,11 @@ pub unsafe extern "C" fn relief_runtime_destroy(runtime: *mut relief_runtime) {
 /// queues what happened for `relief_runtime_poll_events`. Never reads files or blocks on
 /// I/O. A planet's rings are built on a thread of their own: an update takes what that
 /// thread finished (a swap, no fill), so the rings shown may trail the focus by a frame or
-/// two and LEVELS_DIRTY reports them when they arrive. Errors: INVALID_ARGUMENT (NULL handle, a non-finite position, a planet's centre:
-/// nothing changes). Threads: one thread (the game's main thread) at a time.
+/// two and LEVELS_DIRTY reports them when they arrive. Errors: INVALID_ARGUMENT (NULL handle,
+/// a non-finite position, a planet's centre: nothing changes); PANIC when the planet's ring
+/// thread panicked since the last update (a bug in relief, also a LEVELS_FAILED event: the
+/// update did everything else, the handle is not poisoned, the levels start again from
+/// scratch). Threads: one thread (the game's main thread) at a time.
 ///
 /// # Safety
 /// `runtime` NULL or live.
@@ -403,7 +407,7 @@ pub unsafe extern "C" fn relief_runtime_update(
         r.runtime
             .lock()
             .update(DVec3::new(x, y, z))
-            .map_err(|e| Failure::invalid(format!("{what}: {e}")))
+            .map_err(|e| update_failure(what, e))
     })
 }
 
@@ -432,7 +436,7 @@ pub unsafe extern "C" fn relief_runtime_update_with_camera(
         r.runtime
             .lock()
             .update_with_camera(DVec3::new(fx, fy, fz), DVec3::new(cx, cy, cz))
-            .map_err(|e| Failure::invalid(format!("{what}: {e}")))
+            .map_err(|e| update_failure(what, e))
     })
 }
 
@@ -463,7 +467,7 @@ pub unsafe extern "C" fn relief_runtime_settle(
             .runtime
             .lock()
             .settle(DVec3::new(x, y, z), timeout)
-            .map_err(|e| Failure::invalid(format!("{what}: {e}")))?;
+            .map_err(|e| update_failure(what, e))?;
         // SAFETY: checked non-NULL.
         unsafe { *out_settled = done as u32 };
         Ok(())
@@ -552,6 +556,20 @@ pub unsafe extern "C" fn relief_runtime_get_stream_stats(
         // SAFETY: non-NULL, forwarded contract.
         unsafe { write_out(what, stats, stream_stats(&s)) }
     })
+}
+
+/// An update's error as a status: a bad focus is the caller's (INVALID_ARGUMENT, nothing
+/// changed); a ring thread's panic is relief's (PANIC, reported once, the handle not poisoned:
+/// the update did everything else).
+fn update_failure(what: &str, e: UpdateError) -> Failure {
+    let status = match e {
+        UpdateError::Focus(_) => super::RELIEF_STATUS_INVALID_ARGUMENT,
+        UpdateError::LevelsPanicked(_) => super::RELIEF_STATUS_PANIC,
+    };
+    Failure {
+        status,
+        message: format!("{what}: {e}"),
+    }
 }
 
 pub(crate) fn micros(d: Duration) -> u32 {

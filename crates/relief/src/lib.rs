@@ -44,4 +44,4 @@ pub use glam::{DVec3, Vec3};
 pub use config::ConfigError;
 pub use error::FormatError;
 pub use flat::{Region, RegionLocation, World};
-pub use runtime::{Runtime, RuntimeConfig, RuntimeError, RuntimeEvent};
+pub use runtime::{Runtime, RuntimeConfig, RuntimeError, RuntimeEvent, UpdateError};

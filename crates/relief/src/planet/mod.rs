@@ -19,6 +19,8 @@ pub use blob::{Blob, Samples, TileKey};
 pub use cube::Projection;
 pub use format::{FieldInfo, Header, SampleType};
 pub use opened::{Planet, PlanetTile};
+#[doc(hidden)]
+pub use ring_worker::inject_panic as inject_ring_panic;
 pub use stream::TileSource;
 pub use terrain::{PlanetOrigin, PlanetTerrain};
 pub use writer::{BlobSpec, BlobWriter};

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
 
+use crate::error::LoadPanic;
 use crate::lod::{Clipmap, ClipmapConfig, DirtyRect};
 use crate::stream::PieceMap;
 
@@ -115,6 +116,22 @@ struct Shared {
     built: Mutex<Built>,
     /// Set while the worker builds a batch (tens of ms at most).
     building: AtomicBool,
+    /// Why the last build panicked, until the main thread takes it.
+    failure: Mutex<Option<String>>,
+}
+
+/// A build panics this many times in a row, and the worker stops: the shown levels stay as
+/// they were (the failure was reported each time).
+const MOST_PANICS: u32 = 3;
+
+/// Set by [`inject_panic`]: the next build panics.
+static PANIC_NEXT_BUILD: AtomicBool = AtomicBool::new(false);
+
+/// Makes the next ring build in this process panic, as a bug would: for the tests of what a
+/// runtime does then. Not for games.
+#[doc(hidden)]
+pub fn inject_panic() {
+    PANIC_NEXT_BUILD.store(true, Ordering::Relaxed);
 }
 
 pub(crate) struct RingWorker {
@@ -161,6 +178,7 @@ impl RingWorker {
                 done: 0,
             }),
             building: AtomicBool::new(false),
+            failure: Mutex::new(None),
         });
         let for_thread = shared.clone();
         let thread = std::thread::Builder::new()
@@ -232,6 +250,13 @@ impl RingWorker {
         b.shown_next.clear();
     }
 
+    /// Why a build panicked since the last call, if one did. The worker went on from a fresh
+    /// set of levels (the shown ones stay until it delivers them), unless it panicked
+    /// [`MOST_PANICS`] times in a row.
+    pub(crate) fn take_failure(&self) -> Option<String> {
+        self.shared.failure.lock().take()
+    }
+
     /// Whether everything posted has been built and taken.
     pub(crate) fn is_idle(&self) -> bool {
         self.shown == self.posted
@@ -270,6 +295,7 @@ fn run(shared: &Shared, terrain: &PlanetTerrain, config: ClipmapConfig) {
     let mut copy = PieceMap::default();
     let mut changed = Rects::new();
     let (mut built, mut last_focus) = (0, None);
+    let (mut panics, mut refill_next) = (0u32, false);
     let mut last_batch = Instant::now();
     loop {
         let (focus, refill_all, batch) = {
@@ -287,27 +313,53 @@ fn run(shared: &Shared, terrain: &PlanetTerrain, config: ClipmapConfig) {
                 return;
             }
             std::mem::swap(&mut tiles, &mut a.tiles);
-            (a.focus.take(), std::mem::take(&mut a.refill_all), a.posted)
+            let refill = std::mem::take(&mut a.refill_all) || std::mem::take(&mut refill_next);
+            (a.focus.take(), refill, a.posted)
         };
         changed.clear();
         shared.building.store(true, Ordering::Release);
-        terrain.with_heights_copied(&mut copy, |h| {
-            last_focus = focus.or(last_focus);
-            if refill_all {
-                // The plane stays; every level refills over the tiles now resident.
-                build.clipmap.reset();
-                tiles.clear();
+        // A panic in a build (a bug in relief) must not leave the levels frozen with nothing
+        // said: it is reported, and the worker starts again from fresh levels around the
+        // last focus, with every level refilled.
+        last_focus = focus.or(last_focus);
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            if PANIC_NEXT_BUILD.swap(false, Ordering::Relaxed) {
+                panic!("a panic injected for a test");
             }
-            if let Some(f) = last_focus.filter(|_| focus.is_some() || refill_all) {
-                changed.add(build.update(f, &planet, h));
-            }
-            for key in tiles.drain(..) {
-                changed.add(build.refresh_tile(key, &planet, h));
-            }
-        });
+            terrain.with_heights_copied(&mut copy, |h| {
+                if refill_all {
+                    // The plane stays; every level refills over the tiles now resident.
+                    build.clipmap.reset();
+                    tiles.clear();
+                }
+                if let Some(f) = last_focus.filter(|_| focus.is_some() || refill_all) {
+                    changed.add(build.update(f, &planet, h));
+                }
+                for key in tiles.drain(..) {
+                    changed.add(build.refresh_tile(key, &planet, h));
+                }
+            })
+        }));
         // Drop the copy's tiles now: an evicted tile's memory goes back as soon as it can.
         copy.clear();
         shared.building.store(false, Ordering::Release);
+        if let Err(payload) = outcome {
+            let message = LoadPanic::from_payload(&*payload).0;
+            panics += 1;
+            log::error!(
+                "the planet's LOD ring thread panicked (a bug in relief; {panics} in a row): {message}"
+            );
+            *shared.failure.lock() = Some(message);
+            if panics >= MOST_PANICS {
+                log::error!("the planet's LOD rings stop: the levels stay as last shown");
+                return;
+            }
+            build = RingBuild::new(Clipmap::valid(config));
+            tiles.clear();
+            refill_next = true;
+            continue; // the batch is still to build: `built` has not moved
+        }
+        panics = 0;
         let mut b = shared.built.lock();
         let b = &mut *b;
         b.stale.add_all(&changed);

@@ -105,6 +105,12 @@ impl PlanetRings {
         }
     }
 
+    /// Why the worker's last build panicked (a bug in relief), once: it starts again from
+    /// fresh levels. None in the caller's thread, where a panic reaches the caller.
+    pub fn take_failure(&mut self) -> Option<String> {
+        self.worker.as_ref().and_then(RingWorker::take_failure)
+    }
+
     /// Whether everything posted has been built and shown (always, in the caller's thread).
     pub fn is_idle(&self) -> bool {
         self.worker.as_ref().map_or(true, RingWorker::is_idle)

@@ -97,6 +97,15 @@ impl Lod {
         })
     }
 
+    /// Why a planet's ring thread panicked since the last call (see
+    /// [`PlanetRings::take_failure`]); never on a flat world.
+    pub fn take_failure(&mut self) -> Option<String> {
+        match self {
+            Lod::Planet(r, _) => r.take_failure(),
+            Lod::Flat(..) => None,
+        }
+    }
+
     /// Refills the cells over a piece that just loaded; None if the piece is of the other
     /// kind of ground (a tile on a flat clipmap, a region on planet rings).
     pub fn refresh(&mut self, piece: PieceKey) -> Option<&[DirtyRect]> {

@@ -126,6 +126,22 @@ pub enum RuntimeEvent {
     /// `rects` storage rectangles of the levels changed in this update; they are
     /// [`Runtime::dirty`] until the next update.
     LevelsDirty { rects: usize },
+    /// A planet's ring thread panicked (a bug in relief); the same update returned
+    /// [`UpdateError::LevelsPanicked`]. The levels start again from scratch and arrive with
+    /// later updates; everything else streamed on.
+    LevelsFailed { message: String },
+}
+
+/// Why an update did not go as asked.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum UpdateError {
+    /// Nothing changed: the focus (or camera) can't be streamed around.
+    #[error(transparent)]
+    Focus(#[from] BadFocus),
+    /// The update did everything else, but the planet's ring thread had panicked (a bug in
+    /// relief): reported once, with a [`RuntimeEvent::LevelsFailed`].
+    #[error("the planet's LOD ring thread panicked (a bug in relief): {0}; its levels start again from scratch, everything else streams on")]
+    LevelsPanicked(String),
 }
 
 /// Where the last update's time went, measured inside it.
@@ -236,7 +252,7 @@ impl Runtime {
     /// Advances one frame around `focus` (world metres on a flat world, y ignored; the planet
     /// frame on a planet). Call from one thread, the one polling events. A focus that is not
     /// finite, or a planet's centre, changes nothing and is an error.
-    pub fn update(&mut self, focus: DVec3) -> Result<(), BadFocus> {
+    pub fn update(&mut self, focus: DVec3) -> Result<(), UpdateError> {
         self.update_with_camera(focus, focus)
     }
 
@@ -244,7 +260,7 @@ impl Runtime {
     /// and collision follow `focus` (the player), the levels follow `camera` (what the far
     /// ground is drawn around). Either point not finite, or at a planet's centre, changes
     /// nothing and is an error.
-    pub fn update_with_camera(&mut self, focus: DVec3, camera: DVec3) -> Result<(), BadFocus> {
+    pub fn update_with_camera(&mut self, focus: DVec3, camera: DVec3) -> Result<(), UpdateError> {
         check_focus(self.ground.is_planet(), focus)?;
         check_focus(self.ground.is_planet(), camera)?;
         let start = Instant::now();
@@ -253,8 +269,10 @@ impl Runtime {
 
         let t = Instant::now();
         self.dirty.clear();
+        let mut failed = None;
         if let Some(lod) = &mut self.lod {
             self.dirty.extend_from_slice(lod.update(camera)?);
+            failed = lod.take_failure();
         }
         while let Some(e) = self.pieces.poll_event() {
             if let (Event::Loaded { key, .. }, Some(lod)) = (&e, &mut self.lod) {
@@ -279,6 +297,11 @@ impl Runtime {
                 rects: self.dirty.len(),
             });
         }
+        if let Some(message) = &failed {
+            self.events.push_back(RuntimeEvent::LevelsFailed {
+                message: message.clone(),
+            });
+        }
         self.lod_cells_total += self.dirty_cells();
         self.last = FrameTimings {
             pieces: t_pieces,
@@ -287,13 +310,16 @@ impl Runtime {
             total: start.elapsed(),
         };
         self.update_time.push(self.last.total);
-        Ok(())
+        match failed {
+            Some(message) => Err(UpdateError::LevelsPanicked(message)),
+            None => Ok(()),
+        }
     }
 
     /// Updates every millisecond until every piece and chunk the focus wants is loaded (or has
     /// failed for good) or `timeout` passes; returns whether it settled. For loading screens,
     /// tools and tests, not per frame. Events queue up as usual.
-    pub fn settle(&mut self, focus: DVec3, timeout: Duration) -> Result<bool, BadFocus> {
+    pub fn settle(&mut self, focus: DVec3, timeout: Duration) -> Result<bool, UpdateError> {
         let start = Instant::now();
         loop {
             self.update(focus)?;

@@ -173,7 +173,10 @@ pub fn run(
                         println!("  region ({x}, {z}) failed: {error}");
                     }
                     // Chunks and levels: an engine builds shapes and uploads rectangles here.
-                    RuntimeEvent::Chunk(_) | RuntimeEvent::LevelsDirty { .. } => {}
+                    // (A flat world's levels are built on this thread: they never fail apart.)
+                    RuntimeEvent::Chunk(_)
+                    | RuntimeEvent::LevelsDirty { .. }
+                    | RuntimeEvent::LevelsFailed { .. } => {}
                 }
             }
             let stats = runtime.stats();
