@@ -133,6 +133,9 @@ typedef struct relief_event {
   uint32_t reserved;
 } relief_event;
 
+// One of a runtime's two streams, for `relief_runtime_get_stream_stats`.
+typedef uint32_t relief_stream;
+
 // How relief fetches a world or planet by URL (`relief_world_open_url`,
 // `relief_planet_open_url`). Set `struct_size`, fill it with `relief_http_options_default`,
 // then change what you need. relief copies everything it points to during the open call.
@@ -370,6 +373,10 @@ typedef struct relief_runtime_config {
   uint32_t level_size;
   // … level 0's cells this far apart (default 16); level k's `level_spacing_m · 2^k`.
   double level_spacing_m;
+  // The most events kept until polled, 16 to 2²⁰ (default 4096): beyond it they are
+  // counted and dropped, and an OVERFLOW event says how many. Added in 0.2.1: a 0.2.0
+  // caller gets the default.
+  uint32_t event_capacity;
 } relief_runtime_config;
 
 // A snapshot of a runtime. Set `struct_size` first.
@@ -400,9 +407,6 @@ typedef struct relief_runtime_stats {
   uint32_t chunks_wanted;
   uint32_t chunks_ready;
 } relief_runtime_stats;
-
-// One of a runtime's two streams, for `relief_runtime_get_stream_stats`.
-typedef uint32_t relief_stream;
 
 // A snapshot of one of a runtime's streams. Set `struct_size` first.
 typedef struct relief_stream_stats {
@@ -591,6 +595,13 @@ typedef struct relief_world_info {
 // 0.2.1.
 #define RELIEF_EVENT_LEVELS_FAILED 7
 
+// The queue was full (`relief_runtime_config.event_capacity`): `bytes` events were dropped
+// (`x` too, clamped to INT32_MAX) — every one since the event before this, until this was
+// polled; always the last event of its drain. Resynchronise: `relief_runtime_list_loaded`
+// gives what is loaded now, and every level is to be uploaded whole; later events follow on
+// from that. Added in 0.2.1.
+#define RELIEF_EVENT_OVERFLOW 8
+
 // Something failed for good: a load that gave up, a caught panic.
 #define RELIEF_LOG_ERROR 0
 
@@ -709,7 +720,8 @@ relief_status relief_runtime_chunk_at(const struct relief_runtime *runtime,
 // UNLOADED and FAILED, then the chunks' CHUNK_READY, CHUNK_DROPPED and CHUNK_FAILED, then at
 // most one LEVELS_DIRTY, then at most one LEVELS_FAILED. For one item, LOADED and UNLOADED
 // alternate, starting with LOADED (a FAILED item has no LOADED to undo); likewise
-// CHUNK_READY and CHUNK_DROPPED.
+// CHUNK_READY and CHUNK_DROPPED. An OVERFLOW event ends a stretch of dropped events; after
+// it the laws hold again from what `relief_runtime_list_loaded` lists.
 //
 // Errors: INVALID_ARGUMENT (NULL `runtime` or `out_count`, an `event_size` this relief
 // doesn't write, NULL `events` with a non-zero `capacity`). Threads: as
@@ -727,6 +739,26 @@ relief_status relief_runtime_poll_events(const struct relief_runtime *runtime,
 // The name of event kind `kind` ("LOADED", "CHUNK_READY", …), NUL-terminated, for logs;
 // "UNKNOWN" for a value that is no `RELIEF_EVENT_*`. Static; never NULL. Threads: any.
 const char *relief_event_kind_name(relief_event_kind kind);
+
+// Writes one event per item loaded now, as the events so far would leave it: LOADED for
+// each resident region or tile (`stream` RELIEF_STREAM_PIECES) or CHUNK_READY for each
+// built collision chunk (RELIEF_STREAM_CHUNKS), in no particular order, into `events` (room
+// for `capacity` of `event_size` bytes), and their count to `*out_count`; `(NULL, 0)` writes
+// only the count. For resynchronising after an OVERFLOW event, or a caller that attaches
+// late. Errors: INVALID_ARGUMENT (NULL `runtime`/`out_count`, an unknown `stream`, CHUNKS
+// without collision, an `event_size` this relief doesn't write, a NULL `events` with a
+// non-zero `capacity`, or a non-zero `capacity` below the count, when nothing is written).
+// Threads: as `relief_runtime_update`.
+//
+// # Safety
+// `runtime` NULL or live; `events` NULL or writable for `capacity` events of `event_size`
+// bytes; `out_count` NULL or writable.
+relief_status relief_runtime_list_loaded(const struct relief_runtime *runtime,
+                                         relief_stream stream,
+                                         struct relief_event *events,
+                                         uintptr_t event_size,
+                                         uintptr_t capacity,
+                                         uintptr_t *out_count);
 
 // Fills `*out` with the defaults: 10 s per request, 2 retries, the user's cache directory
 // with a 2 GiB budget, no extra headers. Set `out->struct_size` to

@@ -73,7 +73,7 @@ enum class Status : uint32_t { Ok = 0, InvalidArgument = 1, NotFound = 2, Corrup
 /// which the same update returned as Status::Panic).
 enum class EventKind : uint32_t { Loaded = 0, Unloaded = 1, Failed = 2, ChunkReady = 3,
                                   ChunkDropped = 4, ChunkFailed = 5, LevelsDirty = 6,
-                                  LevelsFailed = 7 };
+                                  LevelsFailed = 7, Overflow = 8 };
 /// RELIEF_ORIGIN_*: what answered a height or normal query.
 enum class Origin : uint32_t { Region = 0, Overview = 1, Outside = 2 };
 /// RELIEF_REACH_*: a river reach's kind.
@@ -103,7 +103,8 @@ static_assert(detail::u(EventKind::Loaded) == RELIEF_EVENT_LOADED && detail::u(E
               detail::u(EventKind::ChunkDropped) == RELIEF_EVENT_CHUNK_DROPPED &&
               detail::u(EventKind::ChunkFailed) == RELIEF_EVENT_CHUNK_FAILED &&
               detail::u(EventKind::LevelsDirty) == RELIEF_EVENT_LEVELS_DIRTY &&
-              detail::u(EventKind::LevelsFailed) == RELIEF_EVENT_LEVELS_FAILED, "EventKind");
+              detail::u(EventKind::LevelsFailed) == RELIEF_EVENT_LEVELS_FAILED &&
+              detail::u(EventKind::Overflow) == RELIEF_EVENT_OVERFLOW, "EventKind");
 static_assert(detail::u(Origin::Region) == RELIEF_ORIGIN_REGION && detail::u(Origin::Overview) == RELIEF_ORIGIN_OVERVIEW &&
               detail::u(Origin::Outside) == RELIEF_ORIGIN_OUTSIDE, "Origin");
 static_assert(detail::u(ReachKind::Creek) == RELIEF_REACH_CREEK && detail::u(ReachKind::River) == RELIEF_REACH_RIVER, "ReachKind");

@@ -80,6 +80,8 @@ const WRONG: &[(&str, Spoil)] = &[
     ("lod.base_spacing", |c| {
         c.lod.as_mut().unwrap().base_spacing = 1e306
     }),
+    ("event_capacity", |c| c.event_capacity = 15),
+    ("event_capacity", |c| c.event_capacity = usize::MAX),
 ];
 
 #[test]
@@ -244,11 +246,13 @@ prop_compose! {
         collision in prop::option::of(stream_configs()),
         chunk_size_m in prop::sample::select(vec![f64::NAN, -1.0, 0.0, 1.0, 63.5, 64.0, 1e9]),
         lod in prop::option::of(clipmap_configs()),
+        event_capacity in prop::sample::select(vec![0usize, 15, 16, 4096, 1 << 20, (1 << 20) + 1, usize::MAX]),
     ) -> RuntimeConfig {
         RuntimeConfig {
             pieces,
             collision: collision.map(|stream| CollisionConfig { stream, chunk_size_m }),
             lod,
+            event_capacity,
         }
     }
 }
@@ -277,7 +281,7 @@ proptest! {
         if let Err(ConfigError { field, .. }) = checked {
             let known = ["load_radius", "drop_radius", "workers", "budget_bytes",
                 "update_budget", "max_attempts", "retry_delay", "chunk_size_m", "levels",
-                "size", "base_spacing"];
+                "size", "base_spacing", "event_capacity"];
             prop_assert!(known.iter().any(|k| field.ends_with(k)), "{}", field);
         }
     }

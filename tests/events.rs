@@ -39,16 +39,24 @@ struct Laws {
     ready: usize,
     dropped: usize,
     dirty: usize,
+    overflows: usize,
 }
 
 impl Laws {
     /// Checks one update's events.
     fn update(&mut self, rt: *const relief_runtime, events: &[relief_event]) {
+        self.order(rt, events);
+        self.follow(rt, events);
+    }
+
+    /// The order within one update, and LEVELS_DIRTY's count.
+    fn order(&mut self, rt: *const relief_runtime, events: &[relief_event]) {
         let rank = |k| match k {
             RELIEF_EVENT_LOADED | RELIEF_EVENT_UNLOADED | RELIEF_EVENT_FAILED => 0,
             RELIEF_EVENT_CHUNK_READY | RELIEF_EVENT_CHUNK_DROPPED | RELIEF_EVENT_CHUNK_FAILED => 1,
             RELIEF_EVENT_LEVELS_DIRTY => 2,
             RELIEF_EVENT_LEVELS_FAILED => 3,
+            RELIEF_EVENT_OVERFLOW => 4,
             other => panic!("an unknown event kind {other}"),
         };
         for pair in events.windows(2) {
@@ -74,14 +82,32 @@ impl Laws {
             )
         };
         assert_eq!(s, RELIEF_STATUS_OK);
-        assert_eq!(
-            dirty.first().map_or(0, |e| e.x as usize),
-            count,
-            "LEVELS_DIRTY counts get_dirty's rectangles"
-        );
+        // After an overflow the levels are uploaded whole: the LEVELS_DIRTY may be lost.
+        if !events.iter().any(|e| e.kind == RELIEF_EVENT_OVERFLOW) {
+            assert_eq!(
+                dirty.first().map_or(0, |e| e.x as usize),
+                count,
+                "LEVELS_DIRTY counts get_dirty's rectangles"
+            );
+        }
         self.dirty += dirty.len();
+    }
 
-        for e in events {
+    /// Each item's alternation, over any number of updates' events.
+    fn follow(&mut self, rt: *const relief_runtime, events: &[relief_event]) {
+        for (i, e) in events.iter().enumerate() {
+            if e.kind == RELIEF_EVENT_OVERFLOW {
+                // Ends its drain; the laws go on from what is loaded now.
+                assert_eq!(
+                    i + 1,
+                    events.len(),
+                    "OVERFLOW is the last event of its drain"
+                );
+                assert!(e.bytes > 0);
+                self.overflows += 1;
+                self.resync(rt);
+                continue;
+            }
             let (chunk, up) = match e.kind {
                 RELIEF_EVENT_LOADED => (false, true),
                 RELIEF_EVENT_UNLOADED => (false, false),
@@ -105,6 +131,53 @@ impl Laws {
                 (false, false) => self.unloads += 1,
                 (true, true) => self.ready += 1,
                 (true, false) => self.dropped += 1,
+            }
+        }
+    }
+
+    /// Replaces what the events said with what `relief_runtime_list_loaded` lists.
+    fn resync(&mut self, rt: *const relief_runtime) {
+        self.resident.clear();
+        for (stream, chunk) in [(RELIEF_STREAM_PIECES, false), (RELIEF_STREAM_CHUNKS, true)] {
+            let mut count = 0;
+            // SAFETY: live runtime; (NULL, 0) is a count query.
+            let s = unsafe {
+                relief_runtime_list_loaded(
+                    rt,
+                    stream,
+                    std::ptr::null_mut(),
+                    size_of::<relief_event>(),
+                    0,
+                    &mut count,
+                )
+            };
+            assert_eq!(s, RELIEF_STATUS_OK);
+            let mut items = vec![relief_event::default(); count];
+            // SAFETY: room for `count` events.
+            let s = unsafe {
+                relief_runtime_list_loaded(
+                    rt,
+                    stream,
+                    items.as_mut_ptr(),
+                    size_of::<relief_event>(),
+                    count,
+                    &mut count,
+                )
+            };
+            assert_eq!(s, RELIEF_STATUS_OK);
+            let kind = if chunk {
+                RELIEF_EVENT_CHUNK_READY
+            } else {
+                RELIEF_EVENT_LOADED
+            };
+            for e in &items[..count] {
+                assert_eq!(e.kind, kind);
+                assert!(
+                    self.resident
+                        .insert((chunk, e.face, e.x, e.z), true)
+                        .is_none(),
+                    "listed twice: {e:?}"
+                );
             }
         }
     }
@@ -316,4 +389,75 @@ fn a_planet_flight_keeps_the_event_laws() {
         relief_planet_terrain_destroy(terrain);
         relief_runtime_destroy(rt);
     }
+}
+
+/// A queue too small for a settle overflows: the kept events, then one OVERFLOW counting the
+/// rest; `relief_runtime_list_loaded` then gives what is loaded, and every later event
+/// follows on from it by the same laws — over a walk that overflows again and again.
+#[test]
+fn after_an_overflow_the_laws_hold_from_the_listed_state() {
+    let path = CString::new(common::world_dir().to_str().unwrap()).unwrap();
+    let mut world = std::ptr::null_mut();
+    // SAFETY: a C string and an out-pointer.
+    assert_eq!(
+        unsafe { relief_world_open(path.as_ptr(), &mut world) },
+        RELIEF_STATUS_OK
+    );
+    let mut c = config();
+    c.event_capacity = 16;
+    (c.load_radius, c.drop_radius) = (300.0, 400.0);
+    (c.collision_load_radius, c.collision_drop_radius) = (150.0, 200.0);
+    c.level_count = 3;
+    let mut rt = std::ptr::null_mut();
+    // SAFETY: live world, config, out-pointer.
+    assert_eq!(
+        unsafe { relief_runtime_create(world, &c, &mut rt) },
+        RELIEF_STATUS_OK
+    );
+    c.event_capacity = 15;
+    let mut refused = std::ptr::null_mut();
+    // SAFETY: as above.
+    assert_ne!(
+        unsafe { relief_runtime_create(world, &c, &mut refused) },
+        RELIEF_STATUS_OK
+    );
+    // SAFETY: the runtime keeps the world alive.
+    unsafe { relief_world_destroy(world) };
+
+    let mut settled = 0;
+    // SAFETY: live runtime, an out-pointer.
+    let s = unsafe { relief_runtime_settle(rt, 0.0, 0.0, 0.0, 60_000, &mut settled) };
+    assert_eq!((s, settled), (RELIEF_STATUS_OK, 1));
+    let first = poll(rt);
+    let last = first.last().expect("events");
+    assert_eq!(last.kind, RELIEF_EVENT_OVERFLOW, "{first:?}");
+    assert!(first.len() <= 17 && last.bytes > 0 && last.x as u64 == last.bytes);
+    let mut laws = Laws::default();
+    // A settle's many updates in one drain: alternation holds across them, order within each.
+    laws.follow(rt, &first);
+    laws.acquirable(rt, false);
+
+    for f in 0..300 {
+        let x = -1500.0 + 10.0 * f as f64;
+        // SAFETY: live runtime.
+        assert_eq!(
+            unsafe { relief_runtime_update(rt, x, 0.0, 0.0) },
+            RELIEF_STATUS_OK
+        );
+        let events = poll(rt);
+        laws.update(rt, &events);
+        if f % 25 == 0 {
+            laws.acquirable(rt, false);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    assert!(
+        laws.overflows >= 2 && laws.loads > 4 && laws.unloads > 2,
+        "{} overflows, {} loads, {} unloads",
+        laws.overflows,
+        laws.loads,
+        laws.unloads
+    );
+    // SAFETY: live handle, destroyed once.
+    unsafe { relief_runtime_destroy(rt) };
 }

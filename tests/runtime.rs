@@ -72,6 +72,7 @@ impl Tally {
                     self.dirty_events += 1;
                 }
                 RuntimeEvent::LevelsFailed { message } => panic!("the levels failed: {message}"),
+                RuntimeEvent::Overflow { dropped } => panic!("{dropped} events dropped"),
             }
         }
     }
@@ -240,6 +241,7 @@ fn a_planet_runs_through_the_same_object() {
             size: 32,
             base_spacing: 400.0,
         }),
+        ..RuntimeConfig::default()
     };
     let mut rt = Runtime::open(planet_path(), config).unwrap();
     assert!(rt.ground().is_planet());

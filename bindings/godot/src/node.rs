@@ -238,6 +238,7 @@ impl Settings {
             pieces,
             collision: self.collision.then(CollisionConfig::default),
             lod: self.far_ground.then(ClipmapConfig::default),
+            ..RuntimeConfig::default()
         };
         config.validate().map_err(|e| property_error(&e))?;
         Ok(config)

@@ -42,6 +42,9 @@ namespace Relief
         /// it threw a ReliefException with Status Panic; the levels start again from scratch
         /// and everything else streamed on.</summary>
         LevelsFailed = 7,
+        /// <summary>The queue was full: Bytes events were dropped, every one until this was
+        /// polled. Rebuild from <see cref="Runtime.ListLoaded"/> and upload every level.</summary>
+        Overflow = 8,
     }
 
     /// <summary>One of a runtime's two streams, for <see cref="Runtime.GetStreamStats"/>

@@ -105,6 +105,7 @@ namespace Relief.Native
         public uint level_count;
         public uint level_size;
         public double level_spacing_m;
+        public uint event_capacity;
     }
 
     [StructLayout(LayoutKind.Sequential)]
@@ -346,6 +347,7 @@ namespace Relief.Native
         public const uint RELIEF_EVENT_CHUNK_FAILED = 5;
         public const uint RELIEF_EVENT_LEVELS_DIRTY = 6;
         public const uint RELIEF_EVENT_LEVELS_FAILED = 7;
+        public const uint RELIEF_EVENT_OVERFLOW = 8;
         public const uint RELIEF_ORIGIN_REGION = 0;
         public const uint RELIEF_ORIGIN_OVERVIEW = 1;
         public const uint RELIEF_ORIGIN_OUTSIDE = 2;
@@ -396,6 +398,7 @@ namespace Relief.Native
         [DllImport(Library, CallingConvention = C)] internal static extern uint relief_runtime_create_terrain(RuntimeHandle runtime, out TerrainHandle out_terrain);
         [DllImport(Library, CallingConvention = C)] internal static extern uint relief_runtime_create_planet_terrain(RuntimeHandle runtime, out PlanetTerrainHandle out_terrain);
         [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_runtime_poll_events(RuntimeHandle runtime, relief_event* events, UIntPtr event_size, UIntPtr capacity, out UIntPtr out_count);
+        [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_runtime_list_loaded(RuntimeHandle runtime, uint stream, relief_event* events, UIntPtr event_size, UIntPtr capacity, out UIntPtr out_count);
         [DllImport(Library, CallingConvention = C)] internal static extern IntPtr relief_event_kind_name(uint kind);
 
         [DllImport(Library, CallingConvention = C)] internal static extern uint relief_runtime_acquire_region(RuntimeHandle runtime, int x, int z, out RegionHandle out_region);

@@ -75,6 +75,18 @@ namespace Relief
             return (int)n;
         }
 
+        /// <summary>What is loaded now, one Loaded (Pieces) or ChunkReady (Chunks) event per
+        /// item, into <paramref name="events"/>, which must hold them all (an empty span asks
+        /// for the count); returns the count. After an Overflow event, the state to rebuild
+        /// from (relief_runtime_list_loaded).</summary>
+        public unsafe int ListLoaded(StreamKind stream, Span<StreamEvent> events)
+        {
+            UIntPtr n;
+            fixed (StreamEvent* p = &MemoryMarshal.GetReference(events))
+                ReliefException.Check(NativeMethods.relief_runtime_list_loaded(Handle, (uint)stream, events.Length == 0 ? null : (relief_event*)p, (UIntPtr)sizeof(relief_event), (UIntPtr)events.Length, out n));
+            return (int)n;
+        }
+
         /// <summary>A snapshot of the whole runtime: timings, level cells and loading progress.</summary>
         public RuntimeStats Stats
         {

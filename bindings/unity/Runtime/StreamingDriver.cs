@@ -214,6 +214,12 @@ namespace Relief
                 case EventKind.LevelsDirty:
                     if (far != null && !allLevelsDirty) far.Changed(e.X);
                     break;
+                case EventKind.Overflow:
+                    // Never here in practice: this driver drains every event every frame, and
+                    // one update queues far fewer than the runtime's capacity (4096).
+                    Warn(string.Format("{0} relief events were dropped (the queue was full)", e.Bytes));
+                    allLevelsDirty = true;
+                    break;
             }
         }
 

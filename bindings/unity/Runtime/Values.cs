@@ -148,6 +148,9 @@ namespace Relief
         public int LevelSize { get { return (int)c.level_size; } set { c.level_size = (uint)value; } }
         /// <summary>… level 0's cells this many metres apart.</summary>
         public double LevelSpacing { get { return c.level_spacing_m; } set { c.level_spacing_m = value; } }
+        /// <summary>The most events kept until polled (16 to 2²⁰, default 4096); beyond it an
+        /// Overflow event says how many were dropped.</summary>
+        public int EventCapacity { get { return (int)c.event_capacity; } set { c.event_capacity = (uint)value; } }
     }
 
     /// <summary>One thing that happened to a region, tile, chunk or the levels (relief_event,

@@ -33,6 +33,12 @@ pub const RELIEF_EVENT_LEVELS_DIRTY: relief_event_kind = 6;
 /// again from scratch and arrive with later updates; everything else streamed on. Added in
 /// 0.2.1.
 pub const RELIEF_EVENT_LEVELS_FAILED: relief_event_kind = 7;
+/// The queue was full (`relief_runtime_config.event_capacity`): `bytes` events were dropped
+/// (`x` too, clamped to INT32_MAX) — every one since the event before this, until this was
+/// polled; always the last event of its drain. Resynchronise: `relief_runtime_list_loaded`
+/// gives what is loaded now, and every level is to be uploaded whole; later events follow on
+/// from that. Added in 0.2.1.
+pub const RELIEF_EVENT_OVERFLOW: relief_event_kind = 8;
 
 /// One event. `(face, x, z)` is a region's location (face 0), a planet tile's (face, tx, ty)
 /// or a collision chunk's index. Filled in arrays whose element size the caller passes
@@ -121,6 +127,12 @@ fn runtime_event(e: RuntimeEvent) -> relief_event {
             status: super::RELIEF_STATUS_PANIC,
             ..Default::default()
         },
+        RuntimeEvent::Overflow { dropped } => relief_event {
+            kind: RELIEF_EVENT_OVERFLOW,
+            x: dropped.min(i32::MAX as u64) as i32,
+            bytes: dropped,
+            ..Default::default()
+        },
     }
 }
 
@@ -132,7 +144,8 @@ fn runtime_event(e: RuntimeEvent) -> relief_event {
 /// UNLOADED and FAILED, then the chunks' CHUNK_READY, CHUNK_DROPPED and CHUNK_FAILED, then at
 /// most one LEVELS_DIRTY, then at most one LEVELS_FAILED. For one item, LOADED and UNLOADED
 /// alternate, starting with LOADED (a FAILED item has no LOADED to undo); likewise
-/// CHUNK_READY and CHUNK_DROPPED.
+/// CHUNK_READY and CHUNK_DROPPED. An OVERFLOW event ends a stretch of dropped events; after
+/// it the laws hold again from what `relief_runtime_list_loaded` lists.
 ///
 /// Errors: INVALID_ARGUMENT (NULL `runtime` or `out_count`, an `event_size` this relief
 /// doesn't write, NULL `events` with a non-zero `capacity`). Threads: as
@@ -190,7 +203,101 @@ pub extern "C" fn relief_event_kind_name(kind: relief_event_kind) -> *const c_ch
         RELIEF_EVENT_CHUNK_FAILED => b"CHUNK_FAILED\0",
         RELIEF_EVENT_LEVELS_DIRTY => b"LEVELS_DIRTY\0",
         RELIEF_EVENT_LEVELS_FAILED => b"LEVELS_FAILED\0",
+        RELIEF_EVENT_OVERFLOW => b"OVERFLOW\0",
         _ => b"UNKNOWN\0",
     };
     name.as_ptr().cast()
+}
+
+/// Writes one event per item loaded now, as the events so far would leave it: LOADED for
+/// each resident region or tile (`stream` RELIEF_STREAM_PIECES) or CHUNK_READY for each
+/// built collision chunk (RELIEF_STREAM_CHUNKS), in no particular order, into `events` (room
+/// for `capacity` of `event_size` bytes), and their count to `*out_count`; `(NULL, 0)` writes
+/// only the count. For resynchronising after an OVERFLOW event, or a caller that attaches
+/// late. Errors: INVALID_ARGUMENT (NULL `runtime`/`out_count`, an unknown `stream`, CHUNKS
+/// without collision, an `event_size` this relief doesn't write, a NULL `events` with a
+/// non-zero `capacity`, or a non-zero `capacity` below the count, when nothing is written).
+/// Threads: as `relief_runtime_update`.
+///
+/// # Safety
+/// `runtime` NULL or live; `events` NULL or writable for `capacity` events of `event_size`
+/// bytes; `out_count` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn relief_runtime_list_loaded(
+    runtime: *const relief_runtime,
+    stream: super::runtime::relief_stream,
+    events: *mut relief_event,
+    event_size: usize,
+    capacity: usize,
+    out_count: *mut usize,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_runtime_list_loaded";
+        // SAFETY: forwarded contract.
+        let r = unsafe { handle(what, runtime) }?;
+        require(what, &[("out_count", out_count.is_null())])?;
+        check_element::<relief_event>(what, "event_size", event_size)?;
+        if capacity > 0 && events.is_null() {
+            return Err(Failure::invalid(format!(
+                "{what}: a NULL buffer with a length of {capacity}"
+            )));
+        }
+        let rt = r.runtime.lock();
+        let each = |f: &mut dyn FnMut(relief_event)| -> Result<(), Failure> {
+            match stream {
+                super::runtime::RELIEF_STREAM_PIECES => rt.for_each_loaded_piece(|k| {
+                    let (face, x, z) = k.face_x_z();
+                    f(loaded(RELIEF_EVENT_LOADED, face, x, z))
+                }),
+                super::runtime::RELIEF_STREAM_CHUNKS => {
+                    if rt.chunks().is_none() {
+                        return Err(Failure::invalid(format!(
+                            "{what}: this runtime builds no collision"
+                        )));
+                    }
+                    rt.for_each_built_chunk(|k| {
+                        let (face, x, z) = k.face_x_z();
+                        f(loaded(RELIEF_EVENT_CHUNK_READY, face, x, z))
+                    })
+                }
+                other => {
+                    return Err(Failure::invalid(format!(
+                        "{what}: stream {other} is not a RELIEF_STREAM_*"
+                    )))
+                }
+            }
+            Ok(())
+        };
+        let mut count = 0usize;
+        each(&mut |_| count += 1)?;
+        if capacity > 0 {
+            if capacity < count {
+                return Err(Failure::invalid(format!(
+                    "{what}: {count} items, the buffer holds {capacity}"
+                )));
+            }
+            let mut n = 0usize;
+            each(&mut |e| {
+                // SAFETY: element n < count ≤ capacity of the caller's buffer.
+                unsafe {
+                    let at = events.cast::<u8>().add(n * event_size);
+                    write_elements(at.cast(), event_size, &[e]);
+                }
+                n += 1;
+            })?;
+        }
+        // SAFETY: checked non-NULL.
+        unsafe { *out_count = count };
+        Ok(())
+    })
+}
+
+fn loaded(kind: relief_event_kind, face: u32, x: i32, z: i32) -> relief_event {
+    relief_event {
+        kind,
+        face,
+        x,
+        z,
+        ..Default::default()
+    }
 }

@@ -81,6 +81,10 @@ pub struct relief_runtime_config {
     pub level_size: u32,
     /// … level 0's cells this far apart (default 16); level k's `level_spacing_m · 2^k`.
     pub level_spacing_m: f64,
+    /// The most events kept until polled, 16 to 2²⁰ (default 4096): beyond it they are
+    /// counted and dropped, and an OVERFLOW event says how many. Added in 0.2.1: a 0.2.0
+    /// caller gets the default.
+    pub event_capacity: u32,
 }
 
 /// A snapshot of a runtime. Set `struct_size` first.
@@ -187,6 +191,7 @@ fn default_config() -> relief_runtime_config {
         level_count: l.levels,
         level_size: l.size,
         level_spacing_m: l.base_spacing,
+        event_capacity: r.event_capacity.min(u32::MAX as usize) as u32,
     }
 }
 
@@ -218,6 +223,7 @@ fn to_rust(c: &relief_runtime_config) -> RuntimeConfig {
             size: c.level_size,
             base_spacing: c.level_spacing_m,
         }),
+        event_capacity: c.event_capacity as usize,
     }
 }
 

@@ -260,6 +260,14 @@ impl Chunks {
         }
     }
 
+    /// As [`Streamer::for_each_loaded`]: the chunks whose last event was Loaded (ready).
+    pub fn for_each_loaded(&self, mut f: impl FnMut(ChunkId)) {
+        match self {
+            Chunks::Flat(s) => s.for_each_loaded(|k| f(ChunkId::Flat(k))),
+            Chunks::Planet(s) => s.for_each_loaded(|k| f(ChunkId::Planet(k))),
+        }
+    }
+
     pub fn poll_event(&mut self) -> Option<Event<ChunkId, FormatError>> {
         match self {
             Chunks::Flat(s) => s.poll_event().map(|e| e.map_key(ChunkId::Flat)),

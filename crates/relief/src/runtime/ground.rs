@@ -245,6 +245,14 @@ impl Pieces {
         }
     }
 
+    /// As [`Streamer::for_each_loaded`].
+    pub fn for_each_loaded(&self, mut f: impl FnMut(PieceKey)) {
+        match self {
+            Pieces::Regions(s) => s.for_each_loaded(|k| f(PieceKey::Region(k))),
+            Pieces::Tiles(s) => s.for_each_loaded(|k| f(PieceKey::Tile(k))),
+        }
+    }
+
     pub fn poll_event(&mut self) -> Option<Event<PieceKey, FormatError>> {
         match self {
             Pieces::Regions(s) => s.poll_event().map(|e| e.map_key(PieceKey::Region)),

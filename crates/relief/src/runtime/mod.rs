@@ -87,7 +87,14 @@ pub struct RuntimeConfig {
     pub collision: Option<CollisionConfig>,
     /// Far-ground levels (6 of 128² from 16 m by default), or None for none.
     pub lod: Option<ClipmapConfig>,
+    /// The most events kept for [`Runtime::poll_event`] (4096 by default, 16 to 2²⁰): a game
+    /// that stops polling (a pause menu) holds this many, then they are counted and dropped
+    /// until it polls again, when a [`RuntimeEvent::Overflow`] says how many.
+    pub event_capacity: usize,
 }
+
+/// The fewest and the most events a runtime keeps ([`RuntimeConfig::event_capacity`]).
+pub const EVENT_CAPACITY: std::ops::RangeInclusive<usize> = 16..=1 << 20;
 
 impl RuntimeConfig {
     /// Checks every part's config; the error names the field by its path
@@ -101,6 +108,17 @@ impl RuntimeConfig {
         if let Some(l) = &self.lod {
             l.validate().map_err(|e| e.within("lod"))?;
         }
+        if !EVENT_CAPACITY.contains(&self.event_capacity) {
+            return Err(ConfigError::new(
+                "event_capacity",
+                format!(
+                    "must be {} to {}, is {}",
+                    EVENT_CAPACITY.start(),
+                    EVENT_CAPACITY.end(),
+                    self.event_capacity
+                ),
+            ));
+        }
         Ok(())
     }
 }
@@ -111,6 +129,7 @@ impl Default for RuntimeConfig {
             pieces: StreamConfig::default(),
             collision: Some(CollisionConfig::default()),
             lod: Some(ClipmapConfig::default()),
+            event_capacity: 4096,
         }
     }
 }
@@ -130,6 +149,12 @@ pub enum RuntimeEvent {
     /// [`UpdateError::LevelsPanicked`]. The levels start again from scratch and arrive with
     /// later updates; everything else streamed on.
     LevelsFailed { message: String },
+    /// The queue was full ([`RuntimeConfig::event_capacity`]): `dropped` events since the
+    /// one before this were dropped, every one until this was polled. Always the last event
+    /// of its drain. Resynchronise: what is loaded now is [`Runtime::for_each_loaded_piece`]
+    /// and [`Runtime::for_each_built_chunk`], and every level is to be uploaded whole; later
+    /// events follow on from that.
+    Overflow { dropped: u64 },
 }
 
 /// Why an update did not go as asked.
@@ -173,6 +198,42 @@ pub struct RuntimeStats {
     pub lod_cells_total: u64,
 }
 
+/// The runtime's events until polled, bounded.
+struct EventQueue {
+    /// Reserved up front: steady frames never grow it.
+    events: VecDeque<RuntimeEvent>,
+    capacity: usize,
+    /// Events dropped since the queue filled; while above 0 every new one is dropped too, so
+    /// what a caller misses is one stretch, ended by the Overflow event.
+    dropped: u64,
+}
+
+impl EventQueue {
+    fn new(capacity: usize) -> EventQueue {
+        EventQueue {
+            events: VecDeque::with_capacity(capacity),
+            capacity,
+            dropped: 0,
+        }
+    }
+
+    fn push(&mut self, e: RuntimeEvent) {
+        if self.dropped > 0 || self.events.len() >= self.capacity {
+            self.dropped += 1;
+        } else {
+            self.events.push_back(e);
+        }
+    }
+
+    fn pop(&mut self) -> Option<RuntimeEvent> {
+        self.events.pop_front().or_else(|| {
+            (self.dropped > 0).then(|| RuntimeEvent::Overflow {
+                dropped: std::mem::take(&mut self.dropped),
+            })
+        })
+    }
+}
+
 pub struct Runtime {
     ground: Ground,
     pieces: Pieces,
@@ -181,15 +242,12 @@ pub struct Runtime {
     chunks: Option<Chunks>,
     lookup: Option<ChunkLookup>,
     lod: Option<Lod>,
-    events: VecDeque<RuntimeEvent>,
+    events: EventQueue,
     dirty: Vec<DirtyRect>,
     last: FrameTimings,
     update_time: Ring,
     lod_cells_total: u64,
 }
-
-/// Room reserved up front, so steady frames never grow a container.
-const EVENTS: usize = 1024;
 
 impl Runtime {
     /// Starts streaming `ground` (loader threads start now; nothing loads before the first
@@ -225,7 +283,7 @@ impl Runtime {
             chunks,
             lookup,
             lod,
-            events: VecDeque::with_capacity(EVENTS),
+            events: EventQueue::new(config.event_capacity),
             dirty: Vec::with_capacity(rects),
             last: FrameTimings::default(),
             update_time: Ring::default(),
@@ -279,7 +337,7 @@ impl Runtime {
                 self.dirty
                     .extend_from_slice(lod.refresh(*key).unwrap_or(&[]));
             }
-            self.events.push_back(RuntimeEvent::Piece(e));
+            self.events.push(RuntimeEvent::Piece(e));
         }
         let t_lod = t.elapsed();
 
@@ -287,18 +345,18 @@ impl Runtime {
         if let Some(chunks) = &mut self.chunks {
             chunks.update(focus);
             while let Some(e) = chunks.poll_event() {
-                self.events.push_back(RuntimeEvent::Chunk(e));
+                self.events.push(RuntimeEvent::Chunk(e));
             }
         }
         let t_chunks = t.elapsed();
 
         if !self.dirty.is_empty() {
-            self.events.push_back(RuntimeEvent::LevelsDirty {
+            self.events.push(RuntimeEvent::LevelsDirty {
                 rects: self.dirty.len(),
             });
         }
         if let Some(message) = &failed {
-            self.events.push_back(RuntimeEvent::LevelsFailed {
+            self.events.push(RuntimeEvent::LevelsFailed {
                 message: message.clone(),
             });
         }
@@ -341,9 +399,25 @@ impl Runtime {
             && self.lod.as_ref().map_or(true, Lod::is_idle)
     }
 
-    /// Takes the oldest event, if any.
+    /// Takes the oldest event, if any; after the last kept one, an [`RuntimeEvent::Overflow`]
+    /// if events were dropped.
     pub fn poll_event(&mut self) -> Option<RuntimeEvent> {
-        self.events.pop_front()
+        self.events.pop()
+    }
+
+    /// Calls `f` with every region or tile whose last event was Loaded: what an engine
+    /// following the events holds. After an [`RuntimeEvent::Overflow`], the set to rebuild
+    /// from.
+    pub fn for_each_loaded_piece(&self, f: impl FnMut(PieceKey)) {
+        self.pieces.for_each_loaded(f);
+    }
+
+    /// Calls `f` with every collision chunk whose last event was Loaded (ready); none without
+    /// collision.
+    pub fn for_each_built_chunk(&self, f: impl FnMut(ChunkId)) {
+        if let Some(c) = &self.chunks {
+            c.for_each_loaded(f);
+        }
     }
 
     /// The level rectangles the last update rewrote (in storage cells; may overlap).

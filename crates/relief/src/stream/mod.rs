@@ -320,6 +320,16 @@ impl<S: Source> Streamer<S> {
         self.events.pop_front()
     }
 
+    /// Calls `f` with every key whose last event was Loaded (not Unloaded since): what an
+    /// engine following the events holds. For resynchronising after events were lost.
+    pub fn for_each_loaded(&self, mut f: impl FnMut(S::Key)) {
+        for (key, slot) in &self.slots {
+            if slot.wanted && matches!(slot.state, State::Ready { .. }) {
+                f(*key);
+            }
+        }
+    }
+
     /// Whether nothing is queued, loading, or waiting to retry a failed load it still wants.
     pub fn is_idle(&self) -> bool {
         // A wanted key waiting for its retry is not settled: it has failed, not for good.

@@ -177,6 +177,8 @@ pub fn run(
                     RuntimeEvent::Chunk(_)
                     | RuntimeEvent::LevelsDirty { .. }
                     | RuntimeEvent::LevelsFailed { .. } => {}
+                    // Drained every frame: the queue never fills.
+                    RuntimeEvent::Overflow { .. } => {}
                 }
             }
             let stats = runtime.stats();

@@ -125,6 +125,7 @@ impl FlatBench {
                 pieces: self.config.clone(),
                 collision: None,
                 lod: None,
+                ..RuntimeConfig::default()
             },
         )?;
         rt.settle(at, Duration::from_secs(60))?;

@@ -123,6 +123,7 @@ impl PlanetBench {
             pieces: self.config.clone(),
             collision: Some(collision()),
             lod: Some(ClipmapConfig::default()),
+            ..RuntimeConfig::default()
         }
     }
 
@@ -255,6 +256,7 @@ impl PlanetBench {
                 pieces: self.config.clone(),
                 collision: None,
                 lod: None,
+                ..RuntimeConfig::default()
             },
         )?;
         let terrain = rt.queries().planet().expect("a planet").clone();
