@@ -3,7 +3,7 @@
 use std::ffi::c_char;
 
 use super::runtime::relief_runtime;
-use super::sized::{check_element, grows_zeroed, write_elements};
+use super::sized::{check_elements, grows_zeroed, write_elements};
 use super::{ffi_guard, handle, relief_status, require, Failure};
 use relief::error::FormatError;
 use relief::runtime::{ChunkId, PieceKey, RuntimeEvent};
@@ -167,12 +167,7 @@ pub unsafe extern "C" fn relief_runtime_poll_events(
         // SAFETY: forwarded contract.
         let r = unsafe { handle(what, runtime) }?;
         require(what, &[("out_count", out_count.is_null())])?;
-        check_element::<relief_event>(what, "event_size", event_size)?;
-        if capacity > 0 && events.is_null() {
-            return Err(Failure::invalid(format!(
-                "{what}: a NULL buffer with a length of {capacity}"
-            )));
-        }
+        check_elements::<relief_event>(what, "event_size", events, event_size, capacity)?;
         let mut rt = r.runtime.lock();
         let mut n = 0;
         while n < capacity {
@@ -236,12 +231,7 @@ pub unsafe extern "C" fn relief_runtime_list_loaded(
         // SAFETY: forwarded contract.
         let r = unsafe { handle(what, runtime) }?;
         require(what, &[("out_count", out_count.is_null())])?;
-        check_element::<relief_event>(what, "event_size", event_size)?;
-        if capacity > 0 && events.is_null() {
-            return Err(Failure::invalid(format!(
-                "{what}: a NULL buffer with a length of {capacity}"
-            )));
-        }
+        check_elements::<relief_event>(what, "event_size", events, event_size, capacity)?;
         let rt = r.runtime.lock();
         let each = |f: &mut dyn FnMut(relief_event)| -> Result<(), Failure> {
             match stream {

@@ -2,7 +2,7 @@
 //! place) and `relief_dirty_rect` (what the last update rewrote: upload only that).
 
 use super::runtime::relief_runtime;
-use super::sized::{check_element, grows_zeroed, write_elements, write_out};
+use super::sized::{check_elements, grows_zeroed, write_elements, write_out};
 use super::{ffi_guard, handle, relief_status, require, Failure};
 use relief::lod::DirtyRect;
 
@@ -78,12 +78,7 @@ pub unsafe extern "C" fn relief_runtime_get_dirty(
         // SAFETY: forwarded contract.
         let r = unsafe { handle(what, runtime) }?;
         require(what, &[("out_count", out_count.is_null())])?;
-        check_element::<relief_dirty_rect>(what, "rect_size", rect_size)?;
-        if capacity > 0 && rects.is_null() {
-            return Err(Failure::invalid(format!(
-                "{what}: a NULL buffer with a length of {capacity}"
-            )));
-        }
+        check_elements::<relief_dirty_rect>(what, "rect_size", rects, rect_size, capacity)?;
         let rt = r.runtime.lock();
         let dirty: &[DirtyRect] = rt.dirty();
         if capacity > 0 {

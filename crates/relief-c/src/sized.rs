@@ -125,13 +125,26 @@ pub(crate) unsafe fn check_size<T: Grows>(what: &str, p: *const T) -> Result<(),
     unsafe { stated_size(what, p) }.map(drop)
 }
 
-/// Checks the element size a caller passed with an array relief fills.
-pub(crate) fn check_element<T: Grows>(what: &str, name: &str, size: usize) -> Result<(), Failure> {
-    checked::<T>(what, name, size).map(drop)
+/// Checks an array relief fills: its element size (called `name`), and that a NULL array
+/// comes with a capacity of 0.
+pub(crate) fn check_elements<T: Grows>(
+    what: &str,
+    name: &str,
+    array: *const T,
+    size: usize,
+    capacity: usize,
+) -> Result<(), Failure> {
+    checked::<T>(what, name, size)?;
+    if capacity > 0 && array.is_null() {
+        return Err(Failure::invalid(format!(
+            "{what}: a NULL buffer with a length of {capacity}"
+        )));
+    }
+    Ok(())
 }
 
 /// Writes `items` into the caller's array of elements of `element_size` bytes (checked with
-/// [`check_element`]): each element is the first `element_size` bytes of the item.
+/// [`check_elements`]): each element is the first `element_size` bytes of the item.
 ///
 /// # Safety
 /// `out` writable for `items.len()` elements of `element_size` bytes.
