@@ -3,7 +3,7 @@
 use std::ffi::c_char;
 
 use super::runtime::relief_runtime;
-use super::sized::{check_elements, grows_zeroed, write_elements};
+use super::sized::{check_elements, grows_zeroed, write_element};
 use super::{ffi_guard, handle, relief_status, require, Failure};
 use relief::error::FormatError;
 use relief::runtime::{ChunkId, PieceKey, RuntimeEvent};
@@ -173,10 +173,7 @@ pub unsafe extern "C" fn relief_runtime_poll_events(
         while n < capacity {
             let Some(e) = rt.poll_event() else { break };
             // SAFETY: element n < capacity of the caller's buffer.
-            unsafe {
-                let at = events.cast::<u8>().add(n * event_size);
-                write_elements(at.cast(), event_size, &[runtime_event(e)]);
-            }
+            unsafe { write_element(events, event_size, n, &runtime_event(e)) };
             n += 1;
         }
         // SAFETY: checked non-NULL.
@@ -269,10 +266,7 @@ pub unsafe extern "C" fn relief_runtime_list_loaded(
             let mut n = 0usize;
             each(&mut |e| {
                 // SAFETY: element n < count ≤ capacity of the caller's buffer.
-                unsafe {
-                    let at = events.cast::<u8>().add(n * event_size);
-                    write_elements(at.cast(), event_size, &[e]);
-                }
+                unsafe { write_element(events, event_size, n, &e) };
                 n += 1;
             })?;
         }

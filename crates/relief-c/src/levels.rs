@@ -2,7 +2,7 @@
 //! place) and `relief_dirty_rect` (what the last update rewrote: upload only that).
 
 use super::runtime::relief_runtime;
-use super::sized::{check_elements, grows_zeroed, write_elements, write_out};
+use super::sized::{check_elements, grows_zeroed, write_element, write_out};
 use super::{ffi_guard, handle, relief_status, require, Failure};
 use relief::lod::DirtyRect;
 
@@ -88,23 +88,17 @@ pub unsafe extern "C" fn relief_runtime_get_dirty(
                     dirty.len()
                 )));
             }
-            let mut chunk = [relief_dirty_rect::default(); 64];
-            for (i, part) in dirty.chunks(chunk.len()).enumerate() {
-                for (o, d) in chunk.iter_mut().zip(part) {
-                    *o = relief_dirty_rect {
-                        level: d.level,
-                        x: d.x,
-                        z: d.z,
-                        width: d.width,
-                        depth: d.depth,
-                    };
-                }
+            for (i, d) in dirty.iter().enumerate() {
+                let rect = relief_dirty_rect {
+                    level: d.level,
+                    x: d.x,
+                    z: d.z,
+                    width: d.width,
+                    depth: d.depth,
+                };
                 // SAFETY: the caller's buffer holds `capacity` ≥ dirty.len() rects of
-                // `rect_size` bytes; this part starts at rect i · 64.
-                unsafe {
-                    let at = rects.cast::<u8>().add(i * chunk.len() * rect_size);
-                    write_elements(at.cast(), rect_size, &chunk[..part.len()]);
-                }
+                // `rect_size` bytes.
+                unsafe { write_element(rects, rect_size, i, &rect) };
             }
         }
         // SAFETY: checked non-NULL.

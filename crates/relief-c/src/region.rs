@@ -122,7 +122,6 @@ fn hold(what: &str, streamed: &Streamed, x: i32, z: i32) -> Result<relief_region
     })?;
     let m = world.manifest();
     let extent = m.vertex_spacing * m.region_size as f64;
-    let ptr = |l: Option<*const u8>| l.unwrap_or(std::ptr::null());
     let view = relief_region_view {
         struct_size: std::mem::size_of::<relief_region_view>() as u32,
         x,
@@ -136,8 +135,14 @@ fn hold(what: &str, streamed: &Streamed, x: i32, z: i32) -> Result<relief_region
             .control
             .as_ref()
             .map_or(std::ptr::null(), |l| l.as_ptr()),
-        color: ptr(region.color.as_ref().map(|l| l.as_ptr().cast())),
-        biome: ptr(region.biome.as_ref().map(|l| l.as_ptr())),
+        color: region
+            .color
+            .as_ref()
+            .map_or(std::ptr::null(), |l| l.as_ptr().cast()),
+        biome: region
+            .biome
+            .as_ref()
+            .map_or(std::ptr::null(), |l| l.as_ptr()),
         lake: region
             .lake
             .as_ref()

@@ -21,7 +21,7 @@ use super::Failure;
 /// # Safety
 /// The implementor is `repr(C)` and every byte pattern is a valid value (plain numbers and
 /// raw pointers only). One passed whole (through [`read_in`], [`write_out`], [`check_size`])
-/// starts with its `u32` size; an array element (through [`write_elements`]) needs none.
+/// starts with its `u32` size; an array element (through [`write_element`]) needs none.
 pub(crate) unsafe trait Grows: Copy {
     /// The size the struct had in the first header that promised growth.
     const FIRST: usize;
@@ -143,17 +143,20 @@ pub(crate) fn check_elements<T: Grows>(
     Ok(())
 }
 
-/// Writes `items` into the caller's array of elements of `element_size` bytes (checked with
-/// [`check_elements`]): each element is the first `element_size` bytes of the item.
+/// Writes `item` as element `index` of the caller's array of elements of `element_size`
+/// bytes (checked with [`check_elements`]): the first `element_size` bytes of the item.
 ///
 /// # Safety
-/// `out` writable for `items.len()` elements of `element_size` bytes.
-pub(crate) unsafe fn write_elements<T: Grows>(out: *mut T, element_size: usize, items: &[T]) {
-    for (i, item) in items.iter().enumerate() {
-        // SAFETY: forwarded contract: element i starts `i · element_size` bytes in.
-        unsafe {
-            let at = out.cast::<u8>().add(i * element_size);
-            std::ptr::copy_nonoverlapping((item as *const T).cast::<u8>(), at, element_size);
-        }
+/// `out` writable for `index + 1` elements of `element_size` bytes.
+pub(crate) unsafe fn write_element<T: Grows>(
+    out: *mut T,
+    element_size: usize,
+    index: usize,
+    item: &T,
+) {
+    // SAFETY: forwarded contract: element `index` starts `index · element_size` bytes in.
+    unsafe {
+        let at = out.cast::<u8>().add(index * element_size);
+        std::ptr::copy_nonoverlapping((item as *const T).cast::<u8>(), at, element_size);
     }
 }
