@@ -101,7 +101,8 @@ typedef struct relief_chunk_view {
   // Frame (x, z) of sample (0, 0): Jolt's HeightFieldShape offset.
   double corner_x;
   double corner_z;
-  // `samples²` heights.
+  // `samples²` heights, in metres along `up` from the frame's origin: on a planet, the
+  // height above the chunk's tangent plane at `origin`, not above the sea-level sphere.
   const float *heights;
   // The frame: origin (planet frame, metres) and unit axes; `axis_z = axis_x × up`.
   double origin[3];
@@ -114,7 +115,9 @@ typedef struct relief_chunk_view {
 typedef uint32_t relief_event_kind;
 
 // One event. `(face, x, z)` is a region's location (face 0), a planet tile's (face, tx, ty)
-// or a collision chunk's index. Filled in arrays whose element size the caller passes
+// or a collision chunk's index. A tile's or planet chunk's x and z are never negative:
+// `relief_runtime_acquire_tile(runtime, e.face, (uint32_t)e.x, (uint32_t)e.z, &tile)`
+// takes them as they are. Filled in arrays whose element size the caller passes
 // (`sizeof(relief_event)`), so it may grow at its end.
 typedef struct relief_event {
   relief_event_kind kind;
@@ -340,8 +343,9 @@ typedef struct relief_runtime_config {
   uint32_t struct_size;
   // `RELIEF_RUNTIME_*` flags, or'ed; 0 = everything.
   uint32_t flags;
-  // Loader threads of each of the runtime's two streams (regions or tiles, and collision
-  // chunks), at most 256; 0 = one fewer than the cores, at least one.
+  // The runtime's loader threads, shared by regions or tiles and collision chunks (a free
+  // one takes the nearest job of either), at most 256; 0 = one fewer than the cores, at
+  // least one. Idle ones sleep until there is work. A planet's levels have one more.
   uint32_t loader_threads;
   // Most microseconds one update spends applying finished loads, per stream (default 500,
   // at most 1 000 000).
@@ -1129,7 +1133,10 @@ relief_status relief_runtime_update_with_camera(const struct relief_runtime *run
 
 // Updates until every piece and chunk the focus wants is loaded (or has failed for good) or
 // `timeout_ms` passes; writes 1 to `*out_settled` if everything settled, else 0. For
-// loading screens, tests and tools, never per frame. Events queue up as usual.
+// loading screens, tests and tools, never per frame. Piece and chunk events queue up as
+// usual; instead of one LEVELS_DIRTY per inner update (whose rectangles only the last would
+// keep) it queues one at its end, after its other events, with `relief_runtime_get_dirty`
+// listing every level whole.
 // Errors: INVALID_ARGUMENT (NULL handle or `out_settled`, a bad position as in
 // `relief_runtime_update`). Threads: as `relief_runtime_update`.
 //

@@ -1023,8 +1023,8 @@ public:
     }
     /// relief_runtime_settle: updates until all the focus wants is loaded or `timeout_ms`
     /// passes. ok() says the call worked, the value whether it settled (`*r`). For loading
-    /// screens and tests, not per frame. Only the last update's dirty rects survive it:
-    /// after a settle, upload the levels whole.
+    /// screens and tests, not per frame. It queues one LevelsDirty at its end, with
+    /// dirty() covering every level whole (see the C function).
     Result<bool> settle(const Vec3& focus, uint32_t timeout_ms) {
         uint32_t settled = 0;
         if (const relief_status s = relief_runtime_settle(get(), focus[0], focus[1], focus[2], timeout_ms, &settled))
@@ -1100,6 +1100,21 @@ public:
         relief_tile* raw = nullptr;
         if (const relief_status s = relief_runtime_acquire_tile(get(), face, tx, ty, &raw)) return detail::last_error(s);
         return Tile::adopt(raw);
+    }
+    /// The region (Loaded, flat world), tile (Loaded, planet) or chunk (ChunkReady) an event
+    /// names, held; InvalidArgument for any other kind of event.
+    Result<Region> acquire_region(const Event& e) const {
+        if (e.kind != EventKind::Loaded) return detail::local_error(Status::InvalidArgument, "acquire: not a Loaded event");
+        return acquire_region(e.x, e.z);
+    }
+    Result<Tile> acquire_tile(const Event& e) const {
+        if (e.kind != EventKind::Loaded || e.x < 0 || e.z < 0)
+            return detail::local_error(Status::InvalidArgument, "acquire: not a planet tile's Loaded event");
+        return acquire_tile(e.face, static_cast<uint32_t>(e.x), static_cast<uint32_t>(e.z));
+    }
+    Result<Chunk> acquire_chunk(const Event& e) const {
+        if (e.kind != EventKind::ChunkReady) return detail::local_error(Status::InvalidArgument, "acquire: not a ChunkReady event");
+        return acquire_chunk(e.face, e.x, e.z);
     }
     /// relief_runtime_acquire_chunk: holds built collision chunk (face, x, z) (after its
     /// ChunkReady event; face 0 on flat worlds).

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use relief::flat::RegionSource;
 use relief::flat::World;
-use relief::stream::{StreamConfig, Streamer};
+use relief::stream::{Loaders, StreamConfig, Streamer};
 
 struct Counting;
 thread_local! {
@@ -53,7 +53,12 @@ fn counted<R>(f: impl FnOnce() -> R) -> (R, usize) {
 #[test]
 fn update_allocates_nothing_while_loading_or_standing() {
     let world = Arc::new(World::open(common::world_dir()).unwrap());
-    let mut s = Streamer::new(Arc::new(RegionSource::new(world)), StreamConfig::default()).unwrap();
+    let mut s = Streamer::new(
+        Arc::new(RegionSource::new(world)),
+        StreamConfig::default(),
+        &Loaders::new(0),
+    )
+    .unwrap();
     // The counter must see allocations at all, or the test proves nothing.
     let (_, probe) = counted(|| vec![0u8; 16]);
     assert_eq!(probe, 1);

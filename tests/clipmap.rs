@@ -11,7 +11,7 @@ use relief::flat::terrain::Terrain;
 use relief::flat::RegionSource;
 use relief::flat::World;
 use relief::lod::{Clipmap, ClipmapConfig, DirtyRect};
-use relief::stream::{StreamConfig, Streamer};
+use relief::stream::{Loaders, StreamConfig, Streamer};
 
 /// Every region resident (the test world is 4 km: a 6 km load radius takes it all).
 fn all_resident() -> (Terrain, Streamer<RegionSource>) {
@@ -21,7 +21,12 @@ fn all_resident() -> (Terrain, Streamer<RegionSource>) {
         drop_radius: 6000.0,
         ..StreamConfig::default()
     };
-    let mut s = Streamer::new(Arc::new(RegionSource::new(world.clone())), cfg).unwrap();
+    let mut s = Streamer::new(
+        Arc::new(RegionSource::new(world.clone())),
+        cfg,
+        &Loaders::new(0),
+    )
+    .unwrap();
     assert!(s.settle(DVec3::ZERO, Duration::from_secs(60)));
     (Terrain::new(world, s.resident()), s)
 }
@@ -181,6 +186,7 @@ fn levels_coarser_than_a_region_come_from_the_overview() {
     let mut s = Streamer::new(
         Arc::new(RegionSource::new(world.clone())),
         StreamConfig::default(),
+        &Loaders::new(0),
     )
     .unwrap();
     assert!(s.settle(DVec3::ZERO, Duration::from_secs(60)));

@@ -10,7 +10,7 @@ use relief::flat::collision::{self, ChunkKey, ChunkSource, CollisionChunk};
 use relief::flat::terrain::Terrain;
 use relief::flat::RegionSource;
 use relief::flat::World;
-use relief::stream::{Source, StreamConfig, Streamer};
+use relief::stream::{Loaders, Source, StreamConfig, Streamer};
 
 fn same(a: f32, b: f32) -> bool {
     a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
@@ -28,11 +28,13 @@ fn settle_at(
     let mut regions = Streamer::new(
         Arc::new(RegionSource::new(world.clone())),
         StreamConfig::default(),
+        &Loaders::new(0),
     )
     .unwrap();
     assert!(regions.settle(focus, Duration::from_secs(30)));
     let source = Arc::new(ChunkSource::new(world.clone(), regions.resident(), 64.0).unwrap());
-    let mut chunks = Streamer::new(source.clone(), collision::stream_config()).unwrap();
+    let mut chunks =
+        Streamer::new(source.clone(), collision::stream_config(), &Loaders::new(0)).unwrap();
     assert!(chunks.settle(focus, Duration::from_secs(30)));
     assert_eq!(chunks.stats().failures, 0);
     let ready = chunks.resident().read().clone();
@@ -124,8 +126,12 @@ fn a_chunk_builds_from_region_files_when_no_region_is_resident() {
     let (ready, _, _) = settle_at(DVec3::new(-700.0, 0.0, 500.0));
     let world = Arc::new(World::open(common::world_dir()).unwrap());
     let cold = ChunkSource::new(world, Arc::new(Default::default()), 64.0).unwrap();
-    let (key, warm) = ready.iter().next().unwrap();
-    assert_eq!(&cold.load(*key).unwrap(), &**warm);
+    // Every chunk the streamer built from resident regions, built again from the files'
+    // heights alone (read once per region, shared by its chunks): the same chunk.
+    assert!(ready.len() > 20);
+    for (key, warm) in &ready {
+        assert_eq!(&cold.load(*key).unwrap(), &**warm, "{key:?}");
+    }
     assert!(
         ChunkSource::new(
             Arc::new(World::open(common::world_dir()).unwrap()),
@@ -152,6 +158,7 @@ fn chunks_on_the_far_edges_build() {
     let resident = Streamer::new(
         Arc::new(RegionSource::new(world.clone())),
         StreamConfig::default(),
+        &Loaders::new(0),
     )
     .unwrap()
     .resident();
@@ -182,4 +189,51 @@ fn chunks_on_the_far_edges_build() {
     assert_eq!(at(3, 5), region.unwrap().height[j * size + i]);
     assert_eq!(at(n - 1, 5), at(n - 2, 5));
     assert_eq!(at(5, n - 1), at(5, n - 2));
+}
+
+/// A region's heights read alone are the whole region's height and control, every region;
+/// the other maps are left unread. A damaged layer a chunk doesn't use doesn't stop its
+/// heights; a damaged height layer is a checksum error, never wrong ground.
+#[test]
+fn heights_read_alone_are_the_regions_and_only_their_layers_are_checked() {
+    let world = World::open(common::world_dir()).unwrap();
+    for loc in world.region_locations() {
+        let whole = world.read_region(loc).unwrap();
+        let heights = world.read_region_heights(loc).unwrap();
+        assert_eq!(heights.height.to_vec(), whole.height.to_vec(), "{loc:?}");
+        assert_eq!(
+            heights.control.as_ref().map(|c| c.to_vec()),
+            whole.control.as_ref().map(|c| c.to_vec())
+        );
+        assert!(heights.color.is_none() && heights.biome.is_none() && heights.lake.is_none());
+    }
+    let dir = common::copy_world("collision-damaged-layers");
+    let loc = world.region_locations().next().unwrap();
+    let file = dir.join(World::open(&dir).unwrap().region_path(loc));
+    let bytes = std::fs::read(&file).unwrap();
+    let header = relief::flat::region::read_header(&bytes).unwrap();
+    let layer = |kind| header.layers.iter().find(|l| l.kind == kind).unwrap();
+    let damage = |at: usize| {
+        let mut b = bytes.clone();
+        b[at] ^= 0x40;
+        std::fs::write(&file, b).unwrap();
+        World::open(&dir).unwrap()
+    };
+    let last = header.layers.last().unwrap();
+    assert!(!matches!(
+        last.kind,
+        relief::flat::LayerKind::Height | relief::flat::LayerKind::Control
+    ));
+    let w = damage(last.offset + last.stored_len / 2);
+    assert!(w.read_region(loc).is_err(), "the whole region is refused");
+    assert_eq!(
+        w.read_region_heights(loc).unwrap().height.to_vec(),
+        world.read_region(loc).unwrap().height.to_vec()
+    );
+    let h = layer(relief::flat::LayerKind::Height);
+    let w = damage(h.offset + h.stored_len / 2);
+    assert!(matches!(
+        w.read_region_heights(loc),
+        Err(relief::flat::FormatError::Checksum { .. })
+    ));
 }

@@ -14,7 +14,7 @@ use relief::http::HttpOptions;
 use relief::lod::{Clipmap, ClipmapConfig};
 use relief::planet::rings::PlanetRings;
 use relief::runtime::CollisionConfig;
-use relief::stream::{StreamConfig, Streamer};
+use relief::stream::{Loaders, StreamConfig, Streamer};
 use relief::{ConfigError, DVec3, Runtime, RuntimeConfig, RuntimeError};
 
 fn world() -> Arc<World> {
@@ -38,8 +38,8 @@ const WRONG: &[(&str, Spoil)] = &[
         c.pieces.drop_radius = c.pieces.load_radius - 1.0
     }),
     ("pieces.drop_radius", |c| c.pieces.drop_radius = f64::NAN),
-    ("pieces.workers", |c| c.pieces.workers = 257),
-    ("pieces.workers", |c| c.pieces.workers = usize::MAX),
+    ("loader_threads", |c| c.loader_threads = 257),
+    ("loader_threads", |c| c.loader_threads = usize::MAX),
     ("pieces.budget_bytes", |c| c.pieces.budget_bytes = 0),
     ("pieces.update_budget", |c| {
         c.pieces.update_budget = Duration::MAX
@@ -122,7 +122,7 @@ fn a_part_used_alone_refuses_what_its_config_refuses() {
         ..StreamConfig::default()
     };
     let source = Arc::new(RegionSource::new(world()));
-    match Streamer::new(source, bad.clone()) {
+    match Streamer::new(source, bad.clone(), &Loaders::new(0)) {
         Err(e) => assert_eq!(e, bad.validate().unwrap_err()),
         Ok(_) => panic!("a streamer started with no budget"),
     }
@@ -212,7 +212,6 @@ prop_compose! {
     fn stream_configs()(
         load_radius in metres(),
         drop_radius in metres(),
-        workers in prop::sample::select(vec![0usize, 1, 2, 256, 257, usize::MAX]),
         budget_bytes in prop::sample::select(vec![0usize, 1, 64 << 20, usize::MAX]),
         update_budget in durations(),
         max_attempts in prop::sample::select(vec![0u32, 1, 4, u32::MAX]),
@@ -221,7 +220,6 @@ prop_compose! {
         StreamConfig {
             load_radius,
             drop_radius,
-            workers,
             budget_bytes,
             update_budget,
             max_attempts,
@@ -246,12 +244,14 @@ prop_compose! {
         collision in prop::option::of(stream_configs()),
         chunk_size_m in prop::sample::select(vec![f64::NAN, -1.0, 0.0, 1.0, 63.5, 64.0, 1e9]),
         lod in prop::option::of(clipmap_configs()),
+        loader_threads in prop::sample::select(vec![0usize, 1, 2, 256, 257, usize::MAX]),
         event_capacity in prop::sample::select(vec![0usize, 15, 16, 4096, 1 << 20, (1 << 20) + 1, usize::MAX]),
     ) -> RuntimeConfig {
         RuntimeConfig {
             pieces,
             collision: collision.map(|stream| CollisionConfig { stream, chunk_size_m }),
             lod,
+            loader_threads,
             event_capacity,
         }
     }
@@ -279,7 +279,7 @@ proptest! {
             (_, Err(other)) => prop_assert!(false, "{}", other),
         }
         if let Err(ConfigError { field, .. }) = checked {
-            let known = ["load_radius", "drop_radius", "workers", "budget_bytes",
+            let known = ["load_radius", "drop_radius", "loader_threads", "budget_bytes",
                 "update_budget", "max_attempts", "retry_delay", "chunk_size_m", "levels",
                 "size", "base_spacing", "event_capacity"];
             prop_assert!(known.iter().any(|k| field.ends_with(k)), "{}", field);

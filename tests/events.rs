@@ -70,18 +70,7 @@ impl Laws {
             .filter(|e| e.kind == RELIEF_EVENT_LEVELS_DIRTY)
             .collect();
         assert!(dirty.len() <= 1, "at most one LEVELS_DIRTY an update");
-        let mut count = 0;
-        // SAFETY: live runtime; (NULL, 0) is a count query.
-        let s = unsafe {
-            relief_runtime_get_dirty(
-                rt,
-                std::ptr::null_mut(),
-                size_of::<relief_dirty_rect>(),
-                0,
-                &mut count,
-            )
-        };
-        assert_eq!(s, RELIEF_STATUS_OK);
+        let count = dirty_rects(rt).len();
         // After an overflow the levels are uploaded whole: the LEVELS_DIRTY may be lost.
         if !events.iter().any(|e| e.kind == RELIEF_EVENT_OVERFLOW) {
             assert_eq!(
@@ -212,6 +201,36 @@ impl Laws {
     }
 }
 
+/// The last update's dirty rectangles: a count query, then the rectangles.
+fn dirty_rects(rt: *const relief_runtime) -> Vec<relief_dirty_rect> {
+    let mut n = 0;
+    // SAFETY: live runtime; (NULL, 0) is a count query.
+    let s = unsafe {
+        relief_runtime_get_dirty(
+            rt,
+            std::ptr::null_mut(),
+            size_of::<relief_dirty_rect>(),
+            0,
+            &mut n,
+        )
+    };
+    assert_eq!(s, RELIEF_STATUS_OK);
+    let mut rects = vec![relief_dirty_rect::default(); n];
+    let mut got = 0;
+    // SAFETY: live runtime, a buffer of n rectangles.
+    let s = unsafe {
+        relief_runtime_get_dirty(
+            rt,
+            rects.as_mut_ptr(),
+            size_of::<relief_dirty_rect>(),
+            n,
+            &mut got,
+        )
+    };
+    assert_eq!((s, got), (RELIEF_STATUS_OK, n));
+    rects
+}
+
 fn poll(rt: *const relief_runtime) -> Vec<relief_event> {
     let mut all = Vec::new();
     let mut buf = [relief_event::default(); 16];
@@ -323,6 +342,64 @@ fn a_walk_keeps_the_event_laws() {
     // Any held chunk is released by now; nothing else to free.
     // SAFETY: NULL is a no-op.
     unsafe { relief_chunk_release(std::ptr::null_mut()) };
+    // SAFETY: live handle, destroyed once.
+    unsafe { relief_runtime_destroy(rt) };
+}
+
+/// A settle runs many updates; the levels change over several of them. What it leaves is
+/// what one update leaves: one LEVELS_DIRTY, after every other event, counting
+/// `relief_runtime_get_dirty`'s rectangles, which cover every level whole — so a caller that
+/// uploads what get_dirty lists after the drain misses nothing the settle rewrote.
+#[test]
+fn a_settle_leaves_one_levels_dirty_covering_every_level() {
+    let path = CString::new(common::world_dir().to_str().unwrap()).unwrap();
+    let mut world = std::ptr::null_mut();
+    // SAFETY: a C string and an out-pointer.
+    assert_eq!(
+        unsafe { relief_world_open(path.as_ptr(), &mut world) },
+        RELIEF_STATUS_OK
+    );
+    let mut c = config();
+    c.level_count = 4;
+    let mut rt = std::ptr::null_mut();
+    // SAFETY: live world, config, out-pointer.
+    assert_eq!(
+        unsafe { relief_runtime_create(world, &c, &mut rt) },
+        RELIEF_STATUS_OK
+    );
+    // SAFETY: the runtime keeps the world alive.
+    unsafe { relief_world_destroy(world) };
+    for (x, z) in [(300.0, 300.0), (1300.0, -200.0)] {
+        let mut settled = 0;
+        // SAFETY: live runtime, an out-pointer.
+        let s = unsafe { relief_runtime_settle(rt, x, 0.0, z, 60_000, &mut settled) };
+        assert_eq!((s, settled), (RELIEF_STATUS_OK, 1));
+        let events = poll(rt);
+        let dirty: Vec<usize> = (0..events.len())
+            .filter(|&i| events[i].kind == RELIEF_EVENT_LEVELS_DIRTY)
+            .collect();
+        assert_eq!(
+            dirty,
+            [events.len() - 1],
+            "one LEVELS_DIRTY, last: {events:?}"
+        );
+        assert!(events.iter().any(|e| e.kind == RELIEF_EVENT_LOADED));
+        let rects = dirty_rects(rt);
+        assert_eq!(events[dirty[0]].x as usize, rects.len());
+        let mut levels: Vec<u32> = rects
+            .iter()
+            .inspect(|r| {
+                assert_eq!(
+                    (r.x, r.z, r.width, r.depth),
+                    (0, 0, c.level_size, c.level_size),
+                    "{r:?}"
+                )
+            })
+            .map(|r| r.level)
+            .collect();
+        levels.sort_unstable();
+        assert_eq!(levels, (0..c.level_count).collect::<Vec<_>>());
+    }
     // SAFETY: live handle, destroyed once.
     unsafe { relief_runtime_destroy(rt) };
 }

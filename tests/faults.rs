@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use relief::flat::{ReadAt, RegionSource, World};
 use relief::planet::{Planet, TileSource};
-use relief::stream::{Event, Source, Streamer};
+use relief::stream::{Event, Loaders, Source, Streamer};
 
 const HEALTHY: u32 = 0;
 const ERRORS: u32 = 1;
@@ -168,6 +168,7 @@ fn a_faulty_pack_reader_loses_nothing_and_loads_nothing_wrong() {
         let mut s = Streamer::new(
             Arc::new(RegionSource::new(world)),
             common::patient(400.0, 2),
+            &Loaders::new(0),
         )
         .unwrap();
         let seen = run_fault(
@@ -223,6 +224,7 @@ fn a_faulty_planet_reader_loses_nothing_and_loads_nothing_wrong() {
         let mut s = Streamer::new(
             Arc::new(TileSource::new(planet)),
             common::patient(r * 0.3, 2),
+            &Loaders::new(0),
         )
         .unwrap();
         let seen = run_fault(

@@ -16,7 +16,7 @@ use relief::flat::{RegionLocation, RegionSource, World};
 use relief::http::proxy::{Fault, FaultProxy};
 use relief::http::HttpOptions;
 use relief::planet::{Planet, TileSource};
-use relief::stream::{Event, Source, Streamer};
+use relief::stream::{Event, Loaders, Source, Streamer};
 
 fn pack_bytes() -> &'static [u8] {
     common::world_pack()
@@ -53,6 +53,7 @@ fn regions(world: World) -> Streamer<RegionSource> {
     Streamer::new(
         Arc::new(RegionSource::new(Arc::new(world))),
         common::patient(400.0, 5),
+        &Loaders::new(0),
     )
     .unwrap()
 }
@@ -123,6 +124,7 @@ fn a_planet_streams_over_http_as_it_does_from_disk() {
     let mut s = Streamer::new(
         Arc::new(TileSource::new(Arc::new(planet))),
         common::patient(r * 0.3, 5),
+        &Loaders::new(0),
     )
     .unwrap();
     assert!(s.settle(d * r, Duration::from_secs(60)));

@@ -13,7 +13,7 @@ use relief::planet::tables::PlanetCensus;
 use relief::planet::{
     Blob, Planet, PlanetOrigin, PlanetTerrain, Projection, Samples, TileKey, TileSource,
 };
-use relief::stream::{Event, StreamConfig, Streamer};
+use relief::stream::{Event, Loaders, StreamConfig, Streamer};
 use relief_tools::bake::biomes::BiomeId;
 use relief_tools::bake::planet::bake_planet;
 use relief_tools::Silent;
@@ -205,7 +205,7 @@ fn everything_resident() -> (Streamer<TileSource>, PlanetTerrain) {
         budget_bytes: 1 << 30,
         ..StreamConfig::default()
     };
-    let mut s = Streamer::new(Arc::new(TileSource::new(p.clone())), cfg).unwrap();
+    let mut s = Streamer::new(Arc::new(TileSource::new(p.clone())), cfg, &Loaders::new(0)).unwrap();
     assert!(s.settle(DVec3::new(0.0, 1.0, 0.0), Duration::from_secs(60)));
     let t = PlanetTerrain::new(p, s.resident()).unwrap();
     (s, t)
@@ -380,7 +380,12 @@ fn a_corrupt_tile_fails_alone_while_the_rest_serve() {
         retry_delay: Duration::from_millis(10),
         ..StreamConfig::default()
     };
-    let mut s = Streamer::new(Arc::new(TileSource::new(planet.clone())), cfg).unwrap();
+    let mut s = Streamer::new(
+        Arc::new(TileSource::new(planet.clone())),
+        cfg,
+        &Loaders::new(0),
+    )
+    .unwrap();
     s.settle(DVec3::new(0.0, 1.0, 0.0), Duration::from_secs(60));
     let (mut loaded, mut failed) = (0, 0);
     while let Some(ev) = s.poll_event() {
@@ -478,6 +483,7 @@ fn collision_chunks_sit_on_the_ground_in_their_own_frame() {
             drop_radius: 600.0,
             ..StreamConfig::default()
         },
+        &Loaders::new(0),
     )
     .unwrap();
     assert!(chunks.settle(pos, Duration::from_secs(30)));
@@ -695,7 +701,12 @@ fn a_blob_truncated_while_streaming_fails_only_what_it_lost() {
         max_attempts: 1,
         ..StreamConfig::default()
     };
-    let mut s = Streamer::new(Arc::new(TileSource::new(planet.clone())), cfg).unwrap();
+    let mut s = Streamer::new(
+        Arc::new(TileSource::new(planet.clone())),
+        cfg,
+        &Loaders::new(0),
+    )
+    .unwrap();
     let terrain = PlanetTerrain::new(planet.clone(), s.resident()).unwrap();
     let here = terrain.position_at(0.0, 0.0);
     assert!(s.settle(here, Duration::from_secs(30)));
@@ -763,6 +774,7 @@ fn planet_chunks_are_capped_per_face_side() {
     let resident = Streamer::new(
         Arc::new(TileSource::new(planet.clone())),
         StreamConfig::default(),
+        &Loaders::new(0),
     )
     .unwrap()
     .resident();
@@ -789,7 +801,7 @@ fn evicted_tiles_buffers_are_reused_and_reloads_read_the_same() {
         budget_bytes: 10 * per_tile,
         ..StreamConfig::default()
     };
-    let mut s = Streamer::new(Arc::new(TileSource::new(p.clone())), cfg).unwrap();
+    let mut s = Streamer::new(Arc::new(TileSource::new(p.clone())), cfg, &Loaders::new(0)).unwrap();
     let pool = s.source().pool().clone();
     let r = p.radius();
     for k in 0..6 {

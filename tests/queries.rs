@@ -10,7 +10,7 @@ use parking_lot::RwLock;
 use relief::flat::terrain::{Origin, Terrain};
 use relief::flat::RegionSource;
 use relief::flat::{Control, Region, RegionLocation, World};
-use relief::stream::{PieceMap, StreamConfig, Streamer};
+use relief::stream::{Loaders, PieceMap, StreamConfig, Streamer};
 use relief_tools::bake::seed::Rng;
 
 struct Fixture {
@@ -302,6 +302,7 @@ fn queries_run_on_other_threads_while_the_streamer_moves() {
     let mut s = Streamer::new(
         Arc::new(RegionSource::new(world.clone())),
         StreamConfig::default(),
+        &Loaders::new(0),
     )
     .unwrap();
     let terrain = Terrain::new(world, s.resident());

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use relief::flat::RegionSource;
 use relief::flat::{FormatError, Manifest, RegionLocation, World};
-use relief::stream::{Event, Source, StreamConfig, Streamer};
+use relief::stream::{Event, Loaders, Source, StreamConfig, Streamer};
 
 fn drain<S: Source>(s: &mut Streamer<S>) -> Vec<Event<S::Key, S::Error>> {
     std::iter::from_fn(|| s.poll_event()).collect()
@@ -20,6 +20,7 @@ fn region_streamer(dir: &std::path::Path, config: StreamConfig) -> Streamer<Regi
     Streamer::new(
         Arc::new(RegionSource::new(Arc::new(World::open(dir).unwrap()))),
         config,
+        &Loaders::new(0),
     )
     .unwrap()
 }
@@ -111,7 +112,7 @@ fn the_budget_trims_the_wanted_set_and_bounds_memory() {
         budget_bytes: budget,
         ..StreamConfig::default()
     };
-    let mut s = Streamer::new(Arc::new(RegionSource::new(world)), cfg).unwrap();
+    let mut s = Streamer::new(Arc::new(RegionSource::new(world)), cfg, &Loaders::new(0)).unwrap();
     for step in 0..40 {
         let p = DVec3::new(-1500.0 + step as f64 * 75.0, 0.0, 300.0);
         s.settle(p, Duration::from_secs(30));
@@ -186,10 +187,9 @@ fn loads_go_nearest_first_and_unwanted_jobs_are_withdrawn() {
     let cfg = StreamConfig {
         load_radius: 1000.0,
         drop_radius: 1000.0,
-        workers: 1,
         ..StreamConfig::default()
     };
-    let mut s = Streamer::new(beads.clone(), cfg).unwrap();
+    let mut s = Streamer::new(beads.clone(), cfg, &Loaders::new(1)).unwrap();
     s.update(DVec3::new(5000.0, 0.0, 0.0)); // wants beads 40..=60
     std::thread::sleep(Duration::from_millis(50));
     s.update(DVec3::new(9000.0, 0.0, 0.0)); // now wants 80..=99: 40..60 must not all be read
@@ -220,7 +220,7 @@ fn a_failing_key_retries_then_gives_up_without_disturbing_others() {
         max_attempts: 3,
         ..StreamConfig::default()
     };
-    let mut s = Streamer::new(beads.clone(), cfg).unwrap();
+    let mut s = Streamer::new(beads.clone(), cfg, &Loaders::new(0)).unwrap();
     let f = DVec3::new(1300.0, 0.0, 0.0); // wants 10..=16, bead 13 always fails
     let mut failures = vec![];
     for _ in 0..400 {
@@ -354,12 +354,11 @@ fn a_panicking_load_fails_its_key_and_the_loader_lives_on() {
     let cfg = StreamConfig {
         load_radius: 300.0,
         drop_radius: 300.0,
-        workers: 1,
         retry_delay: Duration::from_millis(5),
         max_attempts: 2,
         ..StreamConfig::default()
     };
-    let mut s = Streamer::new(beads, cfg).unwrap();
+    let mut s = Streamer::new(beads, cfg, &Loaders::new(1)).unwrap();
     let f = DVec3::new(6600.0, 0.0, 0.0); // wants 63..=69; bead 66 panics
     let mut failures = vec![];
     // Until both attempts failed and all else loaded, with a deadline generous enough for
@@ -464,6 +463,7 @@ fn evicted_regions_buffers_are_reused_and_reloads_read_the_same() {
             drop_radius: 350.0,
             ..StreamConfig::default()
         },
+        &Loaders::new(0),
     )
     .unwrap();
     let pool = s.source().pool().clone();

@@ -202,9 +202,8 @@ bool gone_later(const relief::Events& events, std::size_t k, relief::EventKind k
     return false;
 }
 
-// `settling`: the events come from relief_runtime_settle's many updates, so only the last
-// update's dirty rects are still there to read: the rect count of an earlier LEVELS_DIRTY
-// can't be compared (after a settle, a game re-uploads its levels whole).
+// `settling`: the events come from relief_runtime_settle's many updates; it ends them with
+// one LEVELS_DIRTY whose rects cover every level whole.
 void handle(relief::Runtime& rt, const relief::Event& e, bool gone, bool settling, Walk& w) {
     using relief::EventKind;
     switch (e.kind) {
@@ -212,11 +211,11 @@ void handle(relief::Runtime& rt, const relief::Event& e, bool gone, bool settlin
         ++w.loaded;
         check(w.resident.insert(key_of(e)).second, "LOADED twice for (%u, %d, %d)", e.face, e.x, e.z);
         if (w.planet) {
-            auto tile = rt.acquire_tile(e.face, uint32_t(e.x), uint32_t(e.z));
+            auto tile = rt.acquire_tile(e);
             if (gone && tile.status() == relief::Status::NotFound) { ++w.missed; break; }
             if (check_ok(tile, "acquire_tile")) check_tile(*tile, w);
         } else {
-            auto region = rt.acquire_region(e.x, e.z);
+            auto region = rt.acquire_region(e);
             if (gone && region.status() == relief::Status::NotFound) { ++w.missed; break; }
             if (check_ok(region, "acquire_region")) check_region(std::move(*region), w);
         }
@@ -229,7 +228,7 @@ void handle(relief::Runtime& rt, const relief::Event& e, bool gone, bool settlin
     case EventKind::ChunkReady: {
         ++w.chunks_ready;
         check(w.built.insert(key_of(e)).second, "CHUNK_READY twice for (%u, %d, %d)", e.face, e.x, e.z);
-        auto chunk = rt.acquire_chunk(e.face, e.x, e.z);
+        auto chunk = rt.acquire_chunk(e);
         if (gone && chunk.status() == relief::Status::NotFound) { ++w.missed; break; }
         if (check_ok(chunk, "acquire_chunk")) check_chunk(*chunk, w);
         break;
@@ -242,8 +241,11 @@ void handle(relief::Runtime& rt, const relief::Event& e, bool gone, bool settlin
         ++w.dirty_events;
         const auto rects = rt.dirty_rects();
         if (!check_ok(rects, "dirty_rects")) break;
-        if (!settling)
-            check(rects->size() == std::size_t(e.x), "LEVELS_DIRTY says %d rects, dirty_rects gave %zu", e.x, rects->size());
+        check(rects->size() == std::size_t(e.x), "LEVELS_DIRTY says %d rects, dirty_rects gave %zu", e.x, rects->size());
+        if (settling)
+            for (const relief::DirtyRect& r : *rects)
+                check(r.x == 0 && r.z == 0 && r.width == w.config.level_size && r.depth == w.config.level_size,
+                      "after a settle, every level whole: level %u (%u, %u) %u x %u", r.level, r.x, r.z, r.width, r.depth);
         for (const relief::DirtyRect& r : *rects)
             check(r.level < w.config.level_count && r.x + r.width <= w.config.level_size && r.z + r.depth <= w.config.level_size,
                   "dirty rect level %u (%u, %u) %u x %u outside the levels", r.level, r.x, r.z, r.width, r.depth);

@@ -230,7 +230,6 @@ impl Settings {
         let pieces = StreamConfig {
             load_radius: self.load_radius,
             drop_radius: self.drop_radius,
-            workers,
             budget_bytes: megabytes.saturating_mul(1 << 20),
             ..StreamConfig::default()
         };
@@ -238,6 +237,7 @@ impl Settings {
             pieces,
             collision: self.collision.then(CollisionConfig::default),
             lod: self.far_ground.then(ClipmapConfig::default),
+            loader_threads: workers,
             ..RuntimeConfig::default()
         };
         config.validate().map_err(|e| property_error(&e))?;
@@ -245,11 +245,11 @@ impl Settings {
     }
 }
 
-/// A refused setting named as the node's property (`pieces.workers` is `worker_threads`,
+/// A refused setting named as the node's property (`loader_threads` is `worker_threads`,
 /// `pieces.budget_bytes` is `budget_mb`).
 pub fn property_error(e: &ConfigError) -> String {
     let field = match e.field.as_str() {
-        "pieces.workers" => "worker_threads",
+        "loader_threads" => "worker_threads",
         "pieces.budget_bytes" => "budget_mb",
         other => other.strip_prefix("pieces.").unwrap_or(other),
     };
@@ -543,7 +543,7 @@ mod tests {
         (s.load_radius, s.drop_radius, s.worker_threads) = (900.0, 900.0, 3);
         let c = s.runtime_config().unwrap();
         assert_eq!(
-            (c.pieces.load_radius, c.pieces.drop_radius, c.pieces.workers),
+            (c.pieces.load_radius, c.pieces.drop_radius, c.loader_threads),
             (900.0, 900.0, 3)
         );
     }

@@ -118,8 +118,8 @@ namespace Relief
 
         /// <summary>Parts to leave out (None: everything).</summary>
         public RuntimeFlags Flags { get { return (RuntimeFlags)c.flags; } set { c.flags = (uint)value; } }
-        /// <summary>Loader threads of each of the two streams (pieces, collision), at most
-        /// 256; 0: one fewer than the cores, at least one.</summary>
+        /// <summary>The runtime's loader threads, shared by pieces and collision chunks, at
+        /// most 256; 0: one fewer than the cores, at least one. Idle ones sleep.</summary>
         public int LoaderThreads { get { return (int)c.loader_threads; } set { c.loader_threads = (uint)value; } }
         /// <summary>Most microseconds one Update spends applying finished loads, per stream.</summary>
         public int UpdateBudgetUs { get { return (int)c.update_budget_us; } set { c.update_budget_us = (uint)value; } }

@@ -47,7 +47,8 @@ pub struct relief_chunk_view {
     /// Frame (x, z) of sample (0, 0): Jolt's HeightFieldShape offset.
     pub corner_x: f64,
     pub corner_z: f64,
-    /// `samples²` heights.
+    /// `samples²` heights, in metres along `up` from the frame's origin: on a planet, the
+    /// height above the chunk's tangent plane at `origin`, not above the sea-level sphere.
     pub heights: *const f32,
     /// The frame: origin (planet frame, metres) and unit axes; `axis_z = axis_x × up`.
     pub origin: [f64; 3],

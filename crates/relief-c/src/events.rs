@@ -41,7 +41,9 @@ pub const RELIEF_EVENT_LEVELS_FAILED: relief_event_kind = 7;
 pub const RELIEF_EVENT_OVERFLOW: relief_event_kind = 8;
 
 /// One event. `(face, x, z)` is a region's location (face 0), a planet tile's (face, tx, ty)
-/// or a collision chunk's index. Filled in arrays whose element size the caller passes
+/// or a collision chunk's index. A tile's or planet chunk's x and z are never negative:
+/// `relief_runtime_acquire_tile(runtime, e.face, (uint32_t)e.x, (uint32_t)e.z, &tile)`
+/// takes them as they are. Filled in arrays whose element size the caller passes
 /// (`sizeof(relief_event)`), so it may grow at its end.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -48,8 +48,9 @@ pub struct relief_runtime_config {
     pub struct_size: u32,
     /// `RELIEF_RUNTIME_*` flags, or'ed; 0 = everything.
     pub flags: u32,
-    /// Loader threads of each of the runtime's two streams (regions or tiles, and collision
-    /// chunks), at most 256; 0 = one fewer than the cores, at least one.
+    /// The runtime's loader threads, shared by regions or tiles and collision chunks (a free
+    /// one takes the nearest job of either), at most 256; 0 = one fewer than the cores, at
+    /// least one. Idle ones sleep until there is work. A planet's levels have one more.
     pub loader_threads: u32,
     /// Most microseconds one update spends applying finished loads, per stream (default 500,
     /// at most 1 000 000).
@@ -177,7 +178,7 @@ fn default_config() -> relief_runtime_config {
     relief_runtime_config {
         struct_size: std::mem::size_of::<relief_runtime_config>() as u32,
         flags: 0,
-        loader_threads: p.workers as u32,
+        loader_threads: r.loader_threads as u32,
         update_budget_us: p.update_budget.as_micros() as u32,
         max_attempts: p.max_attempts,
         retry_delay_ms: p.retry_delay.as_millis() as u32,
@@ -202,7 +203,6 @@ fn to_rust(c: &relief_runtime_config) -> RuntimeConfig {
     let stream = |load_radius, drop_radius, budget| StreamConfig {
         load_radius,
         drop_radius,
-        workers: c.loader_threads as usize,
         budget_bytes: bytes(budget),
         update_budget: Duration::from_micros(c.update_budget_us as u64),
         max_attempts: c.max_attempts,
@@ -223,6 +223,7 @@ fn to_rust(c: &relief_runtime_config) -> RuntimeConfig {
             size: c.level_size,
             base_spacing: c.level_spacing_m,
         }),
+        loader_threads: c.loader_threads as usize,
         event_capacity: c.event_capacity as usize,
     }
 }
@@ -235,7 +236,6 @@ pub(crate) fn c_field(path: &str) -> String {
         None => ("", path),
     };
     let field = match field {
-        "workers" => "loader_threads",
         "update_budget" => "update_budget_us",
         "retry_delay" => "retry_delay_ms",
         "levels" => "level_count",
@@ -448,7 +448,10 @@ pub unsafe extern "C" fn relief_runtime_update_with_camera(
 
 /// Updates until every piece and chunk the focus wants is loaded (or has failed for good) or
 /// `timeout_ms` passes; writes 1 to `*out_settled` if everything settled, else 0. For
-/// loading screens, tests and tools, never per frame. Events queue up as usual.
+/// loading screens, tests and tools, never per frame. Piece and chunk events queue up as
+/// usual; instead of one LEVELS_DIRTY per inner update (whose rectangles only the last would
+/// keep) it queues one at its end, after its other events, with `relief_runtime_get_dirty`
+/// listing every level whole.
 /// Errors: INVALID_ARGUMENT (NULL handle or `out_settled`, a bad position as in
 /// `relief_runtime_update`). Threads: as `relief_runtime_update`.
 ///

@@ -33,6 +33,7 @@ pub mod lod;
 pub mod planet;
 pub mod pool;
 pub mod reach;
+pub mod recent;
 pub mod runtime;
 pub mod stream;
 

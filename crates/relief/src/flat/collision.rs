@@ -4,7 +4,9 @@
 //!
 //! Chunks stream through the same [`Streamer`](crate::stream::Streamer) as regions: a
 //! [`ChunkSource`] names chunks by grid index and "loads" one by reading resident region
-//! samples (or, if a region isn't resident yet, the region file itself).
+//! samples. A region that isn't resident yet (a teleport, the first frames) is read for its
+//! height and control layers only, and kept among the last few read, so the 64 chunks of a
+//! 512 m region read it once rather than each decoding the whole file.
 
 use glam::DVec3;
 use std::sync::Arc;
@@ -12,6 +14,7 @@ use std::sync::Arc;
 use crate::config::ConfigError;
 use crate::flat::grid::{square_distance, squares_within};
 use crate::flat::{Control, FormatError, Region, RegionLocation, World};
+use crate::recent::Recent;
 use crate::stream::{Resident, Source, StreamConfig};
 
 /// A chunk's index on the collision grid: it covers world x in
@@ -96,10 +99,16 @@ pub fn stream_config() -> StreamConfig {
     }
 }
 
+/// Regions read for their heights alone, kept for the next chunks: a chunk touches at most
+/// four, and the chunks near a focus share them (2 MiB each at 512², outside the budget).
+const RECENT_REGIONS: usize = 4;
+
 /// Streams collision chunks of a flat world.
 pub struct ChunkSource {
     world: Arc<World>,
     resident: Resident<RegionLocation, Region>,
+    /// The last regions read for heights.
+    recent: Recent<RegionLocation, Region>,
     cells: u32,
     /// The chunk indices inside the world (inclusive min and max).
     extent: ([i32; 2], [i32; 2]),
@@ -124,6 +133,7 @@ impl ChunkSource {
             extent: ChunkSource::chunk_extent(&world, cells as u32),
             world,
             resident,
+            recent: Recent::new(RECENT_REGIONS),
             cells: cells as u32,
         })
     }
@@ -139,6 +149,16 @@ impl ChunkSource {
             x: (x / s).floor() as i32,
             z: (z / s).floor() as i32,
         }
+    }
+
+    /// `loc`'s heights and control: the resident region if there is one, else one read
+    /// lately, else read now (height and control layers only) and kept.
+    fn heights(&self, loc: RegionLocation) -> Result<Arc<Region>, FormatError> {
+        if let Some(r) = self.resident.read().get(&loc) {
+            return Ok(r.clone());
+        }
+        self.recent
+            .get_or_read(loc, || self.world.read_region_heights(loc))
     }
 
     /// The chunk indices whose squares lie inside the world's region bounds (inclusive): the
@@ -188,7 +208,8 @@ impl Source for ChunkSource {
     }
 
     /// Reads the samples from resident regions; a region that is not resident yet is read
-    /// from its file (slower, but the chunk is never late for want of it).
+    /// from its file, heights and control only, and shared with the next chunks (the chunk
+    /// is never late for want of its region's load).
     fn load(&self, key: ChunkKey) -> Result<CollisionChunk, FormatError> {
         let m = self.world.manifest();
         let size = m.region_size as i64;
@@ -212,12 +233,7 @@ impl Source for ChunkSource {
         for lz in g0[1].div_euclid(size)..=g1[1].div_euclid(size) {
             for lx in g0[0].div_euclid(size)..=g1[0].div_euclid(size) {
                 let loc = RegionLocation::new(lx as i32, lz as i32);
-                let resident = self.resident.read().get(&loc).cloned();
-                let region = match resident {
-                    Some(r) => r,
-                    None => Arc::new(self.world.read_region(loc)?),
-                };
-                regions.push((loc, region));
+                regions.push((loc, self.heights(loc)?));
             }
         }
         let (lx0, lz0) = (g0[0].div_euclid(size), g0[1].div_euclid(size));

@@ -256,39 +256,16 @@ impl World {
         loc: RegionLocation,
         pool: Option<&std::sync::Arc<crate::pool::BufferPool>>,
     ) -> Result<Region, FormatError> {
-        let entry = self
-            .regions
-            .get(&loc)
-            .ok_or(FormatError::NoSuchRegion { x: loc.x, z: loc.z })?;
-        let path = self.region_path(loc);
-        let (mut file, len) = self.store.open_file(&Manifest::region_path(loc))?;
-        if len != entry.bytes {
-            return Err(FormatError::ManifestMismatch {
-                path,
-                expected: format!("{} bytes", entry.bytes),
-                found: format!("{len} bytes"),
-            });
-        }
-        let (region, crc) =
-            region::read_region_from(&mut file, len, Some(loc), pool).map_err(|e| match e {
-                FormatError::Io { source, .. } => FormatError::Io {
-                    path: path.clone(),
-                    source,
-                },
-                other => other,
-            })?;
-        if crc != entry.crc32 {
+        let (region, crc, path) = self.read_with(loc, |file, len| {
+            region::read_region_from(&mut { file }, len, Some(loc), pool)
+                .map(|(r, crc)| (r, Some(crc)))
+        })?;
+        let entry = &self.regions[&loc];
+        if crc != Some(entry.crc32) {
             return Err(FormatError::ManifestMismatch {
                 path,
                 expected: format!("crc32 {:08x}", entry.crc32),
-                found: format!("crc32 {crc:08x}"),
-            });
-        }
-        if region.size != self.manifest.region_size {
-            return Err(FormatError::ManifestMismatch {
-                path,
-                expected: format!("region size {}", self.manifest.region_size),
-                found: format!("region size {}", region.size),
+                found: format!("crc32 {:08x}", crc.unwrap_or_default()),
             });
         }
         let want = self.manifest.layer_kinds()?;
@@ -303,6 +280,56 @@ impl World {
             });
         }
         Ok(region)
+    }
+
+    /// Reads what a collision chunk needs of one region: its height and control layers,
+    /// each checked against its own CRC-32, the other maps left `None` and unread (the file
+    /// is read no further than those two). The file's length and location are checked as
+    /// [`read_region`](Self::read_region) checks them; its whole-file CRC-32 can't be, as
+    /// not every byte is read. A region that is not resident costs a chunk build this
+    /// instead of a whole load.
+    pub fn read_region_heights(&self, loc: RegionLocation) -> Result<Region, FormatError> {
+        self.read_with(loc, |file, len| {
+            region::read_heights_from(&mut { file }, len, Some(loc)).map(|r| (r, None))
+        })
+        .map(|(region, _, _)| region)
+    }
+
+    /// Opens `loc`'s file, checks its length against the manifest, reads it with `read` and
+    /// checks the region's size; returns the region, the CRC `read` computed, and the path.
+    fn read_with(
+        &self,
+        loc: RegionLocation,
+        read: impl FnOnce(&mut dyn std::io::Read, u64) -> Result<(Region, Option<u32>), FormatError>,
+    ) -> Result<(Region, Option<u32>, PathBuf), FormatError> {
+        let entry = self
+            .regions
+            .get(&loc)
+            .ok_or(FormatError::NoSuchRegion { x: loc.x, z: loc.z })?;
+        let path = self.region_path(loc);
+        let (mut file, len) = self.store.open_file(&Manifest::region_path(loc))?;
+        if len != entry.bytes {
+            return Err(FormatError::ManifestMismatch {
+                path,
+                expected: format!("{} bytes", entry.bytes),
+                found: format!("{len} bytes"),
+            });
+        }
+        let (region, crc) = read(&mut file, len).map_err(|e| match e {
+            FormatError::Io { source, .. } => FormatError::Io {
+                path: path.clone(),
+                source,
+            },
+            other => other,
+        })?;
+        if region.size != self.manifest.region_size {
+            return Err(FormatError::ManifestMismatch {
+                path,
+                expected: format!("region size {}", self.manifest.region_size),
+                found: format!("region size {}", region.size),
+            });
+        }
+        Ok((region, crc, path))
     }
 
     /// Writes this world's files (it must be a directory) into one pack at `out`: the

@@ -355,6 +355,33 @@ pub fn read_region_from(
     expected: Option<RegionLocation>,
     pool: Option<&Arc<BufferPool>>,
 ) -> Result<(Region, u32), FormatError> {
+    read_layers(file, file_len, expected, pool, |_| true)
+        .map(|(region, crc)| (region, crc.expect("every layer was read")))
+}
+
+/// Reads only what a collision chunk needs of a region file: its header, height and control
+/// layers (each checked against its own CRC-32 and decoded), leaving every other layer
+/// unread — the file is read no further than the last of the two (the baker writes them
+/// first), and layers between are skipped unread-into-maps. The other maps are `None`.
+pub fn read_heights_from(
+    file: &mut impl std::io::Read,
+    file_len: u64,
+    expected: Option<RegionLocation>,
+) -> Result<Region, FormatError> {
+    read_layers(file, file_len, expected, None, |k| {
+        matches!(k, LayerKind::Height | LayerKind::Control)
+    })
+    .map(|(region, _)| region)
+}
+
+/// Reads the layers `wanted` accepts; the CRC-32 of the whole file when every layer was read.
+fn read_layers(
+    file: &mut impl std::io::Read,
+    file_len: u64,
+    expected: Option<RegionLocation>,
+    pool: Option<&Arc<BufferPool>>,
+    wanted: impl Fn(LayerKind) -> bool,
+) -> Result<(Region, Option<u32>), FormatError> {
     let file_len = usize::try_from(file_len)
         .map_err(|_| FormatError::Corrupt("region file too large".into()))?;
     let mut head = vec![0u8; file_len.min(FIXED_HEADER)];
@@ -372,7 +399,17 @@ pub fn read_region_from(
     let mut region = empty_region(&header);
     let take = |len: usize| pool.map_or_else(|| Buffer::zeroed(len), |p| p.take(len));
     let mut tint = None;
+    let mut left = header.layers.iter().filter(|l| wanted(l.kind)).count();
+    let every = left == header.layers.len();
     for layer in &header.layers {
+        if !wanted(layer.kind) {
+            if left == 0 {
+                break;
+            }
+            skip(file, layer.stored_len, file_len)?;
+            continue;
+        }
+        left -= 1;
         if layer.codec == Codec::DerivedTint {
             // A recipe of a few dozen bytes: painted once every layer it needs is read.
             let mut hash = crc32fast::Hasher::new();
@@ -424,7 +461,18 @@ pub fn read_region_from(
         tint.paint(header.location, header.size, biome, &mut color)?;
         region.color = Some(Layer::from_buffer(color, pool));
     }
-    Ok((region, whole.finalize()))
+    Ok((region, every.then(|| whole.finalize())))
+}
+
+/// Reads past `len` bytes of `file` (a layer nobody asked for), a scratch buffer at a time.
+fn skip(file: &mut impl std::io::Read, len: usize, file_len: usize) -> Result<(), FormatError> {
+    let mut left = len;
+    while left > 0 {
+        let piece = left.min(READ_PIECE);
+        with_scratch(piece, |scratch| read_exact(file, scratch, file_len))?;
+        left -= piece;
+    }
+    Ok(())
 }
 
 fn read_exact(

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use crate::config::ConfigError;
 use crate::error::FormatError;
 use crate::layer::Layer;
+use crate::recent::Recent;
 use crate::stream::{Resident, Source};
 
 use super::blob::TileKey;
@@ -88,7 +89,7 @@ impl TileHeights {
 pub struct PlanetChunkSource {
     planet: Arc<Planet>,
     resident: Resident<TileKey, PlanetTile>,
-    recent: parking_lot::Mutex<std::collections::VecDeque<(TileKey, Arc<Layer<f32>>)>>,
+    recent: Recent<TileKey, Layer<f32>>,
     cells: u32,
     /// Per chunk (face-major, then z, then x): centre direction and angular radius.
     bounds: Vec<(DVec3, f64)>,
@@ -115,7 +116,7 @@ impl PlanetChunkSource {
         let mut source = PlanetChunkSource {
             planet,
             resident,
-            recent: Default::default(),
+            recent: Recent::new(RECENT_TILES),
             cells,
             bounds: Vec::new(),
         };
@@ -282,18 +283,9 @@ impl PlanetChunkSource {
         if let Some(tile) = self.resident.read().get(&tk).cloned() {
             return Ok(TileHeights::Resident(tile));
         }
-        if let Some((_, h)) = self.recent.lock().iter().find(|(k, _)| *k == tk) {
-            return Ok(TileHeights::Read(h.clone()));
-        }
-        let h = Arc::new(self.planet.read_heights(tk)?);
-        let mut recent = self.recent.lock();
-        if !recent.iter().any(|(k, _)| *k == tk) {
-            if recent.len() == RECENT_TILES {
-                recent.pop_front();
-            }
-            recent.push_back((tk, h.clone()));
-        }
-        Ok(TileHeights::Read(h))
+        self.recent
+            .get_or_read(tk, || self.planet.read_heights(tk))
+            .map(TileHeights::Read)
     }
 }
 

@@ -12,7 +12,7 @@ use crate::config::ConfigError;
 use crate::error::FormatError;
 use crate::flat::collision::{ChunkKey, ChunkSource, CollisionChunk};
 use crate::planet::collision::{ChunkFrame, PlanetChunk, PlanetChunkKey, PlanetChunkSource};
-use crate::stream::{Event, Resident, Stats, StreamConfig, Streamer};
+use crate::stream::{Event, Loaders, Resident, Stats, StreamConfig, Streamer};
 
 /// Flat chunks are 64 m by default; planet chunks 64 samples (≈ 1.2 km at 19 m).
 pub const DEFAULT_FLAT_CHUNK_M: f64 = 64.0;
@@ -179,10 +179,12 @@ impl Chunks {
     /// metres, 0 for the default: on a flat world a whole number of samples (2–4096, 64 m by
     /// default); on a planet rounded to a number of samples that divides the face resolution
     /// (64 samples by default).
+    /// They load on `loaders`, which the piece streamer may share.
     pub fn new(
         streamed: &Streamed,
         config: StreamConfig,
         size_m: f64,
+        loaders: &Loaders,
     ) -> Result<Chunks, ConfigError> {
         config.validate().map_err(|e| e.within("stream"))?;
         Ok(match streamed {
@@ -193,7 +195,7 @@ impl Chunks {
                     size_m
                 };
                 let source = ChunkSource::new(world.clone(), regions.clone(), size)?;
-                Chunks::Flat(Streamer::new(Arc::new(source), config)?)
+                Chunks::Flat(Streamer::new(Arc::new(source), config, loaders)?)
             }
             Streamed::Planet { planet, tiles } => {
                 let cells = if size_m == 0.0 {
@@ -211,7 +213,7 @@ impl Chunks {
                             format!("{size_m} m at {at} m: {}", e.problem),
                         )
                     })?;
-                Chunks::Planet(Streamer::new(Arc::new(source), config)?)
+                Chunks::Planet(Streamer::new(Arc::new(source), config, loaders)?)
             }
         })
     }

@@ -12,7 +12,7 @@ use crate::config::ConfigError;
 use crate::error::FormatError;
 use crate::flat::{Region, RegionLocation, RegionSource, Terrain, World};
 use crate::planet::{Planet, PlanetTerrain, PlanetTile, TileKey, TileSource};
-use crate::stream::{Event, Resident, Stats, StreamConfig, Streamer};
+use crate::stream::{Event, Loaders, Resident, Stats, StreamConfig, Streamer};
 
 /// An opened world of either kind.
 #[derive(Clone)]
@@ -167,17 +167,24 @@ pub enum Pieces {
 }
 
 impl Pieces {
-    /// Starts a streamer of `ground`'s pieces (its loader threads start now; nothing loads
-    /// before the first update). Refuses a config that fails [`StreamConfig::validate`].
-    pub fn new(ground: &Ground, config: StreamConfig) -> Result<Pieces, ConfigError> {
+    /// Starts a streamer of `ground`'s pieces, loading on `loaders` (nothing loads before
+    /// the first update). Refuses a config that fails [`StreamConfig::validate`].
+    pub fn new(
+        ground: &Ground,
+        config: StreamConfig,
+        loaders: &Loaders,
+    ) -> Result<Pieces, ConfigError> {
         Ok(match ground {
             Ground::Flat(w) => Pieces::Regions(Streamer::new(
                 Arc::new(RegionSource::new(w.clone())),
                 config,
+                loaders,
             )?),
-            Ground::Planet(p) => {
-                Pieces::Tiles(Streamer::new(Arc::new(TileSource::new(p.clone())), config)?)
-            }
+            Ground::Planet(p) => Pieces::Tiles(Streamer::new(
+                Arc::new(TileSource::new(p.clone())),
+                config,
+                loaders,
+            )?),
         })
     }
 

@@ -36,7 +36,7 @@ use crate::config::{at_least, ConfigError};
 use crate::error::FormatError;
 use crate::lod::{ClipmapConfig, DirtyRect};
 use crate::stream::latency::Ring;
-use crate::stream::{Event, Stats, StreamConfig};
+use crate::stream::{Event, Loaders, Stats, StreamConfig, MAX_LOADERS};
 
 /// Why a runtime can't start.
 #[derive(Debug, thiserror::Error)]
@@ -87,6 +87,11 @@ pub struct RuntimeConfig {
     pub collision: Option<CollisionConfig>,
     /// Far-ground levels (6 of 128² from 16 m by default), or None for none.
     pub lod: Option<ClipmapConfig>,
+    /// The loader threads that read and decode pieces and build collision chunks, shared by
+    /// both (a free one takes the nearest job of either); 0, the default, is one fewer than
+    /// the cores, at least one. At most [`MAX_LOADERS`]. A planet's levels have a thread
+    /// of their own besides.
+    pub loader_threads: usize,
     /// The most events kept for [`Runtime::poll_event`] (4096 by default, 16 to 2²⁰): a game
     /// that stops polling (a pause menu) holds this many, then they are counted and dropped
     /// until it polls again, when a [`RuntimeEvent::Overflow`] says how many.
@@ -107,6 +112,15 @@ impl RuntimeConfig {
         }
         if let Some(l) = &self.lod {
             l.validate().map_err(|e| e.within("lod"))?;
+        }
+        if self.loader_threads > MAX_LOADERS {
+            return Err(ConfigError::new(
+                "loader_threads",
+                format!(
+                    "at most {MAX_LOADERS} (0: one fewer than the cores), is {}",
+                    self.loader_threads
+                ),
+            ));
         }
         if !EVENT_CAPACITY.contains(&self.event_capacity) {
             return Err(ConfigError::new(
@@ -129,6 +143,7 @@ impl Default for RuntimeConfig {
             pieces: StreamConfig::default(),
             collision: Some(CollisionConfig::default()),
             lod: Some(ClipmapConfig::default()),
+            loader_threads: 0,
             event_capacity: 4096,
         }
     }
@@ -244,6 +259,10 @@ pub struct Runtime {
     lod: Option<Lod>,
     events: EventQueue,
     dirty: Vec<DirtyRect>,
+    /// One rectangle per level, covering it: what `settle` leaves dirty.
+    whole_levels: Vec<DirtyRect>,
+    /// Inside `settle`: its updates queue no LevelsDirty of their own (it queues one).
+    settling: bool,
     last: FrameTimings,
     update_time: Ring,
     lod_cells_total: u64,
@@ -258,12 +277,14 @@ impl Runtime {
     pub fn new(ground: impl Into<Ground>, config: RuntimeConfig) -> Result<Runtime, RuntimeError> {
         config.validate()?;
         let ground = ground.into();
-        let pieces = Pieces::new(&ground, config.pieces).map_err(|e| e.within("pieces"))?;
+        let loaders = Loaders::new(config.loader_threads);
+        let pieces =
+            Pieces::new(&ground, config.pieces, &loaders).map_err(|e| e.within("pieces"))?;
         let streamed = pieces.streamed();
         let queries = streamed.queries()?;
         let chunks = match config.collision {
             Some(c) => Some(
-                Chunks::new(&streamed, c.stream, c.chunk_size_m)
+                Chunks::new(&streamed, c.stream, c.chunk_size_m, &loaders)
                     .map_err(|e| e.within("collision"))?,
             ),
             None => None,
@@ -275,6 +296,17 @@ impl Runtime {
         };
         // Per level: four rectangles from following the focus, four per piece refreshed.
         let rects = config.lod.map_or(0, |c| c.levels as usize * 4 * 16);
+        let whole_levels = config.lod.map_or(Vec::new(), |c| {
+            (0..c.levels)
+                .map(|level| DirtyRect {
+                    level,
+                    x: 0,
+                    z: 0,
+                    width: c.size,
+                    depth: c.size,
+                })
+                .collect()
+        });
         Ok(Runtime {
             ground,
             pieces,
@@ -284,7 +316,9 @@ impl Runtime {
             lookup,
             lod,
             events: EventQueue::new(config.event_capacity),
-            dirty: Vec::with_capacity(rects),
+            dirty: Vec::with_capacity(rects.max(whole_levels.len())),
+            whole_levels,
+            settling: false,
             last: FrameTimings::default(),
             update_time: Ring::default(),
             lod_cells_total: 0,
@@ -350,7 +384,7 @@ impl Runtime {
         }
         let t_chunks = t.elapsed();
 
-        if !self.dirty.is_empty() {
+        if !self.dirty.is_empty() && !self.settling {
             self.events.push(RuntimeEvent::LevelsDirty {
                 rects: self.dirty.len(),
             });
@@ -376,19 +410,33 @@ impl Runtime {
 
     /// Updates every millisecond until every piece and chunk the focus wants is loaded (or has
     /// failed for good) or `timeout` passes; returns whether it settled. For loading screens,
-    /// tools and tests, not per frame. Events queue up as usual.
+    /// tools and tests, not per frame. Piece and chunk events queue up as usual; the levels
+    /// change over many of its updates, so instead of one LevelsDirty each (whose rectangles
+    /// only the last would keep), it queues one at its end, after its other events, with
+    /// [`dirty`](Self::dirty) covering every level whole.
     pub fn settle(&mut self, focus: DVec3, timeout: Duration) -> Result<bool, UpdateError> {
         let start = Instant::now();
-        loop {
-            self.update(focus)?;
-            if self.is_idle() {
-                return Ok(true);
+        let mut rewrote = false;
+        self.settling = true;
+        let settled = loop {
+            let updated = self.update(focus);
+            rewrote |= !self.dirty.is_empty();
+            match updated {
+                Err(e) => break Err(e),
+                Ok(()) if self.is_idle() => break Ok(true),
+                Ok(()) if start.elapsed() > timeout => break Ok(false),
+                Ok(()) => std::thread::sleep(Duration::from_millis(1)),
             }
-            if start.elapsed() > timeout {
-                return Ok(false);
-            }
-            std::thread::sleep(Duration::from_millis(1));
+        };
+        self.settling = false;
+        if rewrote {
+            self.dirty.clear();
+            self.dirty.extend_from_slice(&self.whole_levels);
+            self.events.push(RuntimeEvent::LevelsDirty {
+                rects: self.dirty.len(),
+            });
         }
+        settled
     }
 
     /// Whether nothing is queued or loading, pieces and chunks alike, and the levels show

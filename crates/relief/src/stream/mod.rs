@@ -26,6 +26,7 @@ pub mod slowdown;
 pub mod source;
 mod workers;
 pub(crate) use workers::prepare_to_wait;
+pub use workers::{Loaders, MAX_LOADERS};
 
 use glam::DVec3;
 use std::collections::{HashMap, VecDeque};
@@ -38,8 +39,9 @@ use crate::config::{at_least, at_most, ConfigError};
 pub use crate::error::LoadPanic;
 pub use source::Source;
 
+use crossbeam_channel::Receiver;
 use latency::Ring;
-use workers::{Done, Job, Pool};
+use workers::{Done, Job, LaneHandle};
 
 /// What is resident, shared with query threads: key → loaded item.
 /// Ready pieces by key. FxHash: keys are small integers of our own, and a height query hashes
@@ -59,8 +61,6 @@ pub struct StreamConfig {
     pub load_radius: f64,
     /// A loaded key stays until its distance exceeds this, metres (≥ `load_radius`).
     pub drop_radius: f64,
-    /// Loader threads; 0 = one fewer than the cores, at least one.
-    pub workers: usize,
     /// Bytes of ready, cached and in-flight data together.
     pub budget_bytes: usize,
     /// Most time one update spends applying finished loads before returning.
@@ -71,8 +71,6 @@ pub struct StreamConfig {
     pub retry_delay: Duration,
 }
 
-/// The most loader threads a streamer starts.
-pub const MAX_WORKERS: usize = 256;
 /// The longest first retry delay: it doubles up to 16 times (about 7 years at this bound,
 /// still a time an `Instant` can hold).
 pub const MAX_RETRY_DELAY: Duration = Duration::from_secs(3600);
@@ -94,15 +92,6 @@ impl StreamConfig {
                 ),
             ));
         }
-        if self.workers > MAX_WORKERS {
-            return Err(ConfigError::new(
-                "workers",
-                format!(
-                    "at most {MAX_WORKERS} loader threads (0: one fewer than the cores), is {}",
-                    self.workers
-                ),
-            ));
-        }
         if self.budget_bytes == 0 {
             return Err(ConfigError::new("budget_bytes", "must be above 0"));
         }
@@ -119,7 +108,6 @@ impl Default for StreamConfig {
         StreamConfig {
             load_radius: 512.0,
             drop_radius: 704.0,
-            workers: 0,
             budget_bytes: 256 << 20,
             update_budget: Duration::from_micros(500),
             max_attempts: 4,
@@ -214,6 +202,43 @@ enum State {
     GaveUp,
 }
 
+/// What the slots hold, by state: counted as each update ends, so `stats()` walks nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Held {
+    ready: usize,
+    ready_bytes: usize,
+    cached: usize,
+    cached_bytes: usize,
+    in_flight: usize,
+    in_flight_bytes: usize,
+}
+
+impl Held {
+    fn count(&mut self, slot: &Slot) {
+        match slot.state {
+            State::Queued { bytes } => {
+                self.in_flight += 1;
+                self.in_flight_bytes += bytes;
+            }
+            State::Ready { bytes } if slot.wanted => {
+                self.ready += 1;
+                self.ready_bytes += bytes;
+            }
+            State::Ready { bytes } => {
+                self.cached += 1;
+                self.cached_bytes += bytes;
+            }
+            State::Failed { .. } | State::GaveUp => {}
+        }
+    }
+
+    fn of<'a>(slots: impl Iterator<Item = &'a Slot>) -> Held {
+        let mut held = Held::default();
+        slots.for_each(|s| held.count(s));
+        held
+    }
+}
+
 struct Slot {
     state: State,
     wanted: bool,
@@ -226,8 +251,13 @@ struct Slot {
 pub struct Streamer<S: Source> {
     source: Arc<S>,
     config: StreamConfig,
-    pool: Pool<S>,
+    /// Finished loads. Declared before the lane, so it is dropped first: a loader blocked
+    /// sending to a full channel is released before the lane closes.
+    done: Receiver<Done<S>>,
+    lane: LaneHandle<S>,
     slots: HashMap<S::Key, Slot>,
+    /// The slots' tally as the last update left them.
+    held: Held,
     resident: Resident<S::Key, S::Item>,
     /// Stamps the order pieces were cached in (see [`Slot::cached_at`]).
     cache_clock: u64,
@@ -248,22 +278,24 @@ pub struct Streamer<S: Source> {
 const CAPACITY: usize = 1024;
 
 impl<S: Source> Streamer<S> {
-    /// A streamer over `source`, its loader threads started. Refuses a config that fails
+    /// A streamer over `source`, loading on `loaders` (which it may share with other
+    /// streamers: a free loader takes the nearest job of any). Refuses a config that fails
     /// [`StreamConfig::validate`].
-    pub fn new(source: Arc<S>, config: StreamConfig) -> Result<Streamer<S>, ConfigError> {
+    pub fn new(
+        source: Arc<S>,
+        config: StreamConfig,
+        loaders: &Loaders,
+    ) -> Result<Streamer<S>, ConfigError> {
         config.validate()?;
-        let workers = if config.workers == 0 {
-            std::thread::available_parallelism()
-                .map_or(1, |n| n.get().saturating_sub(1))
-                .max(1)
-        } else {
-            config.workers
-        };
+        prepare_to_wait();
+        let (lane, done) = loaders.lane(source.clone(), CAPACITY);
         Ok(Streamer {
-            pool: Pool::new(source.clone(), workers, CAPACITY),
+            done,
+            lane,
             source,
             config,
             slots: HashMap::with_capacity(CAPACITY),
+            held: Held::default(),
             resident: Arc::new(RwLock::new(PieceMap::with_capacity_and_hasher(
                 CAPACITY,
                 Default::default(),
@@ -304,7 +336,7 @@ impl<S: Source> Streamer<S> {
         let start = Instant::now();
         self.frame += 1;
         while start.elapsed() < self.config.update_budget {
-            match self.pool.done.try_recv() {
+            match self.done.try_recv() {
                 Ok(done) => self.apply(done, start),
                 Err(_) => break,
             }
@@ -365,7 +397,7 @@ impl<S: Source> Streamer<S> {
     }
 
     pub fn stats(&self) -> Stats {
-        let mut s = Stats {
+        Stats {
             wanted: self.wanted,
             trimmed: self.trimmed,
             budget_bytes: self.config.budget_bytes,
@@ -380,38 +412,14 @@ impl<S: Source> Streamer<S> {
             update_p50: self.update_time.percentile(50.0),
             update_p99: self.update_time.percentile(99.0),
             update_max: self.update_time.max(),
-            queue_depth: self.pool.queue.0.lock().jobs.len(),
-            ..Default::default()
-        };
-        for slot in self.slots.values() {
-            match &slot.state {
-                State::Queued { bytes } => {
-                    s.in_flight += 1;
-                    s.in_flight_bytes += bytes;
-                }
-                State::Ready { bytes, .. } if slot.wanted => {
-                    s.ready += 1;
-                    s.ready_bytes += bytes;
-                }
-                State::Ready { bytes, .. } => {
-                    s.cached += 1;
-                    s.cached_bytes += bytes;
-                }
-                _ => {}
-            }
+            queue_depth: self.lane.jobs().len(),
+            ready: self.held.ready,
+            ready_bytes: self.held.ready_bytes,
+            cached: self.held.cached,
+            cached_bytes: self.held.cached_bytes,
+            in_flight: self.held.in_flight,
+            in_flight_bytes: self.held.in_flight_bytes,
         }
-        s
-    }
-
-    /// Bytes of queued or in-flight pieces (their estimates), and of ready and cached ones.
-    fn held_bytes(&self) -> (usize, usize) {
-        self.slots
-            .values()
-            .fold((0, 0), |(queued, loaded), s| match s.state {
-                State::Queued { bytes } => (queued + bytes, loaded),
-                State::Ready { bytes, .. } => (queued, loaded + bytes),
-                _ => (queued, loaded),
-            })
     }
 
     fn apply(&mut self, done: Done<S>, now: Instant) {
@@ -489,7 +497,8 @@ impl<S: Source> Streamer<S> {
         let mut committed = 0usize;
         self.trimmed = 0;
         self.wanted = 0;
-        let mut queue = self.pool.queue.0.lock();
+        let mut queue = self.lane.jobs();
+        let mut posted = false;
         for i in 0..self.near.len() {
             let (key, distance) = self.near[i];
             let present = self.slots.get(&key).map(|s| match s.state {
@@ -521,11 +530,12 @@ impl<S: Source> Streamer<S> {
                         if now >= retry_at && distance <= self.config.load_radius {
                             slot.attempts = attempts;
                             slot.state = State::Queued { bytes };
-                            queue.jobs.push(Job {
+                            queue.push(Job {
                                 key,
                                 distance,
                                 queued: now,
                             });
+                            posted = true;
                         }
                     }
                 }
@@ -540,54 +550,58 @@ impl<S: Source> Streamer<S> {
                             cached_at: 0,
                         },
                     );
-                    queue.jobs.push(Job {
+                    queue.push(Job {
                         key,
                         distance,
                         queued: now,
                     });
+                    posted = true;
                 }
             }
         }
 
         // Everything not seen this frame is no longer wanted.
+        // The same pass counts what the kept slots hold.
         let (clock, events) = (&mut self.cache_clock, &mut self.events);
+        let mut held = Held::default();
         self.slots.retain(|key, slot| {
-            if slot.seen == frame {
-                return true;
-            }
-            match slot.state {
-                State::Ready { .. } => {
-                    if slot.wanted {
-                        slot.wanted = false;
-                        events.push_back(Event::Unloaded { key: *key });
-                        *clock += 1;
-                        slot.cached_at = *clock;
+            let keep = slot.seen == frame
+                || match slot.state {
+                    State::Ready { .. } => {
+                        if slot.wanted {
+                            slot.wanted = false;
+                            events.push_back(Event::Unloaded { key: *key });
+                            *clock += 1;
+                            slot.cached_at = *clock;
+                        }
+                        true
                     }
-                    true
-                }
-                State::Queued { .. } => {
-                    // Withdraw it if no worker has taken it yet; a late result is ignored.
-                    queue.jobs.retain(|j| j.key != *key);
-                    false
-                }
-                State::Failed { .. } | State::GaveUp => false,
+                    State::Queued { .. } => {
+                        // Withdraw it if no worker has taken it yet; a late result is ignored.
+                        queue.retain(|j| j.key != *key);
+                        false
+                    }
+                    State::Failed { .. } | State::GaveUp => false,
+                };
+            if keep {
+                held.count(slot);
             }
+            keep
         });
         // Re-prioritise what is still waiting.
-        for job in queue.jobs.iter_mut() {
+        for job in queue.iter_mut() {
             job.distance = self.source.distance(job.key, focus);
         }
-        let wake = !queue.jobs.is_empty() && queue.parked > 0;
         drop(queue);
-        if wake {
-            self.pool.queue.1.notify_all();
+        if posted {
+            self.lane.posted();
         }
 
         // Make room: cached pieces go, least recently cached first. A scan of the slots (a
         // few hundred) per eviction, only when over budget: an LRU list would allocate a
         // node every time a piece is cached, which walking back and forth does every frame.
-        let (queued, loaded) = self.held_bytes();
-        let mut used = queued + loaded;
+        let queued = held.in_flight_bytes;
+        let mut used = queued + held.ready_bytes + held.cached_bytes;
         while used > self.config.budget_bytes {
             let oldest = self
                 .slots
@@ -604,10 +618,14 @@ impl<S: Source> Streamer<S> {
             }) = self.slots.remove(&key)
             {
                 used -= bytes;
+                held.cached -= 1;
+                held.cached_bytes -= bytes;
             }
             self.resident.write().remove(&key);
             self.evictions += 1;
         }
+        self.held = held;
+        debug_assert_eq!(self.held, Held::of(self.slots.values()));
         // What the loaded pieces leave of the budget is the room for buffers kept for reuse;
         // loads in flight take theirs out of it.
         self.source

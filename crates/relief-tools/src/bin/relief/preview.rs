@@ -143,12 +143,13 @@ pub fn draw_clipmap(
     use relief::flat::terrain::Terrain;
     use relief::flat::RegionSource;
     use relief::lod::{Clipmap, ClipmapConfig};
-    use relief::stream::{StreamConfig, Streamer};
+    use relief::stream::{Loaders, StreamConfig, Streamer};
     use std::time::Duration;
 
     let mut streamer = Streamer::new(
         Arc::new(RegionSource::new(world.clone())),
         StreamConfig::default(),
+        &Loaders::new(0),
     )?;
     streamer.settle(DVec3::new(focus[0], 0.0, focus[1]), Duration::from_secs(60));
     let terrain = Terrain::new(world.clone(), streamer.resident());

@@ -96,6 +96,8 @@ pub fn drive(rt: &mut Runtime, s: &Setup) -> Result<Driven, Box<dyn std::error::
     // The main thread's CPU time in update() and in the control, where the clock exists.
     let (mut update_cpu, mut control_cpu) =
         (Vec::with_capacity(s.frames), Vec::with_capacity(s.frames));
+    // What `stats()` costs, called once a frame as a game's HUD would.
+    let mut stats_time = Vec::with_capacity(s.frames);
     let (mut loads, mut drops, mut failures, mut late) = (0usize, 0usize, 0usize, 0usize);
     let (mut peak, mut peak_rss, mut rss_now, mut sink) = (0usize, base_rss, base_rss, 0u64);
     for f in 0..s.frames {
@@ -124,7 +126,10 @@ pub fn drive(rt: &mut Runtime, s: &Setup) -> Result<Driven, Box<dyn std::error::
             update_cpu.push(b.saturating_sub(a));
             control_cpu.push(d.saturating_sub(c));
         }
-        let st = rt.stats().pieces;
+        let t_stats = Instant::now();
+        let stats = rt.stats();
+        stats_time.push(t_stats.elapsed());
+        let st = stats.pieces;
         let held = st.ready_bytes + st.cached_bytes + st.in_flight_bytes;
         peak = peak.max(held);
         if f % 10 == 0 {
@@ -174,6 +179,7 @@ pub fn drive(rt: &mut Runtime, s: &Setup) -> Result<Driven, Box<dyn std::error::
         &mut lods,
         &mut control,
         &mut update_cpu,
+        &mut stats_time,
     ] {
         v.sort();
     }
@@ -195,6 +201,8 @@ pub fn drive(rt: &mut Runtime, s: &Setup) -> Result<Driven, Box<dyn std::error::
     fig.set("lod_p99_us", us(&lods, 99.0));
     fig.set("lod_max_us", max(&lods));
     fig.set("lod_mean_us", micros(lod_mean));
+    fig.set("stats_p50_us", us(&stats_time, 50.0));
+    fig.set("stats_max_us", max(&stats_time));
     // The cost of each frame in units of the control timed in the same frame, at the median
     // and the 90th percentile. Pairing within a frame cancels what the machine did to that
     // frame (frequency, caches gone cold in the sleep); the ratio of two p99s over a few
