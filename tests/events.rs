@@ -25,7 +25,7 @@ use relief_c::region::{relief_region_release, relief_runtime_acquire_region};
 use relief_c::runtime::*;
 use relief_c::tile::{relief_runtime_acquire_tile, relief_tile_release};
 use relief_c::world::{
-    relief_world_destroy, relief_world_get_info, relief_world_info, relief_world_open,
+    relief_world, relief_world_destroy, relief_world_get_info, relief_world_info, relief_world_open,
 };
 use relief_c::RELIEF_STATUS_OK;
 
@@ -254,6 +254,29 @@ fn poll(rt: *const relief_runtime) -> Vec<relief_event> {
     }
 }
 
+/// The shared test world, opened through the C ABI.
+fn open_world() -> *mut relief_world {
+    let path = CString::new(common::world_dir().to_str().unwrap()).unwrap();
+    let mut world = std::ptr::null_mut();
+    // SAFETY: a C string and an out-pointer.
+    assert_eq!(
+        unsafe { relief_world_open(path.as_ptr(), &mut world) },
+        RELIEF_STATUS_OK
+    );
+    world
+}
+
+/// A runtime over `world` configured by `c`.
+fn create(world: *const relief_world, c: &relief_runtime_config) -> *mut relief_runtime {
+    let mut rt = std::ptr::null_mut();
+    // SAFETY: live world, config, out-pointer.
+    assert_eq!(
+        unsafe { relief_runtime_create(world, c, &mut rt) },
+        RELIEF_STATUS_OK
+    );
+    rt
+}
+
 fn config() -> relief_runtime_config {
     let mut c = relief_runtime_config {
         struct_size: size_of::<relief_runtime_config>() as u32,
@@ -269,13 +292,7 @@ fn config() -> relief_runtime_config {
 
 #[test]
 fn a_walk_keeps_the_event_laws() {
-    let path = CString::new(common::world_dir().to_str().unwrap()).unwrap();
-    let mut world = std::ptr::null_mut();
-    // SAFETY: a C string and an out-pointer.
-    assert_eq!(
-        unsafe { relief_world_open(path.as_ptr(), &mut world) },
-        RELIEF_STATUS_OK
-    );
+    let world = open_world();
     let mut info = relief_world_info {
         struct_size: size_of::<relief_world_info>() as u32,
         ..Default::default()
@@ -289,12 +306,7 @@ fn a_walk_keeps_the_event_laws() {
     (c.load_radius, c.drop_radius) = (300.0, 400.0);
     (c.collision_load_radius, c.collision_drop_radius) = (100.0, 150.0);
     c.level_count = 3;
-    let mut rt = std::ptr::null_mut();
-    // SAFETY: live world, config, out-pointer.
-    assert_eq!(
-        unsafe { relief_runtime_create(world, &c, &mut rt) },
-        RELIEF_STATUS_OK
-    );
+    let rt = create(world, &c);
     // SAFETY: the runtime keeps the world alive.
     unsafe { relief_world_destroy(world) };
 
@@ -352,21 +364,10 @@ fn a_walk_keeps_the_event_laws() {
 /// uploads what get_dirty lists after the drain misses nothing the settle rewrote.
 #[test]
 fn a_settle_leaves_one_levels_dirty_covering_every_level() {
-    let path = CString::new(common::world_dir().to_str().unwrap()).unwrap();
-    let mut world = std::ptr::null_mut();
-    // SAFETY: a C string and an out-pointer.
-    assert_eq!(
-        unsafe { relief_world_open(path.as_ptr(), &mut world) },
-        RELIEF_STATUS_OK
-    );
+    let world = open_world();
     let mut c = config();
     c.level_count = 4;
-    let mut rt = std::ptr::null_mut();
-    // SAFETY: live world, config, out-pointer.
-    assert_eq!(
-        unsafe { relief_runtime_create(world, &c, &mut rt) },
-        RELIEF_STATUS_OK
-    );
+    let rt = create(world, &c);
     // SAFETY: the runtime keeps the world alive.
     unsafe { relief_world_destroy(world) };
     for (x, z) in [(300.0, 300.0), (1300.0, -200.0)] {
@@ -473,24 +474,13 @@ fn a_planet_flight_keeps_the_event_laws() {
 /// follows on from it by the same laws — over a walk that overflows again and again.
 #[test]
 fn after_an_overflow_the_laws_hold_from_the_listed_state() {
-    let path = CString::new(common::world_dir().to_str().unwrap()).unwrap();
-    let mut world = std::ptr::null_mut();
-    // SAFETY: a C string and an out-pointer.
-    assert_eq!(
-        unsafe { relief_world_open(path.as_ptr(), &mut world) },
-        RELIEF_STATUS_OK
-    );
+    let world = open_world();
     let mut c = config();
     c.event_capacity = 16;
     (c.load_radius, c.drop_radius) = (300.0, 400.0);
     (c.collision_load_radius, c.collision_drop_radius) = (150.0, 200.0);
     c.level_count = 3;
-    let mut rt = std::ptr::null_mut();
-    // SAFETY: live world, config, out-pointer.
-    assert_eq!(
-        unsafe { relief_runtime_create(world, &c, &mut rt) },
-        RELIEF_STATUS_OK
-    );
+    let rt = create(world, &c);
     c.event_capacity = 15;
     let mut refused = std::ptr::null_mut();
     // SAFETY: as above.
