@@ -1149,7 +1149,9 @@ relief_status relief_runtime_settle(const struct relief_runtime *runtime,
                                     uint32_t timeout_ms,
                                     uint32_t *out_settled);
 
-// Fills `*stats` (its `struct_size` set) with a snapshot of the whole runtime. Errors:
+// Fills `*stats` (its `struct_size` set) with a snapshot of the whole runtime: about a
+// microsecond, cheap enough for every frame (it waits for an update running on another
+// thread). Errors:
 // INVALID_ARGUMENT (NULL handle or `stats`, a `struct_size` this relief doesn't read);
 // `*stats` is untouched on failure. Threads: any.
 //

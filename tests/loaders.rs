@@ -105,6 +105,46 @@ fn one_crew_serves_every_streamer_nearest_job_first() {
     assert_eq!((loaded(&mut a), loaded(&mut b)), (5, 3));
 }
 
+/// A loader stalled inside a load (a server that never answers) holds up nothing else: work
+/// queued after it stalled wakes another loader.
+#[test]
+fn a_stalled_loader_does_not_hold_up_the_others() {
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let gate = Arc::new((Mutex::new(false), Condvar::new()));
+    let source = Arc::new(Line {
+        name: 'a',
+        keys: vec![0, 1, 2, 3],
+        log: log.clone(),
+        gate: Some(gate.clone()),
+    });
+    let config = StreamConfig {
+        load_radius: 350.0,
+        drop_radius: 1000.0,
+        ..StreamConfig::default()
+    };
+    let loaders = Loaders::new(2);
+    let mut s = Streamer::new(source, config, &loaders).unwrap();
+    // Only key 0 is within reach: one loader takes it and stalls at the gate, the other
+    // goes back to sleep with nothing queued.
+    s.update(DVec3::new(-300.0, 0.0, 0.0));
+    std::thread::sleep(Duration::from_millis(100));
+    // Keys 1..=3 come within reach while key 0 is still stalled.
+    let near = DVec3::new(200.0, 0.0, 0.0);
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while log.lock().unwrap().len() < 3 && std::time::Instant::now() < deadline {
+        s.update(near);
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let loaded: Vec<i64> = log.lock().unwrap().iter().map(|&(_, k)| k).collect();
+    *gate.0.lock().unwrap() = true;
+    gate.1.notify_all();
+    let mut loaded = loaded;
+    loaded.sort_unstable();
+    assert_eq!(loaded, [1, 2, 3], "loaded beside the stalled load of key 0");
+    assert!(s.settle(near, Duration::from_secs(30)));
+}
+
 /// This process's loader threads, by thread id.
 #[cfg(target_os = "linux")]
 fn loader_threads() -> Vec<String> {
@@ -116,6 +156,21 @@ fn loader_threads() -> Vec<String> {
         }
     }
     ids
+}
+
+/// The loader threads once `count` of them are there (a thread names itself as it starts,
+/// so a new one may be missing for a moment, and an ending one linger), or what is there
+/// after 10 s.
+#[cfg(target_os = "linux")]
+fn loader_threads_settled(count: usize) -> Vec<String> {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let ids = loader_threads();
+        if ids.len() == count || std::time::Instant::now() > deadline {
+            return ids;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
 
 /// How many times a thread has gone to sleep of its own accord (0 if it has ended).
@@ -133,13 +188,13 @@ fn sleeps(id: &str) -> u64 {
 #[test]
 fn a_runtime_runs_one_crew_whose_idle_loaders_sleep() {
     let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    assert!(loader_threads().is_empty());
+    assert!(loader_threads_settled(0).is_empty());
     let config = RuntimeConfig {
         loader_threads: 3,
         ..RuntimeConfig::default()
     };
     let mut rt = Runtime::open(common::world_dir(), config).unwrap();
-    let ids = loader_threads();
+    let ids = loader_threads_settled(3);
     assert_eq!(
         ids.len(),
         3,
@@ -168,7 +223,7 @@ fn a_runtime_runs_one_crew_whose_idle_loaders_sleep() {
     assert!(rt.stats().pieces.loads > loads);
     drop(rt);
     assert!(
-        loader_threads().is_empty(),
+        loader_threads_settled(0).is_empty(),
         "the loaders end with the runtime"
     );
 }

@@ -197,7 +197,9 @@ pub struct FrameTimings {
     pub total: Duration,
 }
 
-/// A snapshot of the runtime, cheap enough to take every frame.
+/// A snapshot of the runtime, cheap enough to take every frame: about a microsecond (the
+/// median was 0.6–1.3 µs on a 2-core machine, `relief bench`'s `<route>.stats_p50_us`), as
+/// percentiles are read from windows kept sorted and counts from the last update's tally.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RuntimeStats {
     pub pieces: Stats,

@@ -7,9 +7,8 @@
 //!
 //! Loaders with nothing to do sleep on a condition variable until a streamer queues a job:
 //! no polling. The main thread wakes at most one loader per update, and only when it queued
-//! something while every loader slept (an awake one takes the job when its load ends); a
-//! loader that takes a job and sees more waiting wakes the next, so the rest of the chain
-//! costs the frame nothing.
+//! something while one slept; a loader that takes a job and sees more waiting wakes the
+//! next, so the rest of the chain costs the frame nothing.
 //!
 //! The cost, measured: a loader woken from sleep may be run on the waking core at once,
 //! preempting the frame for a load. On 2 cores a planet orbit's slowest update took 2.3–3.7
@@ -72,8 +71,6 @@ struct Shared {
 #[derive(Default)]
 struct Sleep {
     parked: usize,
-    /// Every loader: when all are parked, a queued job must wake one.
-    threads: usize,
 }
 
 impl Loaders {
@@ -89,7 +86,7 @@ impl Loaders {
         };
         let shared = Arc::new(Shared {
             lanes: RwLock::new(Vec::new()),
-            sleep: Mutex::new(Sleep { parked: 0, threads }),
+            sleep: Mutex::new(Sleep::default()),
             wake: Condvar::new(),
             posted: AtomicU64::new(0),
             shutdown: AtomicBool::new(false),
@@ -239,18 +236,16 @@ impl<S: Source> Lane for Queue<S> {
 }
 
 impl Shared {
-    /// From a streamer's update: wakes a loader only if none is awake.
+    /// From a streamer's update, having queued jobs.
     fn post(&self) {
         self.posted.fetch_add(1, Ordering::SeqCst);
-        // Under the lock, so a loader between "nothing posted" and its wait can't miss it.
-        let sleep = self.sleep.lock();
-        if sleep.parked == sleep.threads {
-            self.wake.notify_one();
-        }
+        self.wake_one();
     }
 
-    /// From a loader that left jobs behind: wakes another if one sleeps.
+    /// Wakes one sleeping loader, if one sleeps: not only when all do, as an awake loader
+    /// may be stalled for a read's whole timeout behind a server that never answers.
     fn wake_one(&self) {
+        // Under the lock, so a loader between "nothing posted" and its wait can't miss it.
         if self.sleep.lock().parked > 0 {
             self.wake.notify_one();
         }
