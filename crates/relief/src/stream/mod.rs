@@ -593,9 +593,6 @@ impl<S: Source> Streamer<S> {
             job.distance = self.source.distance(job.key, focus);
         }
         drop(queue);
-        if posted {
-            self.lane.posted();
-        }
 
         // Make room: cached pieces go, least recently cached first. A scan of the slots (a
         // few hundred) per eviction, only when over budget: an LRU list would allocate a
@@ -630,5 +627,10 @@ impl<S: Source> Streamer<S> {
         // loads in flight take theirs out of it.
         self.source
             .spare_bytes(self.config.budget_bytes.saturating_sub(used - queued));
+        // Wake a loader last: one woken at once would take its buffers from the pool before
+        // the pieces evicted above had given theirs back.
+        if posted {
+            self.lane.posted();
+        }
     }
 }
