@@ -261,8 +261,6 @@ pub struct Runtime {
     lod: Option<Lod>,
     events: EventQueue,
     dirty: Vec<DirtyRect>,
-    /// One rectangle per level, covering it: what `settle` leaves dirty.
-    whole_levels: Vec<DirtyRect>,
     /// Inside `settle`: its updates queue no LevelsDirty of their own (it queues one).
     settling: bool,
     last: FrameTimings,
@@ -298,17 +296,7 @@ impl Runtime {
         };
         // Per level: four rectangles from following the focus, four per piece refreshed.
         let rects = config.lod.map_or(0, |c| c.levels as usize * 4 * 16);
-        let whole_levels = config.lod.map_or(Vec::new(), |c| {
-            (0..c.levels)
-                .map(|level| DirtyRect {
-                    level,
-                    x: 0,
-                    z: 0,
-                    width: c.size,
-                    depth: c.size,
-                })
-                .collect()
-        });
+
         Ok(Runtime {
             ground,
             pieces,
@@ -318,8 +306,7 @@ impl Runtime {
             lookup,
             lod,
             events: EventQueue::new(config.event_capacity),
-            dirty: Vec::with_capacity(rects.max(whole_levels.len())),
-            whole_levels,
+            dirty: Vec::with_capacity(rects),
             settling: false,
             last: FrameTimings::default(),
             update_time: Ring::default(),
@@ -431,9 +418,17 @@ impl Runtime {
             }
         };
         self.settling = false;
-        if rewrote {
+        if let (true, Some(lod)) = (rewrote, &self.lod) {
+            // Every level whole, one rectangle each (within the capacity reserved above).
+            let c = *lod.clipmap().config();
             self.dirty.clear();
-            self.dirty.extend_from_slice(&self.whole_levels);
+            self.dirty.extend((0..c.levels).map(|level| DirtyRect {
+                level,
+                x: 0,
+                z: 0,
+                width: c.size,
+                depth: c.size,
+            }));
             self.events.push(RuntimeEvent::LevelsDirty {
                 rects: self.dirty.len(),
             });
