@@ -1,7 +1,8 @@
 //! Region decode speed, per codec, against a plain copy of the same bytes.
 //!
 //! `cargo bench --bench region_decode` bakes a small world once (target/bench-world) and
-//! decodes one of its 512² land regions. It also prints each codec's compression ratio on
+//! decodes one of its 512² land regions, and reads it from disk whole and as a collision
+//! chunk reads it (heights only). It also prints each codec's compression ratio on
 //! the real height layer, which is how the default codecs were chosen, and times the height
 //! pyramid the loader builds after each decode.
 
@@ -11,22 +12,20 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use relief::codec::{self, Codec};
 use relief::flat::region::{decode_region, LayerKind, Region};
 use relief::flat::region_writer::{encode_region, CodecProfile};
+use relief::flat::{RegionLocation, World};
 
 mod support;
 
-fn land_region() -> Region {
-    let world = support::bench_world();
-    // The region with the most relief: the hardest case for the height codec.
+/// The region with the most relief (the hardest case for the height codec), and where it is.
+fn land_region(world: &World) -> (RegionLocation, Region) {
+    let spread = |r: &Region| {
+        r.height.iter().cloned().fold(f32::MIN, f32::max)
+            - r.height.iter().cloned().fold(f32::MAX, f32::min)
+    };
     world
         .region_locations()
-        .map(|loc| world.read_region(loc).unwrap())
-        .max_by(|a, b| {
-            let spread = |r: &Region| {
-                r.height.iter().cloned().fold(f32::MIN, f32::max)
-                    - r.height.iter().cloned().fold(f32::MAX, f32::min)
-            };
-            spread(a).total_cmp(&spread(b))
-        })
+        .map(|loc| (loc, world.read_region(loc).unwrap()))
+        .max_by(|a, b| spread(&a.1).total_cmp(&spread(&b.1)))
         .unwrap()
 }
 
@@ -60,7 +59,8 @@ fn bytes_of(r: &Region, kind: LayerKind) -> Vec<u8> {
 }
 
 fn benches(c: &mut Criterion) {
-    let region = land_region();
+    let world = support::bench_world();
+    let (loc, region) = land_region(&world);
     println!("\ncompression ratio (raw ÷ stored) on a real 512² region:");
     for kind in LayerKind::ALL {
         let raw = bytes_of(&region, kind);
@@ -136,6 +136,17 @@ fn benches(c: &mut Criterion) {
     });
     g.bench_function("decode_all_layers_fast", |b| {
         b.iter(|| decode_region(black_box(&raw_file), None).unwrap())
+    });
+    g.finish();
+
+    // What a collision chunk whose region is not resident reads from the file (page cache
+    // warm): the height layer alone, against the whole region a game would stream.
+    let mut g = c.benchmark_group("cold_chunk_read_512");
+    g.bench_function("whole_region", |b| {
+        b.iter(|| world.read_region(black_box(loc)).unwrap())
+    });
+    g.bench_function("heights_only", |b| {
+        b.iter(|| world.read_region_heights(black_box(loc)).unwrap())
     });
     g.finish();
 }

@@ -20,6 +20,7 @@
 //! The C ABI is the `relief-c` crate; the baker, importers and the `relief` command are
 //! `relief-tools`.
 
+mod background;
 pub mod codec;
 pub mod config;
 pub mod error;

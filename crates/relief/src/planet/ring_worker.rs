@@ -42,8 +42,7 @@ struct Asks {
     /// Batches posted (each post that changes something counts one).
     posted: u64,
     /// The worker is parked until woken: a post must wake it. While the focus keeps moving it
-    /// polls instead (every `POLL`): a wake-up costs the posting thread tens of µs on a VM,
-    /// and the woken worker tends to be run on the waker's core, preempting the frame.
+    /// polls instead (every `POLL`): a wake-up costs the posting thread tens of µs on a VM.
     parked: bool,
     stop: bool,
 }
@@ -181,9 +180,9 @@ impl RingWorker {
             failure: Mutex::new(None),
         });
         let for_thread = shared.clone();
-        let thread = std::thread::Builder::new()
-            .name("relief-rings".into())
-            .spawn(move || run(&for_thread, &terrain, config))?;
+        let thread = crate::background::spawn("relief-rings".into(), move || {
+            run(&for_thread, &terrain, config)
+        })?;
         Ok(RingWorker {
             shared,
             thread: Some(thread),

@@ -10,11 +10,8 @@
 //! something while one slept; a loader that takes a job and sees more waiting wakes the
 //! next, so the rest of the chain costs the frame nothing.
 //!
-//! The cost, measured: a loader woken from sleep may be run on the waking core at once,
-//! preempting the frame for a load. On 2 cores a planet orbit's slowest update took 2.3–3.7
-//! ms of wall time for 0.12–0.20 ms of CPU, where loaders that polled every 1 ms while busy
-//! gave 0.1–1.0 ms (`relief bench`, `orbit.total_max_us` against `orbit.cpu_max_us`); the
-//! 99th percentile frame was unchanged.
+//! A loader woken from sleep could take the waking core at once, preempting the frame for a
+//! load; loaders run as background threads ([`crate::background`]) so that it waits instead.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -96,10 +93,10 @@ impl Loaders {
                 let shared = shared.clone();
                 let busy = Arc::new(AtomicBool::new(false));
                 let in_load = busy.clone();
-                let thread = std::thread::Builder::new()
-                    .name(format!("relief-loader-{i}"))
-                    .spawn(move || work(&shared, &in_load))
-                    .expect("spawn a loader thread");
+                let thread = crate::background::spawn(format!("relief-loader-{i}"), move || {
+                    work(&shared, &in_load)
+                })
+                .expect("spawn a loader thread");
                 (thread, busy)
             })
             .collect();
