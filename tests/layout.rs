@@ -13,7 +13,16 @@ fn root() -> &'static Path {
 
 /// The runtime crate's modules by layer: each may use only modules of a lower layer.
 const RUNTIME_LAYERS: &[&[&str]] = &[
-    &["config", "error", "io", "hash", "pool", "reach", "recent"],
+    &[
+        "background",
+        "config",
+        "error",
+        "io",
+        "hash",
+        "pool",
+        "reach",
+        "recent",
+    ],
     &["layer", "http"],
     &["codec", "stream", "lod"],
     &["flat", "planet"],

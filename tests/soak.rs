@@ -9,6 +9,10 @@ use std::process::Command;
 
 use common::native::{must, native, record_summary, run};
 
+/// One soak at a time: the judged one measures memory as loads fill it, and a valgrind run
+/// beside it would take the CPU its loaders need.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn soak(frames: &str, speed: &str) -> Command {
     let n = native();
     let mut cmd = Command::new(n.lib_dir.join("relief"));
@@ -21,6 +25,7 @@ fn soak(frames: &str, speed: &str) -> Command {
 
 #[test]
 fn a_short_soak_keeps_memory_flat() {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let out = must(&mut soak("300000", "100"));
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(text.matches("(flat)").count(), 2, "{text}");
@@ -36,6 +41,7 @@ fn a_short_soak_keeps_memory_flat() {
 
 #[test]
 fn a_soak_under_valgrind_leaks_nothing() {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     assert!(
         run(Command::new("valgrind").arg("--version"))
             .status
