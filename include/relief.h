@@ -888,6 +888,28 @@ relief_status relief_planet_open_file_range(const char *path,
                                             uint64_t length,
                                             struct relief_planet **out_planet);
 
+// Opens a PLNT blob stored as the `length` bytes at `offset` of the open file `fd`, read in
+// place with positioned reads. This is how an Android game opens StreamingAssets wherever
+// Google Play put them (the base APK or an install-time asset pack's split APK):
+// `AssetManager.openFd(name)` gives an `AssetFileDescriptor` whose
+// `getParcelFileDescriptor().getFd()`, `getStartOffset()` and `getLength()` are `fd`,
+// `offset` and `length`. relief duplicates `fd`, so the caller closes theirs (the
+// `AssetFileDescriptor`) as soon as this returns; the duplicate stays open until the planet
+// and everything made from it are destroyed. A file position is never used or moved.
+//
+// On success writes a new handle to `*out_planet` (free with `relief_planet_destroy`); on failure
+// it is untouched. Errors: INVALID_ARGUMENT (NULL `out_planet`, a negative `fd` or one that is
+// not open, and on Windows any `fd`), IO (not a regular file, unreadable, or the range runs
+// past the file's end), CORRUPT (the range holds no valid planet), UNSUPPORTED_VERSION.
+// Threads: any.
+//
+// # Safety
+// `out_planet` NULL or writable.
+relief_status relief_planet_open_fd(int32_t fd,
+                                    uint64_t offset,
+                                    uint64_t length,
+                                    struct relief_planet **out_planet);
+
 // Frees a planet. NULL is a no-op. Streamers and terrains made from it keep what they need.
 // Threads: any, once no other thread uses the handle.
 //
@@ -1413,6 +1435,28 @@ relief_status relief_world_open_file_range(const char *path,
                                            uint64_t offset,
                                            uint64_t length,
                                            struct relief_world **out_world);
+
+// Opens a pack stored as the `length` bytes at `offset` of the open file `fd`, read in
+// place with positioned reads. This is how an Android game opens StreamingAssets wherever
+// Google Play put them (the base APK or an install-time asset pack's split APK):
+// `AssetManager.openFd(name)` gives an `AssetFileDescriptor` whose
+// `getParcelFileDescriptor().getFd()`, `getStartOffset()` and `getLength()` are `fd`,
+// `offset` and `length`. relief duplicates `fd`, so the caller closes theirs (the
+// `AssetFileDescriptor`) as soon as this returns; the duplicate stays open until the world
+// and everything made from it are destroyed. A file position is never used or moved.
+//
+// On success writes a new handle to `*out_world` (free with `relief_world_destroy`); on failure
+// it is untouched. Errors: INVALID_ARGUMENT (NULL `out_world`, a negative `fd` or one that is
+// not open, and on Windows any `fd`), IO (not a regular file, unreadable, or the range runs
+// past the file's end), CORRUPT (the range holds no valid world), UNSUPPORTED_VERSION.
+// Threads: any.
+//
+// # Safety
+// `out_world` NULL or writable.
+relief_status relief_world_open_fd(int32_t fd,
+                                   uint64_t offset,
+                                   uint64_t length,
+                                   struct relief_world **out_world);
 
 // Frees a world. NULL is a no-op. Streamers and terrains made from it keep what they need,
 // so they may outlive it. Threads: any, but not while another thread uses this handle.

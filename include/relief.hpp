@@ -435,6 +435,7 @@ struct WorldApi {
     static constexpr auto open_url = relief_world_open_url;
     static constexpr auto open_memory = relief_world_open_memory;
     static constexpr auto open_file_range = relief_world_open_file_range;
+    static constexpr auto open_fd = relief_world_open_fd;
     static constexpr auto open_reader = relief_world_open_reader;
     static constexpr auto get_info = relief_world_get_info;
     static constexpr auto get_biome_name = relief_world_get_biome_name;
@@ -446,6 +447,7 @@ struct PlanetApi {
     static constexpr auto open_url = relief_planet_open_url;
     static constexpr auto open_memory = relief_planet_open_memory;
     static constexpr auto open_file_range = relief_planet_open_file_range;
+    static constexpr auto open_fd = relief_planet_open_fd;
     static constexpr auto open_reader = relief_planet_open_reader;
     static constexpr auto get_info = relief_planet_get_info;
     static constexpr auto get_biome_name = relief_planet_get_biome_name;
@@ -481,6 +483,12 @@ public:
     /// place (Android: an uncompressed entry of the APK).
     static Result<Self> open_file_range(const char* path, uint64_t offset, uint64_t length) {
         return make<Self, Handle>([&](Handle** out) { return Api::open_file_range(path, offset, length, out); });
+    }
+    /// relief_*_open_fd: `length` bytes at `offset` of the open file `fd`, read in place
+    /// through relief's own duplicate of it (Android: what AssetManager.openFd gives, in the
+    /// base APK or an install-time asset pack); close yours when this returns.
+    static Result<Self> open_fd(int32_t fd, uint64_t offset, uint64_t length) {
+        return make<Self, Handle>([&](Handle** out) { return Api::open_fd(fd, offset, length, out); });
     }
     /// relief_*_open_reader: `length` bytes read through `read` (see ReadAt), which relief
     /// keeps, calling it from loader threads, until everything made from this is destroyed.
@@ -518,7 +526,8 @@ private:
 
 /// An opened flat world (relief_world): manifest, overview and tables in memory; regions
 /// stream later through a Runtime, which keeps what it needs (destroy the World whenever).
-/// World::open / open_url / open_memory / open_file_range / open_reader; info(), biome_name().
+/// World::open / open_url / open_memory / open_file_range / open_fd / open_reader; info(),
+/// biome_name().
 class World : public detail::Source<World, detail::WorldApi> {
 public:
     using Source::Source;

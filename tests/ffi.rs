@@ -145,26 +145,8 @@ fn hostile_input_gets_a_status_and_a_message_never_a_crash() {
     assert_eq!(other, "");
 }
 
-#[test]
-fn a_pack_and_a_planet_open_from_a_byte_range_of_a_larger_file() {
-    use relief_c::planet::{relief_planet, relief_planet_destroy, relief_planet_open_file_range};
-    use relief_c::world::relief_world_open_file_range;
-    // An archive-like file: 1000 bytes before the pack, the planet after it, junk at the end.
-    let pack = common::world_pack();
-    let planet = common::planet_blob("range");
-    let mut file = vec![0x5au8; 1000];
-    file.extend_from_slice(pack);
-    file.extend_from_slice(planet);
-    file.extend_from_slice(&[7u8; 333]);
-    let path = common::scratch("ffi-range").with_extension("apk");
-    std::fs::write(&path, &file).unwrap();
-    let c_path = CString::new(path.to_str().unwrap()).unwrap();
-    let (pack_len, planet_at) = (pack.len() as u64, 1000 + pack.len() as u64);
-
-    let mut world: *mut relief_world = ptr::null_mut();
-    let status =
-        unsafe { relief_world_open_file_range(c_path.as_ptr(), 1000, pack_len, &mut world) };
-    assert_eq!(status, RELIEF_STATUS_OK, "{}", last_error());
+/// `world` (open through the C ABI) describes as many regions as `direct` has.
+fn assert_has_the_regions_of(world: *mut relief_world, direct: &relief::World) {
     let mut info = relief_world_info {
         struct_size: std::mem::size_of::<relief_world_info>() as u32,
         ..Default::default()
@@ -173,23 +155,133 @@ fn a_pack_and_a_planet_open_from_a_byte_range_of_a_larger_file() {
         unsafe { relief_world_get_info(world, &mut info) },
         RELIEF_STATUS_OK
     );
-    let direct = relief::World::open(common::world_dir()).unwrap();
     assert_eq!(
         info.region_count as usize,
         direct.region_locations().count()
     );
+}
+
+/// An archive-like file: `lead` bytes before the default world's pack, a planet after it,
+/// junk at the end. Its path, length, the pack's length, the planet's offset and length.
+fn archive(name: &str, lead: usize) -> (std::path::PathBuf, u64, u64, u64, u64) {
+    let pack = common::world_pack();
+    let planet = common::planet_blob(name);
+    let mut file = vec![0x5au8; lead];
+    file.extend_from_slice(pack);
+    file.extend_from_slice(planet);
+    file.extend_from_slice(&[7u8; 333]);
+    let path = common::scratch(&format!("ffi-{name}")).with_extension("apk");
+    std::fs::write(&path, &file).unwrap();
+    let planet_at = (lead + pack.len()) as u64;
+    (
+        path,
+        file.len() as u64,
+        pack.len() as u64,
+        planet_at,
+        planet.len() as u64,
+    )
+}
+
+/// Android's `AssetManager.openFd` hands over a descriptor of the APK and the entry's range:
+/// relief duplicates it, so the caller's can be closed at once and loads still read.
+#[test]
+fn a_pack_and_a_planet_open_from_a_file_descriptor_the_caller_then_closes() {
+    use relief_c::planet::{relief_planet, relief_planet_destroy, relief_planet_open_fd};
+    use relief_c::world::relief_world_open_fd;
+    use std::os::fd::AsRawFd;
+    let (path, len, pack_len, planet_at, planet_len) = archive("fd", 777);
+
+    let apk = std::fs::File::open(&path).unwrap();
+    let mut world: *mut relief_world = ptr::null_mut();
+    let status = unsafe { relief_world_open_fd(apk.as_raw_fd(), 777, pack_len, &mut world) };
+    assert_eq!(status, RELIEF_STATUS_OK, "{}", last_error());
+    let mut p: *mut relief_planet = ptr::null_mut();
+    let status = unsafe { relief_planet_open_fd(apk.as_raw_fd(), planet_at, planet_len, &mut p) };
+    assert_eq!(status, RELIEF_STATUS_OK, "{}", last_error());
+    drop(apk);
+    let direct = relief::World::open(common::world_dir()).unwrap();
+    assert_has_the_regions_of(world, &direct);
+    unsafe { relief_world_destroy(world) };
+    unsafe { relief_planet_destroy(p) };
+
+    // Every region read after the caller's descriptor closed is the region read by path.
+    let apk = std::fs::File::open(&path).unwrap();
+    let by_fd = relief::World::open_in_file(apk, 777, pack_len, "test").unwrap();
+    for loc in direct.region_locations() {
+        assert_eq!(
+            by_fd.read_region(loc).unwrap().height.to_vec(),
+            direct.read_region(loc).unwrap().height.to_vec(),
+            "{loc:?}"
+        );
+    }
+
+    // Descriptors that aren't, a directory's, a range past the end, a NULL out.
+    let dir = std::fs::File::open(path.parent().unwrap()).unwrap();
+    let apk = std::fs::File::open(&path).unwrap();
+    let mut world: *mut relief_world = ptr::null_mut();
+    for (fd, offset, length, status, words) in [
+        (
+            -1,
+            0,
+            1,
+            RELIEF_STATUS_INVALID_ARGUMENT,
+            "not a file descriptor",
+        ),
+        (
+            i32::MAX,
+            0,
+            1,
+            RELIEF_STATUS_INVALID_ARGUMENT,
+            "is it open?",
+        ),
+        (
+            dir.as_raw_fd(),
+            0,
+            1,
+            RELIEF_STATUS_IO,
+            "not a regular file",
+        ),
+        (
+            apk.as_raw_fd(),
+            len - 10,
+            11,
+            RELIEF_STATUS_IO,
+            "past the end",
+        ),
+        (apk.as_raw_fd(), 776, pack_len, RELIEF_STATUS_CORRUPT, ""),
+    ] {
+        let got = unsafe { relief_world_open_fd(fd, offset, length, &mut world) };
+        assert_eq!(got, status, "fd {fd} {offset}+{length}: {}", last_error());
+        assert!(last_error().contains(words), "{}", last_error());
+        assert!(world.is_null(), "untouched on failure");
+    }
+    let got = unsafe { relief_world_open_fd(apk.as_raw_fd(), 777, pack_len, ptr::null_mut()) };
+    assert_eq!(got, RELIEF_STATUS_INVALID_ARGUMENT);
+}
+
+#[test]
+fn a_pack_and_a_planet_open_from_a_byte_range_of_a_larger_file() {
+    use relief_c::planet::{relief_planet, relief_planet_destroy, relief_planet_open_file_range};
+    use relief_c::world::relief_world_open_file_range;
+    let (path, len, pack_len, planet_at, planet_len) = archive("range", 1000);
+    let c_path = CString::new(path.to_str().unwrap()).unwrap();
+
+    let mut world: *mut relief_world = ptr::null_mut();
+    let status =
+        unsafe { relief_world_open_file_range(c_path.as_ptr(), 1000, pack_len, &mut world) };
+    assert_eq!(status, RELIEF_STATUS_OK, "{}", last_error());
+    let direct = relief::World::open(common::world_dir()).unwrap();
+    assert_has_the_regions_of(world, &direct);
     unsafe { relief_world_destroy(world) };
 
     let mut p: *mut relief_planet = ptr::null_mut();
-    let status = unsafe {
-        relief_planet_open_file_range(c_path.as_ptr(), planet_at, planet.len() as u64, &mut p)
-    };
+    let status =
+        unsafe { relief_planet_open_file_range(c_path.as_ptr(), planet_at, planet_len, &mut p) };
     assert_eq!(status, RELIEF_STATUS_OK, "{}", last_error());
     unsafe { relief_planet_destroy(p) };
 
     // Past the end, off by one byte, NULLs, and a range holding no pack.
     let mut world: *mut relief_world = ptr::null_mut();
-    let len = file.len() as u64;
     for (offset, length, status, words) in [
         (len - 10, 11, RELIEF_STATUS_IO, "past the end"),
         (u64::MAX, 2, RELIEF_STATUS_IO, "past the end"),

@@ -1,7 +1,7 @@
 //! The Unity package as Unity would take it, without Unity: every file's `.meta`, the plugin
-//! import settings, the components and samples compiled against a cited UnityEngine stub, the
-//! sample scenes' references, and the tarball `bindings/unity-package` builds. The C# layer's
-//! own tests (NUnit under Mono) are in tests/csharp.rs.
+//! import settings, the sample scenes' references, and the tarball `bindings/unity-package`
+//! builds. Its assemblies compiled as Unity compiles them are in tests/unity_compile.rs; the
+//! C# layer's own tests (NUnit under Mono) in tests/csharp.rs.
 
 mod common;
 
@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::native::{must, native, package_entries, package_sources, root, run, tool};
+use common::native::{must, native, package_entries, root, run};
 
 /// Unity ignores files without a .meta inside a package (packages are read-only), so every
 /// file and folder of the package has one, and every .meta has its file.
@@ -35,148 +35,6 @@ fn every_package_file_and_folder_has_a_meta() {
         }
     }
     assert!(all.len() > 20 && problems.is_empty(), "{problems:#?}");
-}
-
-/// The name a stub line declares: a type, a member, `ctor` for a constructor, `operator` for
-/// an operator; None for anything else (fields, braces, comments).
-fn stub_declaration(line: &str) -> Option<String> {
-    let l = line.trim();
-    if !l.starts_with("public ") {
-        return None;
-    }
-    let words: Vec<&str> = l.split_whitespace().collect();
-    for kind in ["class", "struct", "enum"] {
-        if let Some(i) = words.iter().position(|w| *w == kind) {
-            return Some(words[i + 1].trim_end_matches(['{', ';']).to_string());
-        }
-    }
-    if !l.contains("Stub.Never()") {
-        return None; // a field
-    }
-    if l.contains(" operator ") {
-        return Some("operator".into());
-    }
-    let head = &l[..l.find(['(', '{']).unwrap()];
-    // `GetComponent<T>` is `GetComponent`.
-    let name = head
-        .split_whitespace()
-        .last()
-        .unwrap()
-        .split('<')
-        .next()
-        .unwrap();
-    // `public Name(` with nothing between: a constructor.
-    Some(if head.split_whitespace().count() == 2 {
-        "ctor".into()
-    } else {
-        name.to_string()
-    })
-}
-
-/// The components (`Components/`, assembly Relief.Unity) and the samples (`Samples~/`) use
-/// UnityEngine, which no registry reachable here provides: they are compiled against
-/// tests/unity-stub/UnityEngine.cs, a stub of exactly the members they use, each citing its
-/// Scripting Reference page. The stub is checked too: every declaration cites a page naming
-/// it, and every member is used, so the stub can't drift into an API of its own.
-#[test]
-fn the_unity_components_and_samples_compile_against_the_cited_stub() {
-    tool("mcs");
-    let dir = std::env::temp_dir().join(format!("relief-unity-stub-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let stub_cs = root().join("tests/unity-stub/UnityEngine.cs");
-    let dll = |name: &str| dir.join(format!("{name}.dll"));
-    let mcs = |out: &str, refs: &[&str], sources: &[std::path::PathBuf]| {
-        let mut c = Command::new("mcs");
-        c.args([
-            "-langversion:7.2",
-            "-unsafe",
-            "-warnaserror",
-            "-target:library",
-        ])
-        .arg(format!("-out:{}", dll(out).display()));
-        for r in refs {
-            c.arg(format!("-r:{}", dll(r).display()));
-        }
-        must(c.args(sources));
-    };
-    mcs("UnityEngine", &[], std::slice::from_ref(&stub_cs));
-    mcs("Relief", &[], &package_sources("Runtime"));
-    let components = package_sources("Components");
-    let samples = package_sources("Samples~");
-    assert!(components.len() >= 5 && samples.len() >= 4);
-    mcs("Relief.Unity", &["Relief", "UnityEngine"], &components);
-    mcs(
-        "Relief.Samples",
-        &["Relief", "UnityEngine", "Relief.Unity"],
-        &samples,
-    );
-
-    // The stub: each declaration cites the page of what it declares, and is used.
-    let stub = std::fs::read_to_string(&stub_cs).unwrap();
-    let users: String = components
-        .iter()
-        .chain(&samples)
-        .map(|p| std::fs::read_to_string(p).unwrap())
-        .collect();
-    let used = |name: &str| {
-        users.match_indices(name).any(|(i, _)| {
-            let before = users[..i].chars().next_back().unwrap_or(' ');
-            let after = users[i + name.len()..].chars().next().unwrap_or(' ');
-            !before.is_alphanumeric() && !after.is_alphanumeric() && after != '_'
-        })
-    };
-    // Base classes the used types inherit their used members through, and the stub's own helper.
-    let structural = [
-        "Stub",
-        "Component",
-        "Behaviour",
-        "Collider",
-        "Texture",
-        "Renderer",
-    ];
-    let lines: Vec<&str> = stub.lines().collect();
-    let mut problems = Vec::new();
-    let mut declared = 0;
-    for (i, line) in lines.iter().enumerate() {
-        let Some(name) = stub_declaration(line) else {
-            continue;
-        };
-        declared += 1;
-        // The nearest comment above, skipping sibling declarations, must cite a page that
-        // names this declaration (`Transform-position.html`, `Vector3-ctor.html`,
-        // `Object-operator_eq.html`; a type by its own page).
-        let cite = lines[..i]
-            .iter()
-            .rev()
-            .map(|l| l.trim())
-            .find(|l| l.starts_with("//"))
-            .unwrap_or("");
-        let cited = cite.contains(".html")
-            && match name.as_str() {
-                "operator" => cite.contains("operator"),
-                "ctor" => cite.contains("ctor"),
-                n => cite.contains(n),
-            };
-        if !cited && name != "Stub" {
-            problems.push(format!(
-                "line {}: `{name}` cites no page naming it: {cite:?}",
-                i + 1
-            ));
-        }
-        if !matches!(name.as_str(), "operator" | "ctor")
-            && !structural.contains(&name.as_str())
-            && !used(&name)
-        {
-            problems.push(format!(
-                "line {}: `{name}` is used by no component or sample: drop it",
-                i + 1
-            ));
-        }
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(declared > 40, "only {declared} declarations read");
-    assert!(problems.is_empty(), "{problems:#?}");
 }
 
 /// The package's `guid` → path (of the file the .meta describes), from every .meta.

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "relief.h"
 
@@ -145,6 +147,31 @@ int main(int argc, char **argv) {
     OK(relief_world_open_memory(pack, length, &w));
     relief_world_destroy(w);
     w = sentinel;
+
+    {
+        /* Descriptors: none, one not open, a directory's, a range past the end, a pack
+         * that is no planet; then a good one, which relief duplicates, so ours closes at once. */
+        int fd = open(argv[2], O_RDONLY), dir = open(argv[1], O_RDONLY);
+        relief_planet *p = NULL;
+        relief_world_info info;
+        EXPECT(fd >= 0 && dir >= 0);
+        REFUSED(relief_world_open_fd(-1, 0, length, &w), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_world_open_fd(1 << 30, 0, length, &w), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_world_open_fd(dir, 0, 1, &w), RELIEF_STATUS_IO);
+        REFUSED(relief_world_open_fd(fd, 1, length, &w), RELIEF_STATUS_IO);
+        REFUSED(relief_world_open_fd(fd, 0, length, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_planet_open_fd(fd, 0, length, &p), RELIEF_STATUS_CORRUPT);
+        EXPECT(w == sentinel && p == NULL);
+        OK(relief_world_open_fd(fd, 0, length, &w));
+        close(fd);
+        close(dir);
+        memset(&info, 0, sizeof info);
+        info.struct_size = sizeof info;
+        OK(relief_world_get_info(w, &info));
+        EXPECT(info.region_count > 0);
+        relief_world_destroy(w);
+        w = sentinel;
+    }
 
     /* Reader callbacks: a bad struct calls nothing; a failed open releases once. */
     buffer.bytes = pack;

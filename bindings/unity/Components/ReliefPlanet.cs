@@ -29,7 +29,7 @@ namespace Relief.Unity
         internal override StreamingDriver<TerrainTile, ColliderChunk> Open(string streamingAssetsPath, string name,
             UnityEngineBridge bridge, DriverSettings settings, out string error)
         {
-            if (!Sources.TryOpenPlanet(streamingAssetsPath, name, out planet, out error))
+            if (!Sources.TryOpenPlanet(streamingAssetsPath, name, out planet, out error, android: AndroidAssetManager.Current))
                 return null;
             Info = planet.Info;
             settings.ChunkColliders = true;

@@ -30,7 +30,7 @@ namespace Relief.Unity
         internal override StreamingDriver<TerrainTile, ColliderChunk> Open(string streamingAssetsPath, string name,
             UnityEngineBridge bridge, DriverSettings settings, out string error)
         {
-            if (!Sources.TryOpenWorld(streamingAssetsPath, name, out world, out error))
+            if (!Sources.TryOpenWorld(streamingAssetsPath, name, out world, out error, android: AndroidAssetManager.Current))
                 return null;
             Info = world.Info;
             // Terrain tiles carry TerrainColliders: no chunk colliders on top of them.

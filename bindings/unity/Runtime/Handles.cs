@@ -55,16 +55,3 @@ namespace Relief.Native
         protected override bool ReleaseHandle() { NativeMethods.relief_chunk_release(handle); return true; }
     }
 }
-
-#if !UNITY_5_3_OR_NEWER
-namespace AOT
-{
-    /// <summary>Unity's marker for native-to-managed callbacks under IL2CPP; declared here
-    /// for builds outside Unity (Unity matches it by name).</summary>
-    [AttributeUsage(AttributeTargets.Method)]
-    sealed class MonoPInvokeCallbackAttribute : Attribute
-    {
-        public MonoPInvokeCallbackAttribute(Type type) { }
-    }
-}
-#endif

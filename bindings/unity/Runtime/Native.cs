@@ -373,6 +373,7 @@ namespace Relief.Native
         [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_world_open_memory(byte* bytes, UIntPtr length, out WorldHandle out_world);
         [DllImport(Library, CallingConvention = C)] internal static extern uint relief_world_open_reader(ref relief_reader reader, out WorldHandle out_world);
         [DllImport(Library, CallingConvention = C)] internal static extern uint relief_world_open_file_range(byte[] path, ulong offset, ulong length, out WorldHandle out_world);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_world_open_fd(int fd, ulong offset, ulong length, out WorldHandle out_world);
         [DllImport(Library, CallingConvention = C)] internal static extern void relief_world_destroy(IntPtr world);
         [DllImport(Library, CallingConvention = C)] internal static extern uint relief_world_get_info(WorldHandle world, ref relief_world_info info);
         [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_world_get_biome_name(WorldHandle world, uint id, byte* name, UIntPtr capacity, out UIntPtr out_length);
@@ -382,6 +383,7 @@ namespace Relief.Native
         [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_planet_open_memory(byte* bytes, UIntPtr length, out PlanetHandle out_planet);
         [DllImport(Library, CallingConvention = C)] internal static extern uint relief_planet_open_reader(ref relief_reader reader, out PlanetHandle out_planet);
         [DllImport(Library, CallingConvention = C)] internal static extern uint relief_planet_open_file_range(byte[] path, ulong offset, ulong length, out PlanetHandle out_planet);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_planet_open_fd(int fd, ulong offset, ulong length, out PlanetHandle out_planet);
         [DllImport(Library, CallingConvention = C)] internal static extern void relief_planet_destroy(IntPtr planet);
         [DllImport(Library, CallingConvention = C)] internal static extern uint relief_planet_get_info(PlanetHandle planet, ref relief_planet_info info);
         [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_planet_get_biome_name(PlanetHandle planet, uint id, byte* name, UIntPtr capacity, out UIntPtr out_length);

@@ -57,6 +57,21 @@ namespace Relief
             return new Planet(h);
         }
 
+        /// <summary>Opens a blob stored as <paramref name="length"/> bytes at
+        /// <paramref name="offset"/> of the open file descriptor <paramref name="fd"/>, read in
+        /// place: on Android, what <c>AssetManager.openFd</c> gives for a StreamingAssets file
+        /// in the base APK or in an install-time asset pack (see
+        /// <see cref="StreamingAssets.OpenPlanet"/>). relief duplicates the descriptor: close
+        /// yours when this returns. Unix only (Android, iOS, Linux, macOS).</summary>
+        public static Planet OpenFd(int fd, long offset, long length)
+        {
+            Abi.Require();
+            FileRange.CheckRange(offset, length);
+            PlanetHandle h;
+            ReliefException.Check(NativeMethods.relief_planet_open_fd(fd, (ulong)offset, (ulong)length, out h));
+            return new Planet(h);
+        }
+
         /// <summary>Opens a blob held in memory; relief copies the bytes.</summary>
         public static unsafe Planet OpenMemory(ReadOnlySpan<byte> blob)
         {

@@ -10,14 +10,19 @@ namespace Relief
     {
         /// <summary>Opens the world pack <paramref name="name"/>: a path inside
         /// <paramref name="streamingAssetsPath"/> (Unity's Application.streamingAssetsPath) or
-        /// an http(s) URL. <paramref name="http"/> is used for URLs (null: the defaults).</summary>
-        public static bool TryOpenWorld(string streamingAssetsPath, string name, out World world, out string error, HttpOptions http = null)
+        /// an http(s) URL. <paramref name="http"/> is used for URLs (null: the defaults). On an
+        /// Android player pass <paramref name="android"/> (the components do): a file in
+        /// StreamingAssets is then found through AssetManager.openFd, in the base APK or an
+        /// install-time asset pack.</summary>
+        public static bool TryOpenWorld(string streamingAssetsPath, string name, out World world, out string error, HttpOptions http = null, IAndroidAssets android = null)
         {
             world = null;
             try
             {
                 string url = UrlOf(streamingAssetsPath, name, "world");
-                world = url != null ? World.OpenUrl(url, http) : StreamingAssets.OpenWorld(streamingAssetsPath, name);
+                world = url != null ? World.OpenUrl(url, http)
+                    : android != null ? StreamingAssets.OpenWorld(android, name)
+                    : StreamingAssets.OpenWorld(streamingAssetsPath, name);
                 error = null;
                 return true;
             }
@@ -30,13 +35,15 @@ namespace Relief
 
         /// <summary>Opens the planet blob <paramref name="name"/>, as
         /// <see cref="TryOpenWorld"/> opens a world.</summary>
-        public static bool TryOpenPlanet(string streamingAssetsPath, string name, out Planet planet, out string error, HttpOptions http = null)
+        public static bool TryOpenPlanet(string streamingAssetsPath, string name, out Planet planet, out string error, HttpOptions http = null, IAndroidAssets android = null)
         {
             planet = null;
             try
             {
                 string url = UrlOf(streamingAssetsPath, name, "planet");
-                planet = url != null ? Planet.OpenUrl(url, http) : StreamingAssets.OpenPlanet(streamingAssetsPath, name);
+                planet = url != null ? Planet.OpenUrl(url, http)
+                    : android != null ? StreamingAssets.OpenPlanet(android, name)
+                    : StreamingAssets.OpenPlanet(streamingAssetsPath, name);
                 error = null;
                 return true;
             }

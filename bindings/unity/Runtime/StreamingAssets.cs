@@ -91,6 +91,57 @@ namespace Relief
             return Planet.OpenFileRange(range.Path, range.Offset, range.Length);
         }
 
+        /// <summary>Opens the world pack <paramref name="name"/> in StreamingAssets in place on
+        /// an Android player, through <paramref name="assets"/> (<c>AssetManager.openFd</c>):
+        /// found in the base APK or in an install-time asset pack alike.</summary>
+        public static World OpenWorld(IAndroidAssets assets, string name)
+        {
+            using (AssetFd a = OpenFd(assets, name))
+                return World.OpenFd(a.Fd, a.Offset, a.Length);
+        }
+
+        /// <summary>Opens the PLNT blob <paramref name="name"/> in StreamingAssets in place on an
+        /// Android player, as <see cref="OpenWorld(IAndroidAssets, string)"/> opens a world.</summary>
+        public static Planet OpenPlanet(IAndroidAssets assets, string name)
+        {
+            using (AssetFd a = OpenFd(assets, name))
+                return Planet.OpenFd(a.Fd, a.Offset, a.Length);
+        }
+
+        /// <summary><paramref name="assets"/>' descriptor for <paramref name="name"/>, with
+        /// Android's refusals turned into messages that say what to do.</summary>
+        static AssetFd OpenFd(IAndroidAssets assets, string name)
+        {
+            if (assets == null) throw new ArgumentNullException(nameof(assets));
+            if (string.IsNullOrEmpty(name)) throw new ArgumentException("name a file inside StreamingAssets", nameof(name));
+            name = name.Replace('\\', '/').TrimStart('/');
+            AssetFd a;
+            try
+            {
+                a = assets.OpenFd(name);
+            }
+            catch (FileNotFoundException e)
+            {
+                if (e.Message.IndexOf("compressed", StringComparison.OrdinalIgnoreCase) >= 0)
+                    throw new StreamingAssetsException(Compressed(name, "the APK or its asset pack", e.Message));
+                throw new StreamingAssetsException(
+                    $"'{name}' is in neither the APK nor an install-time asset pack ({e.Message}): is the file in Assets/StreamingAssets, under that name? " +
+                    "A fast-follow or on-demand asset pack must be downloaded (Play Asset Delivery) before it can be opened.");
+            }
+            if (a.Length < 0 || a.Offset < 0)
+            {
+                a.Dispose();
+                throw new StreamingAssetsException($"Android gave '{name}' no byte range (offset {a.Offset}, length {a.Length})");
+            }
+            return a;
+        }
+
+        /// <summary>Why a compressed entry can't be read in place, and how to keep it stored.</summary>
+        static string Compressed(string entry, string where, string detail) =>
+            $"'{entry}' is compressed inside {where} ({detail}), so relief can't read it in place. " +
+            "Unity stores StreamingAssets uncompressed unless a name is mixed-case or non-ASCII (in AAB builds): " +
+            "name the file in lowercase ASCII (e.g. island.rlpack), or add its extension to the Gradle template's noCompress list.";
+
         /// <summary>The data of entry <paramref name="entry"/> of the zip archive (an APK) at
         /// <paramref name="zipPath"/>: its offset — found in the entry's local header, whose
         /// extra field differs from the central directory's — and length. A compressed entry is
@@ -120,10 +171,7 @@ namespace Relief
                         continue;
                     Zip64(extra, ref size, ref compressed, ref local);
                     if (method != 0)
-                        throw new StreamingAssetsException(
-                            $"'{entry}' is compressed inside {zipPath} (zip method {method}), so relief can't read it in place. " +
-                            "Unity stores StreamingAssets uncompressed unless a name is mixed-case or non-ASCII (in AAB builds): " +
-                            "name the file in lowercase ASCII (e.g. island.rlpack), or add its extension to the Gradle template's noCompress list.");
+                        throw new StreamingAssetsException(Compressed(entry, zipPath, $"zip method {method}"));
                     var lh = new byte[30];
                     f.Position = local;
                     ReadExactly(f, lh, zipPath);

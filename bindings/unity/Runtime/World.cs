@@ -69,6 +69,21 @@ namespace Relief
             return new World(h);
         }
 
+        /// <summary>Opens a pack stored as <paramref name="length"/> bytes at
+        /// <paramref name="offset"/> of the open file descriptor <paramref name="fd"/>, read in
+        /// place: on Android, what <c>AssetManager.openFd</c> gives for a StreamingAssets file
+        /// in the base APK or in an install-time asset pack (see
+        /// <see cref="StreamingAssets.OpenWorld"/>). relief duplicates the descriptor: close
+        /// yours when this returns. Unix only (Android, iOS, Linux, macOS).</summary>
+        public static World OpenFd(int fd, long offset, long length)
+        {
+            Abi.Require();
+            FileRange.CheckRange(offset, length);
+            WorldHandle h;
+            ReliefException.Check(NativeMethods.relief_world_open_fd(fd, (ulong)offset, (ulong)length, out h));
+            return new World(h);
+        }
+
         /// <summary>Opens a pack held in memory; relief copies the bytes.</summary>
         public static unsafe World OpenMemory(ReadOnlySpan<byte> pack)
         {

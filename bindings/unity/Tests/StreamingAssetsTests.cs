@@ -21,9 +21,11 @@ namespace Relief.Tests
 
         /// <summary>A minimal zip writer: each entry's local header, data, then the central
         /// directory and its end record. Stored entries get a local extra field of
-        /// <c>pad</c> bytes (id 0xD935, Android's alignment padding).</summary>
-        static void WriteZip(string path, IList<KeyValuePair<string, byte[]>> entries, ISet<string> deflate, int pad)
+        /// <c>pad</c> bytes (id 0xD935, Android's alignment padding). Returns where each
+        /// entry's data starts.</summary>
+        internal static Dictionary<string, long> WriteZip(string path, IList<KeyValuePair<string, byte[]>> entries, ISet<string> deflate, int pad)
         {
+            var starts = new Dictionary<string, long>();
             using (var f = new FileStream(path, FileMode.Create))
             using (var w = new BinaryWriter(f))
             {
@@ -48,6 +50,7 @@ namespace Relief.Tests
                     w.Write((ushort)name.Length); w.Write((ushort)extra);
                     w.Write(name);
                     if (extra > 0) { w.Write((ushort)0xD935); w.Write((ushort)(extra - 4)); w.Write(new byte[extra - 4]); }
+                    starts[e.Key] = f.Position;
                     w.Write(data);
                     c.Write(0x02014b50u); c.Write((ushort)20); c.Write((ushort)20); c.Write((ushort)0);
                     c.Write((ushort)(deflated ? 8 : 0)); c.Write((ushort)0); c.Write((ushort)0);
@@ -62,6 +65,7 @@ namespace Relief.Tests
                 w.Write((ushort)entries.Count); w.Write((ushort)entries.Count);
                 w.Write((uint)central.Length); w.Write((uint)start); w.Write((ushort)0);
             }
+            return starts;
         }
 
         static string Apk()
@@ -77,6 +81,26 @@ namespace Relief.Tests
             };
             WriteZip(apk, entries, new HashSet<string> { "assets/Island.rlpack" }, 7);
             return apk;
+        }
+
+        /// <summary><paramref name="world"/> settles around its centre and answers a height there
+        /// from a loaded region, the same as <paramref name="byPath"/> (the pack opened by path).</summary>
+        internal static void StreamsAs(World world, World byPath)
+        {
+            Assert.AreEqual(byPath.Info.RegionCount, world.Info.RegionCount);
+            double x = world.Info.Centre.X, z = world.Info.Centre.Z;
+            using (var s = new Runtime(world, StreamingTests.PiecesOnly()))
+            using (var t = new TerrainQueries(s))
+            using (var s2 = new Runtime(byPath, StreamingTests.PiecesOnly()))
+            using (var t2 = new TerrainQueries(s2))
+            {
+                Assert.IsTrue(s.Settle(x, 0, z, 60000));
+                Assert.IsTrue(s2.Settle(x, 0, z, 60000));
+                HeightOrigin origin, origin2;
+                float h = t.Height(x + 3.5, z - 7.25, out origin);
+                Assert.AreEqual(HeightOrigin.Region, origin);
+                Assert.AreEqual(t2.Height(x + 3.5, z - 7.25, out origin2), h);
+            }
         }
 
         [Test]
@@ -97,22 +121,7 @@ namespace Relief.Tests
 
             using (World inApk = StreamingAssets.OpenWorld(streaming, "worlds/island.rlpack"))
             using (World byPath = World.Open(PackPath))
-            {
-                Assert.AreEqual(byPath.Info.RegionCount, inApk.Info.RegionCount);
-                double x = inApk.Info.Centre.X, z = inApk.Info.Centre.Z;
-                using (var s = new Runtime(inApk, StreamingTests.PiecesOnly()))
-                using (var t = new TerrainQueries(s))
-                using (var s2 = new Runtime(byPath, StreamingTests.PiecesOnly()))
-                using (var t2 = new TerrainQueries(s2))
-                {
-                    Assert.IsTrue(s.Settle(x, 0, z, 60000));
-                    Assert.IsTrue(s2.Settle(x, 0, z, 60000));
-                    HeightOrigin origin, origin2;
-                    float h = t.Height(x + 3.5, z - 7.25, out origin);
-                    Assert.AreEqual(HeightOrigin.Region, origin);
-                    Assert.AreEqual(t2.Height(x + 3.5, z - 7.25, out origin2), h);
-                }
-            }
+                StreamsAs(inApk, byPath);
             using (Planet planet = StreamingAssets.OpenPlanet(streaming, "planet.plnt"))
             using (Planet byPath = Planet.Open(PlanetPath))
                 Assert.AreEqual(byPath.Info.Radius, planet.Info.Radius);

@@ -263,6 +263,36 @@ pub(crate) unsafe fn utf8_path<'a>(what: &str, path: *const c_char) -> Result<&'
         .map_err(|_| Failure::invalid(format!("{what}: path is not UTF-8")))
 }
 
+/// A duplicate of the caller's file descriptor `fd`, as a file relief owns (the caller keeps
+/// and closes theirs). A negative or closed descriptor is INVALID_ARGUMENT; off Unix there are
+/// no descriptors to take.
+pub(crate) fn duplicate_fd(what: &str, fd: i32) -> Result<std::fs::File, Failure> {
+    if fd < 0 {
+        return Err(Failure::invalid(format!(
+            "{what}: fd {fd} is not a file descriptor"
+        )));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::fd::FromRawFd;
+        // SAFETY: fcntl on any integer is defined: F_DUPFD_CLOEXEC returns a new descriptor
+        // or -1 (EBADF for one that is not open); nothing else is touched.
+        let copy = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 0) };
+        if copy < 0 {
+            let e = std::io::Error::last_os_error();
+            return Err(Failure::invalid(format!(
+                "{what}: fd {fd} can't be duplicated ({e}): is it open?"
+            )));
+        }
+        // SAFETY: `copy` was just made, and nothing else owns it.
+        Ok(unsafe { std::fs::File::from_raw_fd(copy) })
+    }
+    #[cfg(not(unix))]
+    Err(Failure::invalid(format!(
+        "{what}: file descriptors are taken on Unix systems only (Android, iOS, Linux, macOS)"
+    )))
+}
+
 /// Checks a caller's position is finite.
 pub(crate) fn finite(what: &str, values: &[f64]) -> Result<(), Failure> {
     if values.iter().all(|v| v.is_finite()) {

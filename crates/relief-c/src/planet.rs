@@ -206,6 +206,42 @@ pub unsafe extern "C" fn relief_planet_open_file_range(
     })
 }
 
+/// Opens a PLNT blob stored as the `length` bytes at `offset` of the open file `fd`, read in
+/// place with positioned reads. This is how an Android game opens StreamingAssets wherever
+/// Google Play put them (the base APK or an install-time asset pack's split APK):
+/// `AssetManager.openFd(name)` gives an `AssetFileDescriptor` whose
+/// `getParcelFileDescriptor().getFd()`, `getStartOffset()` and `getLength()` are `fd`,
+/// `offset` and `length`. relief duplicates `fd`, so the caller closes theirs (the
+/// `AssetFileDescriptor`) as soon as this returns; the duplicate stays open until the planet
+/// and everything made from it are destroyed. A file position is never used or moved.
+///
+/// On success writes a new handle to `*out_planet` (free with `relief_planet_destroy`); on failure
+/// it is untouched. Errors: INVALID_ARGUMENT (NULL `out_planet`, a negative `fd` or one that is
+/// not open, and on Windows any `fd`), IO (not a regular file, unreadable, or the range runs
+/// past the file's end), CORRUPT (the range holds no valid planet), UNSUPPORTED_VERSION.
+/// Threads: any.
+///
+/// # Safety
+/// `out_planet` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn relief_planet_open_fd(
+    fd: i32,
+    offset: u64,
+    length: u64,
+    out_planet: *mut *mut relief_planet,
+) -> relief_status {
+    ffi_guard!({
+        let what = "relief_planet_open_fd";
+        require(what, &[("out_planet", out_planet.is_null())])?;
+        let file = super::duplicate_fd(what, fd)?;
+        publish(
+            out_planet,
+            Planet::open_in_file(file, offset, length, &format!("fd {fd}"))?,
+        );
+        Ok(())
+    })
+}
+
 /// Frees a planet. NULL is a no-op. Streamers and terrains made from it keep what they need.
 /// Threads: any, once no other thread uses the handle.
 ///

@@ -53,9 +53,20 @@ pub struct FileBytes {
 
 impl FileBytes {
     pub fn open(path: &Path) -> std::io::Result<FileBytes> {
-        let file = open_regular(path)?;
-        let len = file.metadata()?.len();
-        Ok(FileBytes { file, len })
+        FileBytes::from_file(open_regular(path)?)
+    }
+
+    /// Reads a file already open (a descriptor another API handed over); anything but a
+    /// regular file is an `InvalidInput` error, as for [`open_regular`].
+    pub fn from_file(file: std::fs::File) -> std::io::Result<FileBytes> {
+        let meta = file.metadata()?;
+        if !meta.is_file() {
+            return Err(not_regular());
+        }
+        Ok(FileBytes {
+            file,
+            len: meta.len(),
+        })
     }
 }
 
@@ -103,7 +114,18 @@ impl FileRange {
     /// Opens `length` bytes at `offset` of the file at `path`. A range past the file's end
     /// is an `InvalidInput` error saying so.
     pub fn open(path: &Path, offset: u64, length: u64) -> std::io::Result<FileRange> {
-        let file = FileBytes::open(path)?;
+        FileRange::new(FileBytes::open(path)?, offset, length)
+    }
+
+    /// `length` bytes at `offset` of a file already open: Android's
+    /// `AssetManager.openFd` gives a descriptor of the APK (or of the split APK of an asset
+    /// pack) with the entry's offset and length. A range past the file's end is an
+    /// `InvalidInput` error saying so.
+    pub fn of_file(file: std::fs::File, offset: u64, length: u64) -> std::io::Result<FileRange> {
+        FileRange::new(FileBytes::from_file(file)?, offset, length)
+    }
+
+    fn new(file: FileBytes, offset: u64, length: u64) -> std::io::Result<FileRange> {
         match offset.checked_add(length) {
             Some(end) if end <= file.len => Ok(FileRange {
                 file,

@@ -97,6 +97,21 @@ impl World {
         World::open_pack(&name, Box::new(bytes))
     }
 
+    /// Opens a pack stored as the `length` bytes at `offset` of `file`, a file already open
+    /// (on Android, the descriptor `AssetManager.openFd` gives, duplicated), read in place as
+    /// [`open_file_range`](Self::open_file_range) reads; `name` labels messages. The world
+    /// keeps `file` open until it and everything made from it are dropped.
+    pub fn open_in_file(
+        file: std::fs::File,
+        offset: u64,
+        length: u64,
+        name: &str,
+    ) -> Result<World, FormatError> {
+        let bytes = crate::io::FileRange::of_file(file, offset, length)
+            .map_err(|e| FormatError::io(Path::new(name), e))?;
+        World::open_pack(&format!("{name}@{offset}+{length}"), Box::new(bytes))
+    }
+
     fn from_store(store: Store) -> Result<World, FormatError> {
         let manifest_path = store.path_of(manifest::MANIFEST_FILE);
         let text = store.read(manifest::MANIFEST_FILE)?;

@@ -126,6 +126,23 @@ impl Planet {
         Planet::from_blob(Blob::open_bytes(name, Box::new(bytes))?)
     }
 
+    /// Opens a blob stored as the `length` bytes at `offset` of `file`, a file already open
+    /// (on Android, the descriptor `AssetManager.openFd` gives, duplicated), read in place as
+    /// [`open_file_range`](Self::open_file_range) reads; `name` labels messages.
+    pub fn open_in_file(
+        file: std::fs::File,
+        offset: u64,
+        length: u64,
+        name: &str,
+    ) -> Result<Planet, FormatError> {
+        let bytes = crate::io::FileRange::of_file(file, offset, length)
+            .map_err(|e| FormatError::io(Path::new(name), e))?;
+        Planet::from_blob(Blob::open_bytes(
+            format!("{name}@{offset}+{length}"),
+            Box::new(bytes),
+        )?)
+    }
+
     pub fn from_blob(blob: Blob) -> Result<Planet, FormatError> {
         let need = |name: &str| {
             blob.field_index(name)

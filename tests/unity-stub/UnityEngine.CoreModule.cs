@@ -1,10 +1,24 @@
-// A reference stub of exactly the UnityEngine members relief's components
-// (bindings/unity/Components) and samples (bindings/unity/Samples~) use, so CI compiles them
-// without Unity. Each member has the signature its page in Unity's Scripting Reference gives
-// (Unity 2021.3 LTS and later; pages at https://docs.unity3d.com/ScriptReference/<page>, cited
-// per member). Bodies throw: nothing here runs. A member the components use and this file
-// lacks fails the build, which is the point; tests/csharp.rs also fails on a member nothing
-// uses or a declaration citing no page.
+// A stand-in for Unity's UnityEngine.CoreModule.dll holding exactly the members relief's package
+// (bindings/unity) uses from it, so tests/unity_compile.rs can compile each of the package's
+// assemblies against the modules Unity gives it. Each member has the signature its page in
+// Unity's Scripting Reference gives (Unity 2021.3 LTS and later; pages at
+// https://docs.unity3d.com/ScriptReference/<page>, cited per member); bodies throw, nothing
+// here runs. Why these types are in this module (UnityCsReference, 2021.3 branch; code under
+// Modules/<X>/ is built into UnityEngine.<X>Module.dll, Runtime/Export/ into CoreModule):
+//   Runtime/Export/Scripting/: Object (UnityEngineObject.bindings.cs), Component, Behaviour,
+//     MonoBehaviour, GameObject; AddComponentMenu, DisallowMultipleComponent (Attributes.cs);
+//     AOT.MonoPInvokeCallbackAttribute (AttributeHelperEngine.cs)
+//   Runtime/Transform/ScriptBindings/Transform.bindings.cs: Transform
+//   Runtime/Export/Math/: Vector3, Vector4, Quaternion; Runtime/Export/Geometry/: Rect, Bounds
+//   Runtime/Export/Graphics/: Mesh, MeshFilter, Renderer, MeshRenderer, Texture, Texture2D,
+//     and in GraphicsEnums.cs TextureFormat, TextureWrapMode, FilterMode,
+//     Rendering.IndexFormat, Rendering.MeshUpdateFlags
+//   Runtime/Export/Shaders/: Shader, Material; Runtime/Export/Camera/Camera.bindings.cs: Camera
+//   Runtime/Export/Debug/Debug.bindings.cs, Application/Application.bindings.cs,
+//     Time/Time.bindings.cs: Debug, Application, Time
+//   Runtime/Export/Input/KeyCode.cs: KeyCode (Input itself is in InputLegacyModule)
+//   Runtime/Export/Serialization/Serialization.cs: SerializeField;
+//     Runtime/Export/PropertyDrawer/PropertyAttribute.cs: Tooltip, Header, Range
 #pragma warning disable 0660, 0661 // Object defines == without Equals/GetHashCode, as Unity's does
 using System;
 
@@ -18,7 +32,7 @@ namespace UnityEngine.Rendering
 
 namespace UnityEngine
 {
-    static class Stub { internal static Exception Never() { return new NotSupportedException("UnityEngine reference stub: compile only"); } }
+    static class Stub { internal static Exception Never() { return new NotSupportedException("UnityEngine stand-in: compile only"); } }
 
     // ScriptReference/Object.html
     public class Object
@@ -152,38 +166,6 @@ namespace UnityEngine
         public Bounds(Vector3 center, Vector3 size) { throw Stub.Never(); }
     }
 
-    // ScriptReference/Terrain.html
-    public sealed class Terrain : Behaviour
-    {
-        // Terrain.CreateTerrainGameObject.html: public static GameObject CreateTerrainGameObject(TerrainData assignTerrain);
-        public static GameObject CreateTerrainGameObject(TerrainData assignTerrain) { throw Stub.Never(); }
-        // Terrain-materialTemplate.html, Terrain-allowAutoConnect.html
-        public Material materialTemplate { get { throw Stub.Never(); } set { throw Stub.Never(); } }
-        public bool allowAutoConnect { get { throw Stub.Never(); } set { throw Stub.Never(); } }
-        // Terrain.SetNeighbors.html: public void SetNeighbors(Terrain left, Terrain top, Terrain right, Terrain bottom);
-        public void SetNeighbors(Terrain left, Terrain top, Terrain right, Terrain bottom) { throw Stub.Never(); }
-    }
-
-    // ScriptReference/TerrainData.html
-    public sealed class TerrainData : Object
-    {
-        // TerrainData-ctor.html
-        public TerrainData() { throw Stub.Never(); }
-        // TerrainData-heightmapResolution.html, TerrainData-size.html
-        public int heightmapResolution { get { throw Stub.Never(); } set { throw Stub.Never(); } }
-        public Vector3 size { get { throw Stub.Never(); } set { throw Stub.Never(); } }
-        // TerrainData.SetHeightsDelayLOD.html: public void SetHeightsDelayLOD(int xBase, int yBase, float[,] heights);
-        public void SetHeightsDelayLOD(int xBase, int yBase, float[,] heights) { throw Stub.Never(); }
-        // TerrainData.SyncHeightmap.html
-        public void SyncHeightmap() { throw Stub.Never(); }
-        // TerrainData.SetHolesDelayLOD.html: public void SetHolesDelayLOD(int xBase, int yBase, bool[,] holes);
-        public void SetHolesDelayLOD(int xBase, int yBase, bool[,] holes) { throw Stub.Never(); }
-        // TerrainData.SyncTexture.html: public void SyncTexture(string textureName);
-        public void SyncTexture(string textureName) { throw Stub.Never(); }
-        // TerrainData.HolesTextureName.html
-        public static string HolesTextureName { get { throw Stub.Never(); } }
-    }
-
     // ScriptReference/Mesh.html
     public sealed class Mesh : Object
     {
@@ -202,13 +184,6 @@ namespace UnityEngine
         public Bounds bounds { get { throw Stub.Never(); } set { throw Stub.Never(); } }
     }
 
-    // ScriptReference/Collider.html, MeshCollider.html, MeshCollider-sharedMesh.html
-    public class Collider : Component { }
-    public sealed class MeshCollider : Collider
-    {
-        public Mesh sharedMesh { get { throw Stub.Never(); } set { throw Stub.Never(); } }
-    }
-
     // ScriptReference/MeshFilter.html, MeshFilter-sharedMesh.html
     public sealed class MeshFilter : Component
     {
@@ -221,13 +196,6 @@ namespace UnityEngine
         public Material sharedMaterial { get { throw Stub.Never(); } set { throw Stub.Never(); } }
     }
     public sealed class MeshRenderer : Renderer { }
-
-    // ScriptReference/Physics.html
-    public static class Physics
-    {
-        // Physics.BakeMesh.html: public static void BakeMesh(int meshID, bool convex);
-        public static void BakeMesh(int meshID, bool convex) { throw Stub.Never(); }
-    }
 
     // ScriptReference/TextureFormat.html (RFloat = 18), TextureWrapMode.html, FilterMode.html
     public enum TextureFormat { RFloat = 18 }
@@ -299,19 +267,6 @@ namespace UnityEngine
     // ScriptReference/KeyCode.html (values as Unity numbers them)
     public enum KeyCode { Space = 32, E = 101, Q = 113, LeftShift = 304, LeftControl = 306 }
 
-    // ScriptReference/Input.html, Input.GetAxis.html, Input.GetKey.html
-    public static class Input
-    {
-        public static float GetAxis(string axisName) { throw Stub.Never(); }
-        public static bool GetKey(KeyCode key) { throw Stub.Never(); }
-    }
-
-    // ScriptReference/GUI.html, GUI.Label.html: public static void Label(Rect position, string text);
-    public static class GUI
-    {
-        public static void Label(Rect position, string text) { throw Stub.Never(); }
-    }
-
     // ScriptReference/SerializeField.html, TooltipAttribute.html, HeaderAttribute.html,
     // RangeAttribute.html, AddComponentMenu.html, DisallowMultipleComponent.html
     [AttributeUsage(AttributeTargets.Field)] public sealed class SerializeField : Attribute { }
@@ -320,4 +275,14 @@ namespace UnityEngine
     [AttributeUsage(AttributeTargets.Field)] public sealed class RangeAttribute : Attribute { public RangeAttribute(float min, float max) { } }
     [AttributeUsage(AttributeTargets.Class)] public sealed class AddComponentMenu : Attribute { public AddComponentMenu(string menuName) { } }
     [AttributeUsage(AttributeTargets.Class)] public sealed class DisallowMultipleComponent : Attribute { }
+
+}
+
+namespace AOT
+{
+    // Here so that a package assembly that also declares one (as relief's runtime must, since a
+    // noEngineReferences assembly sees no UnityEngine) is compiled beside Unity's own.
+    // ScriptReference/AOT.MonoPInvokeCallbackAttribute.html
+    [AttributeUsage(AttributeTargets.Method, AllowMultiple = true)]
+    public class MonoPInvokeCallbackAttribute : Attribute { public MonoPInvokeCallbackAttribute(Type type) { } }
 }

@@ -1,0 +1,97 @@
+// Android's AssetManager through Unity's JNI wrappers: how the components find a file in
+// StreamingAssets wherever Google Play put it (the base APK, or an install-time asset pack such
+// as UnityDataAssetPack), where Application.streamingAssetsPath only names the base APK.
+using System;
+using System.IO;
+using UnityEngine;
+
+namespace Relief.Unity
+{
+    /// <summary>The app's <c>AssetManager</c> on an Android player (see
+    /// <see cref="IAndroidAssets"/>): <see cref="OpenFd"/> is <c>AssetManager.openFd</c>, and
+    /// relief reads the file through the descriptor it gives, in place. Call it from the main
+    /// thread: JNI needs a thread attached to the Java VM, and Unity attaches only its own.</summary>
+    public sealed class AndroidAssetManager : IAndroidAssets
+    {
+        /// <summary>The app's AssetManager on an Android player; null everywhere else, the
+        /// editor included (StreamingAssets is a folder there).</summary>
+        public static IAndroidAssets Current
+        {
+            get
+            {
+#if UNITY_ANDROID && !UNITY_EDITOR
+                return Instance;
+#else
+                return null;
+#endif
+            }
+        }
+
+#if UNITY_ANDROID && !UNITY_EDITOR
+        static readonly AndroidAssetManager Instance = new AndroidAssetManager();
+        AndroidJavaObject assets;
+
+        AndroidAssetManager() { }
+
+        /// <summary><c>AssetManager.openFd(name)</c>; a missing or compressed file is a
+        /// <see cref="FileNotFoundException"/> with Android's message.</summary>
+        public AssetFd OpenFd(string name)
+        {
+            if (assets == null)
+            {
+                // Looked up on first use, so a failure reaches the caller's error path.
+                using (var player = new AndroidJavaClass("com.unity3d.player.UnityPlayer"))
+                using (var activity = player.GetStatic<AndroidJavaObject>("currentActivity"))
+                    assets = activity.Call<AndroidJavaObject>("getAssets");
+            }
+            AndroidJavaObject afd;
+            try
+            {
+                afd = assets.Call<AndroidJavaObject>("openFd", name);
+            }
+            catch (AndroidJavaException e)
+            {
+                // "java.io.FileNotFoundException: <name>", or "...: This file can not be opened
+                // as a file descriptor; it is probably compressed".
+                if (e.Message != null && e.Message.StartsWith("java.io.FileNotFoundException", StringComparison.Ordinal))
+                    throw new FileNotFoundException(e.Message);
+                throw;
+            }
+            var owner = new Closing(afd);
+            try
+            {
+                int fd;
+                using (var pfd = afd.Call<AndroidJavaObject>("getParcelFileDescriptor"))
+                    fd = pfd.Call<int>("getFd");
+                return new AssetFd(fd, afd.Call<long>("getStartOffset"), afd.Call<long>("getLength"), owner);
+            }
+            catch
+            {
+                owner.Dispose();
+                throw;
+            }
+        }
+
+        /// <summary>Closes the AssetFileDescriptor (and with it the descriptor it owns: relief
+        /// reads through its own duplicate) and lets go of the Java object.</summary>
+        sealed class Closing : IDisposable
+        {
+            readonly AndroidJavaObject afd;
+            public Closing(AndroidJavaObject afd) { this.afd = afd; }
+            public void Dispose()
+            {
+                try { afd.Call("close"); }
+                finally { afd.Dispose(); }
+            }
+        }
+#else
+        AndroidAssetManager() { }
+
+        /// <summary>Off Android players there is no AssetManager: always throws.</summary>
+        public AssetFd OpenFd(string name)
+        {
+            throw new PlatformNotSupportedException("AssetManager.openFd exists on Android players only");
+        }
+#endif
+    }
+}

@@ -1,0 +1,28 @@
+// A stand-in for Unity's UnityEngine.PhysicsModule.dll holding exactly the members relief's package
+// (bindings/unity) uses from it, so tests/unity_compile.rs can compile each of the package's
+// assemblies against the modules Unity gives it. Each member has the signature its page in
+// Unity's Scripting Reference gives (Unity 2021.3 LTS and later; pages at
+// https://docs.unity3d.com/ScriptReference/<page>, cited per member); bodies throw, nothing
+// here runs. Why these types are in this module (UnityCsReference, 2021.3 branch; code under
+// Modules/<X>/ is built into UnityEngine.<X>Module.dll, Runtime/Export/ into CoreModule):
+//   Modules/Physics/ScriptBindings/Dynamics.bindings.cs: Collider, MeshCollider, Physics
+using System;
+
+namespace UnityEngine
+{
+    static class Stub { internal static Exception Never() { return new NotSupportedException("UnityEngine stand-in: compile only"); } }
+
+    // ScriptReference/Collider.html, MeshCollider.html, MeshCollider-sharedMesh.html
+    public class Collider : Component { }
+    public sealed class MeshCollider : Collider
+    {
+        public Mesh sharedMesh { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+    }
+
+    // ScriptReference/Physics.html
+    public static class Physics
+    {
+        // Physics.BakeMesh.html: public static void BakeMesh(int meshID, bool convex);
+        public static void BakeMesh(int meshID, bool convex) { throw Stub.Never(); }
+    }
+}
