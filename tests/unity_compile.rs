@@ -13,8 +13,10 @@
 //! `EditorCompilation.cs`; the version list is what Unity 2021.3 prints.
 //!
 //! Here each define set — the editor targeting standalone, Android and iOS, and the Android,
-//! iOS, Linux, Windows and macOS players under IL2CPP and under Mono — compiles every asmdef
-//! that applies, in dependency order, with `mcs` against the UnityEngine stand-ins in
+//! iOS, Linux, Windows and macOS players under IL2CPP and under Mono, all with the Input
+//! Manager active, and the editor and an Android player with only the Input System package
+//! active (installed, its assembly referenced where named) — compiles every asmdef that
+//! applies, in dependency order, with `mcs` against the UnityEngine stand-ins in
 //! tests/unity-stub (one DLL per module, as Unity ships them). `mcs -langversion:7.2` takes a
 //! subset of Unity's C# 9, and Mono's 4.x class library stands for Unity's ".NET Framework"
 //! API level; its ".NET Standard 2.1" level is not checked (no reference assembly for it is
@@ -90,11 +92,19 @@ const MACOS: &[&str] = &[
     "PLATFORM_STANDALONE_OSX",
 ];
 
-/// Every define set the package is compiled with: a name, and its defines past VERSION.
-fn targets() -> Vec<(String, Vec<&'static str>)> {
+/// The input system a project has active (Player Settings → Active Input Handling): the
+/// Input Manager (Unity 2021.3's default), or only the Input System package, which is then
+/// installed and its assembly referenced.
+const LEGACY_INPUT: &[&str] = &["ENABLE_LEGACY_INPUT_MANAGER"];
+const NEW_INPUT: &[&str] = &["ENABLE_INPUT_SYSTEM"];
+
+/// Every define set the package is compiled with: a name, its defines past VERSION, and
+/// whether the Input System package is installed.
+fn targets() -> Vec<(String, Vec<&'static str>, bool)> {
     let mut out = Vec::new();
     for (name, platform) in [("standalone", LINUX), ("android", ANDROID), ("ios", IOS)] {
-        out.push((format!("editor-{name}"), [EDITOR, platform].concat()));
+        let defines = [EDITOR, platform, LEGACY_INPUT].concat();
+        out.push((format!("editor-{name}"), defines, false));
     }
     for (name, platform) in [
         ("android", ANDROID),
@@ -105,11 +115,25 @@ fn targets() -> Vec<(String, Vec<&'static str>)> {
     ] {
         for backend in ["ENABLE_IL2CPP", "ENABLE_MONO"] {
             let tag = backend.trim_start_matches("ENABLE_").to_lowercase();
-            out.push((format!("{name}-{tag}"), [platform, &[backend]].concat()));
+            let defines = [platform, &[backend], LEGACY_INPUT].concat();
+            out.push((format!("{name}-{tag}"), defines, false));
         }
     }
+    out.push((
+        "editor-standalone-inputsystem".into(),
+        [EDITOR, LINUX, NEW_INPUT].concat(),
+        true,
+    ));
+    out.push((
+        "android-il2cpp-inputsystem".into(),
+        [ANDROID, &["ENABLE_IL2CPP"], NEW_INPUT].concat(),
+        true,
+    ));
     out
 }
+
+/// The Input System package's assembly, as tests/unity-stub's stand-in declares it.
+const INPUT_SYSTEM: &str = "Unity.InputSystem";
 
 /// UnityEngine's modules, as the stand-ins in tests/unity-stub declare them; CoreModule first
 /// (the others build on it).
@@ -129,6 +153,8 @@ const NUNIT: &str = "/usr/lib/cli/nunit.framework-2.6.3/nunit.framework.dll";
 struct Assembly {
     name: String,
     references: Vec<String>,
+    /// Assembly-CSharp: it also references every installed package's assembly.
+    every_package: bool,
     engine: bool,
     precompiled: Vec<String>,
     constraints: Vec<String>,
@@ -192,6 +218,7 @@ fn package_assemblies() -> Vec<Assembly> {
         out.push(Assembly {
             name: v["name"].as_str().unwrap().to_string(),
             references: strings(&v, "references"),
+            every_package: false,
             engine: !v["noEngineReferences"].as_bool().unwrap_or(false),
             precompiled: if v["overrideReferences"].as_bool().unwrap_or(false) {
                 strings(&v, "precompiledReferences")
@@ -215,6 +242,7 @@ fn package_assemblies() -> Vec<Assembly> {
     out.push(Assembly {
         name: "Assembly-CSharp".into(),
         references: auto,
+        every_package: true,
         engine: true,
         precompiled: Vec::new(),
         constraints: Vec::new(),
@@ -271,14 +299,18 @@ fn modules(dir: &Path) -> Vec<PathBuf> {
     built
 }
 
-/// Compiles every assembly that applies under `defines` into `dir`, in dependency order;
-/// the names compiled, or the first failure.
+/// Compiles every assembly that applies under `defines` into `dir`, in dependency order,
+/// with `installed` packages' assemblies (name, DLL) beside the engine's; the names compiled,
+/// or the first failure. A reference to an assembly that is neither the package's nor
+/// installed is skipped, as Unity skips it (an optional package's).
 fn compile_package(
     dir: &Path,
     modules: &[PathBuf],
+    installed: &[(&str, PathBuf)],
     assemblies: &[Assembly],
     defines: &[&str],
 ) -> Result<Vec<String>, String> {
+    let ours = |name: &String| assemblies.iter().any(|a| &a.name == name);
     std::fs::create_dir_all(dir).unwrap();
     let mut built: BTreeMap<String, PathBuf> = BTreeMap::new();
     let mut skipped = Vec::new();
@@ -292,10 +324,25 @@ fn compile_package(
                 skipped.push(a.name.clone());
                 continue;
             }
-            if !a.references.iter().all(|r| built.contains_key(r)) {
+            if !a
+                .references
+                .iter()
+                .filter(|r| ours(r))
+                .all(|r| built.contains_key(r))
+            {
                 continue;
             }
-            let mut refs: Vec<PathBuf> = a.references.iter().map(|r| built[r].clone()).collect();
+            let mut refs: Vec<PathBuf> = a
+                .references
+                .iter()
+                .filter(|r| ours(r))
+                .map(|r| built[r].clone())
+                .collect();
+            for (name, dll) in installed {
+                if a.every_package || a.references.iter().any(|r| r == name) {
+                    refs.push(dll.clone());
+                }
+            }
             if a.engine {
                 refs.extend(modules.iter().cloned());
             }
@@ -336,6 +383,9 @@ fn every_assembly_compiles_for_every_target_as_unity_compiles_it() {
     );
     let dir = scratch("unity-compile");
     let modules = modules(&dir);
+    let input_package = (INPUT_SYSTEM, dir.join(format!("{INPUT_SYSTEM}.dll")));
+    let src = root().join(format!("tests/unity-stub/{INPUT_SYSTEM}.cs"));
+    mcs(&input_package.1, &modules[..1], &[], false, &[src]).unwrap();
     let assemblies = package_assemblies();
     let names: Vec<&str> = assemblies.iter().map(|a| a.name.as_str()).collect();
     assert_eq!(
@@ -362,11 +412,17 @@ fn every_assembly_compiles_for_every_target_as_unity_compiles_it() {
         for _ in 0..2 {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some((name, extra)) = targets.get(i) else {
+                let Some((name, extra, input_system)) = targets.get(i) else {
                     break;
                 };
                 let defines = [VERSION, extra].concat();
-                let r = compile_package(&dir.join(name), &modules, &assemblies, &defines);
+                let installed: &[(&str, PathBuf)] = if *input_system {
+                    std::slice::from_ref(&input_package)
+                } else {
+                    &[]
+                };
+                let r =
+                    compile_package(&dir.join(name), &modules, installed, &assemblies, &defines);
                 results.lock().push((name.clone(), r));
             });
         }
@@ -385,7 +441,7 @@ fn every_assembly_compiles_for_every_target_as_unity_compiles_it() {
             Err(e) => failures.push(format!("--- {name}\n{e}")),
         }
     }
-    assert_eq!(results.len(), 13);
+    assert_eq!(results.len(), 15);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 
     // What was compiled keeps IL2CPP's rules (the Android IL2CPP player's assemblies).
@@ -440,6 +496,42 @@ public class Bad
 }
 "#;
 
+/// Unity's built-in packages can be switched off in a project, taking their module with them,
+/// so the package names each one it uses (Unity Manual, "Built-in packages":
+/// `com.unity.modules.<x>` is `UnityEngine.<X>Module`). Every stand-in module is used (the
+/// test below proves each member is); CoreModule and InputLegacyModule are no built-in
+/// package; TerrainPhysics is used without naming a type (the TerrainCollider that
+/// `Terrain.CreateTerrainGameObject` adds to every tile).
+#[test]
+fn the_package_depends_on_every_built_in_module_it_uses() {
+    let manifest: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("bindings/unity/package.json")).unwrap(),
+    )
+    .unwrap();
+    let declared: std::collections::BTreeSet<String> = manifest["dependencies"]
+        .as_object()
+        .map(|d| d.keys().cloned().collect())
+        .unwrap_or_default();
+    let mut used: std::collections::BTreeSet<String> = MODULES
+        .iter()
+        .filter(|m| !["UnityEngine.CoreModule", "UnityEngine.InputLegacyModule"].contains(m))
+        .map(|m| {
+            let x = m
+                .trim_start_matches("UnityEngine.")
+                .trim_end_matches("Module");
+            format!("com.unity.modules.{}", x.to_lowercase())
+        })
+        .collect();
+    used.insert("com.unity.modules.terrainphysics".into());
+    assert_eq!(
+        declared, used,
+        "package.json's dependencies against the modules used"
+    );
+    for v in manifest["dependencies"].as_object().unwrap().values() {
+        assert_eq!(v, "1.0.0", "built-in packages are all version 1.0.0");
+    }
+}
+
 /// The stand-ins can't drift into an API of their own: each declaration cites a Scripting
 /// Reference page naming it, and each is used by the package.
 #[test]
@@ -456,11 +548,14 @@ fn every_stand_in_member_is_cited_and_used() {
             !before.is_alphanumeric() && !after.is_alphanumeric() && after != '_'
         })
     };
-    // Base classes the used types inherit their used members through, a type a used
-    // member's signature names (Mesh.SetVertices' flags), and the stubs' helper.
+    // Base classes the used types inherit their used members through, types a used member's
+    // signature names (Mesh.SetVertices' flags, the Input System's key controls), and the
+    // stubs' helper.
     let structural = [
         "Stub",
         "MeshUpdateFlags",
+        "KeyControl",
+        "ButtonControl",
         "Component",
         "Behaviour",
         "Collider",
@@ -469,7 +564,7 @@ fn every_stand_in_member_is_cited_and_used() {
     ];
     let mut problems = Vec::new();
     let mut declared = 0;
-    for m in MODULES {
+    for m in MODULES.iter().chain(&[INPUT_SYSTEM]) {
         let stub =
             std::fs::read_to_string(root().join(format!("tests/unity-stub/{m}.cs"))).unwrap();
         let lines: Vec<&str> = stub.lines().collect();

@@ -11,8 +11,11 @@ use std::process::Command;
 
 use common::native::{must, native, package_entries, root, run};
 
-/// Unity ignores files without a .meta inside a package (packages are read-only), so every
-/// file and folder of the package has one, and every .meta has its file.
+/// Unity ignores files without a .meta inside a package (packages are read-only), and warns
+/// of a .meta without its file, so every file and folder of the package has one and every
+/// .meta has its file — in the checkout too, which a git URL installs as it is. The native
+/// libraries' import settings wait beside it (bindings/unity-plugins) for
+/// bindings/unity-package to put them in with their libraries.
 #[test]
 fn every_package_file_and_folder_has_a_meta() {
     let all = package_entries("");
@@ -20,11 +23,7 @@ fn every_package_file_and_folder_has_a_meta() {
     for p in &all {
         let name = p.to_string_lossy();
         match name.strip_suffix(".meta") {
-            // A native library's import settings wait for the library (bindings/unity-package
-            // puts it there, or drops the .meta).
-            Some(file) if !Path::new(file).exists() && !file.contains("/Plugins/") => {
-                problems.push(format!("{name}: orphan"))
-            }
+            Some(file) if !Path::new(file).exists() => problems.push(format!("{name}: orphan")),
             Some(_) => {}
             // A folder ending in `~` (Samples~) is one Unity skips: no .meta of its own.
             None if name.ends_with('~') => {}
@@ -178,7 +177,7 @@ fn each_plugin_is_imported_for_its_platform_only() {
         ("iOS/librelief.a", &["iPhone: iOS"][..], "CPU: ARM64"),
     ];
     for (lib, platforms, setting) in expected {
-        let meta = root().join(format!("bindings/unity/Plugins/{lib}.meta"));
+        let meta = root().join(format!("bindings/unity-plugins/{lib}.meta"));
         let text = std::fs::read_to_string(&meta).unwrap();
         assert!(text.contains("PluginImporter:"), "{lib}");
         assert!(text.contains(setting), "{lib}: no `{setting}`");

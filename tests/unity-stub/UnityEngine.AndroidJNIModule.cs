@@ -5,9 +5,9 @@
 // https://docs.unity3d.com/ScriptReference/<page>, cited per member); bodies throw, nothing
 // here runs. Why these types are in this module (UnityCsReference, 2021.3 branch; code under
 // Modules/<X>/ is built into UnityEngine.<X>Module.dll): Modules/AndroidJNI/AndroidJava.cs
-// (AndroidJavaObject, AndroidJavaClass, AndroidJavaException). The classes exist on every
-// platform and fail at run time off Android, so the package calls them under
-// `#if UNITY_ANDROID && !UNITY_EDITOR` only.
+// (AndroidJavaObject, AndroidJavaClass, AndroidJavaException) and AndroidJNI.bindings.cs
+// (AndroidJNI). The classes exist on every platform and fail at run time off Android, so the
+// package calls them under `#if UNITY_ANDROID && !UNITY_EDITOR` only.
 using System;
 
 namespace UnityEngine
@@ -31,6 +31,15 @@ namespace UnityEngine
     public class AndroidJavaClass : AndroidJavaObject
     {
         public AndroidJavaClass(string className) { throw Stub.Never(); }
+    }
+
+    // ScriptReference/AndroidJNI.html
+    public static class AndroidJNI
+    {
+        // AndroidJNI.AttachCurrentThread.html: public static int AttachCurrentThread();
+        public static int AttachCurrentThread() { throw Stub.Never(); }
+        // AndroidJNI.DetachCurrentThread.html: public static int DetachCurrentThread();
+        public static int DetachCurrentThread() { throw Stub.Never(); }
     }
 
     // ScriptReference/AndroidJavaException.html (Message: the Java throwable's toString(),

@@ -5,7 +5,8 @@
 // https://docs.unity3d.com/ScriptReference/<page>, cited per member); bodies throw, nothing
 // here runs. Why these types are in this module (UnityCsReference, 2021.3 branch; code under
 // Modules/<X>/ is built into UnityEngine.<X>Module.dll, Runtime/Export/ into CoreModule):
-//   Modules/Physics/ScriptBindings/Dynamics.bindings.cs: Collider, MeshCollider, Physics
+//   Modules/Physics/ScriptBindings/Dynamics.bindings.cs: Rigidbody, Collider, MeshCollider,
+//   Physics
 using System;
 
 namespace UnityEngine
@@ -19,9 +20,17 @@ namespace UnityEngine
         public Mesh sharedMesh { get { throw Stub.Never(); } set { throw Stub.Never(); } }
     }
 
+    // ScriptReference/Rigidbody.html, Rigidbody-position.html
+    public class Rigidbody : Component
+    {
+        public Vector3 position { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+    }
+
     // ScriptReference/Physics.html
     public static class Physics
     {
+        // Physics.SyncTransforms.html: public static void SyncTransforms();
+        public static void SyncTransforms() { throw Stub.Never(); }
         // Physics.BakeMesh.html: public static void BakeMesh(int meshID, bool convex);
         public static void BakeMesh(int meshID, bool convex) { throw Stub.Never(); }
     }

@@ -9,17 +9,23 @@ namespace Relief.Unity
 {
     /// <summary>The app's <c>AssetManager</c> on an Android player (see
     /// <see cref="IAndroidAssets"/>): <see cref="OpenFd"/> is <c>AssetManager.openFd</c>, and
-    /// relief reads the file through the descriptor it gives, in place. Call it from the main
-    /// thread: JNI needs a thread attached to the Java VM, and Unity attaches only its own.</summary>
+    /// relief reads the file through the descriptor it gives, in place. Take it from
+    /// <see cref="Current"/> on the main thread; call <see cref="OpenFd"/> there or on a thread
+    /// of your own inside <see cref="Attached"/> (JNI needs a thread attached to the Java VM,
+    /// and Unity attaches only its own).</summary>
     public sealed class AndroidAssetManager : IAndroidAssets
     {
         /// <summary>The app's AssetManager on an Android player; null everywhere else, the
-        /// editor included (StreamingAssets is a folder there).</summary>
+        /// editor included (StreamingAssets is a folder there). Read it on the main thread: the
+        /// first read looks the AssetManager up through the activity, which only the main
+        /// thread's class loader finds; <see cref="OpenFd"/> may then run on a thread
+        /// <see cref="Attached"/> to the Java VM.</summary>
         public static IAndroidAssets Current
         {
             get
             {
 #if UNITY_ANDROID && !UNITY_EDITOR
+                Instance.Prepare();
                 return Instance;
 #else
                 return null;
@@ -27,23 +33,57 @@ namespace Relief.Unity
             }
         }
 
+        /// <summary>Runs <paramref name="work"/> on this thread attached to the Java VM on an
+        /// Android player (JNI calls need it; Unity attaches only its own threads), detached
+        /// again after; elsewhere just runs it. For a thread of the caller's own, not a pool's.</summary>
+        public static T Attached<T>(Func<T> work)
+        {
+#if UNITY_ANDROID && !UNITY_EDITOR
+            AndroidJNI.AttachCurrentThread();
+            try
+            {
+                return work();
+            }
+            finally
+            {
+                AndroidJNI.DetachCurrentThread();
+            }
+#else
+            return work();
+#endif
+        }
+
 #if UNITY_ANDROID && !UNITY_EDITOR
         static readonly AndroidAssetManager Instance = new AndroidAssetManager();
         AndroidJavaObject assets;
+        string lookupFailure;
 
         AndroidAssetManager() { }
 
         /// <summary><c>AssetManager.openFd(name)</c>; a missing or compressed file is a
         /// <see cref="FileNotFoundException"/> with Android's message.</summary>
-        public AssetFd OpenFd(string name)
+        /// <summary>Looks the AssetManager up, once, on the main thread. A failure is kept
+        /// for <see cref="OpenFd"/> to throw, on the caller's error path.</summary>
+        void Prepare()
         {
-            if (assets == null)
+            if (assets != null || lookupFailure != null)
+                return;
+            try
             {
-                // Looked up on first use, so a failure reaches the caller's error path.
                 using (var player = new AndroidJavaClass("com.unity3d.player.UnityPlayer"))
                 using (var activity = player.GetStatic<AndroidJavaObject>("currentActivity"))
                     assets = activity.Call<AndroidJavaObject>("getAssets");
             }
+            catch (Exception e)
+            {
+                lookupFailure = "Android's AssetManager could not be reached: " + e.Message;
+            }
+        }
+
+        public AssetFd OpenFd(string name)
+        {
+            if (assets == null)
+                throw new InvalidOperationException(lookupFailure ?? "AndroidAssetManager.Current was not read on the main thread first");
             AndroidJavaObject afd;
             try
             {

@@ -2,6 +2,7 @@
 // each chunk's tangent frame, baked off the main thread; the LOD rings draw the ground. The
 // planet's centre is relief's (0, 0, 0); a floating origin keeps Unity's floats near the player,
 // so positions in and out are Unity positions, with doubles where precision matters.
+using System;
 using UnityEngine;
 
 namespace Relief.Unity
@@ -26,11 +27,18 @@ namespace Relief.Unity
 
         internal override double PlanetRadius { get { return planet != null ? planet.Info.Radius : 0; } }
 
-        internal override StreamingDriver<TerrainTile, ColliderChunk> Open(string streamingAssetsPath, string name,
-            UnityEngineBridge bridge, DriverSettings settings, out string error)
+        internal override IDisposable OpenSource(string streamingAssetsPath, string name, HttpOptions http, IAndroidAssets android)
         {
-            if (!Sources.TryOpenPlanet(streamingAssetsPath, name, out planet, out error, android: AndroidAssetManager.Current))
-                return null;
+            Planet opened;
+            string error;
+            if (!Sources.TryOpenPlanet(streamingAssetsPath, name, out opened, out error, http, android))
+                throw new InvalidOperationException(error);
+            return opened;
+        }
+
+        internal override StreamingDriver<TerrainTile, ColliderChunk> Start(IDisposable source, UnityEngineBridge bridge, DriverSettings settings)
+        {
+            planet = (Planet)source;
             Info = planet.Info;
             settings.ChunkColliders = true;
             settings.Tiles = false;

@@ -1,18 +1,24 @@
-// What ReliefTerrain and ReliefPlanet share: open the source when enabled, drive the runtime
-// once a frame within a main-thread budget, keep a floating origin, and stop cleanly — one
-// Debug.LogError with relief's message, never an exception every frame.
+// What ReliefTerrain and ReliefPlanet share: open the source off the main thread when enabled,
+// drive the runtime once a frame within a main-thread budget (the first loads included: no
+// frame ever waits for them), keep a floating origin, and stop cleanly — one Debug.LogError
+// with relief's message, never an exception every frame.
 using System;
+using System.IO;
 using UnityEngine;
 
 namespace Relief.Unity
 {
     /// <summary>A component streaming relief ground around a focus. Keep its GameObject
     /// unrotated and unscaled: Unity terrains cannot rotate, and relief's frame is the
-    /// component's local space shifted by <see cref="Origin"/>. Enabling opens the source;
-    /// a failure (missing or compressed StreamingAssets entry, corrupt file) logs relief's
-    /// message once and disables the component. A failure while streaming, or a destroyed
-    /// focus, logs once and stops streaming: what was shown stays until the component is
-    /// disabled, which frees everything it made.</summary>
+    /// component's local space shifted by <see cref="Origin"/>. Enabling starts opening the
+    /// source on a thread of its own (a URL's requests included); the ground then loads over
+    /// the following frames, <see cref="LoadingProgress"/> rising to 1, and
+    /// <see cref="Ready"/> is raised when all the ground around the focus is shown: hold the
+    /// player until then (a loading screen). A failure to open (missing or compressed
+    /// StreamingAssets entry, corrupt file, unreachable server) logs relief's message once,
+    /// raises <see cref="Failed"/> and disables the component. A failure while streaming, or a
+    /// destroyed focus, logs once, raises <see cref="Failed"/> and stops streaming: what was
+    /// shown stays until the component is disabled, which frees everything it made.</summary>
     [DisallowMultipleComponent]
     public abstract class ReliefStreaming : MonoBehaviour
     {
@@ -33,8 +39,6 @@ namespace Relief.Unity
         [SerializeField] int budgetMegabytes;
         [Tooltip("Milliseconds a frame may spend turning finished work into terrains and colliders.")]
         [SerializeField, Range(0.25f, 16f)] float mainThreadBudgetMs = 2f;
-        [Tooltip("Block in OnEnable until the ground around the focus is loaded (a loading screen), at most this many seconds; 0: stream in over frames.")]
-        [SerializeField] float settleSeconds = 10f;
 
         [Header("Drawing")]
         [Tooltip("Draw the far ground (relief's levels) with this material; its shader must be Relief/FarGround. Empty: no far ground.")]
@@ -46,6 +50,9 @@ namespace Relief.Unity
 
         StreamingDriver<TerrainTile, ColliderChunk> driver;
         UnityEngineBridge bridge;
+        Opening<IDisposable> opening;
+        DriverSettings settings;
+        bool ready;
 
         /// <summary>The relief position at the component's local (0, 0, 0).</summary>
         public Double3 Origin { get; private set; }
@@ -62,6 +69,20 @@ namespace Relief.Unity
 
         /// <summary>Whether the component is streaming (enabled, opened, not stopped).</summary>
         public bool IsStreaming { get { return driver != null && driver.State == DriverState.Running; } }
+        /// <summary>Whether the source is still being opened (on its own thread).</summary>
+        public bool IsOpening { get { return opening != null; } }
+        /// <summary>How much of the ground around the focus is loaded and shown, 0 to 1, for a
+        /// loading screen: 0 while opening; it falls below 1 again when the focus outruns the
+        /// loads.</summary>
+        public float LoadingProgress { get { return driver != null ? driver.Progress : 0f; } }
+        /// <summary>Whether <see cref="Ready"/> has been raised since the component was enabled.</summary>
+        public bool IsReady { get { return ready; } }
+        /// <summary>Raised once per enabling, on the main thread, when all the ground the focus
+        /// wants is first loaded and shown (collision included): let the player move.</summary>
+        public event Action Ready;
+        /// <summary>Raised on the main thread when opening fails or streaming stops, with
+        /// relief's message (also in <see cref="StopReason"/> and the console).</summary>
+        public event Action<string> Failed;
         /// <summary>Why streaming stopped or never started, or null.</summary>
         public string StopReason { get; private set; }
         /// <summary>Counts and the driver's own main-thread cost.</summary>
@@ -69,10 +90,12 @@ namespace Relief.Unity
 
         internal StreamingDriver<TerrainTile, ColliderChunk> Driver { get { return driver; } }
 
-        /// <summary>Opens the source and makes the driver; returns null with
-        /// <paramref name="error"/> set on failure.</summary>
-        internal abstract StreamingDriver<TerrainTile, ColliderChunk> Open(string streamingAssetsPath, string name,
-            UnityEngineBridge bridge, DriverSettings settings, out string error);
+        /// <summary>Opens the source (a World or a Planet), on the opening's own thread: throws
+        /// with relief's message on failure.</summary>
+        internal abstract IDisposable OpenSource(string streamingAssetsPath, string name, HttpOptions http, IAndroidAssets android);
+        /// <summary>Makes the driver for what <see cref="OpenSource"/> opened (now the
+        /// subclass's, freed in <see cref="Closed"/>), on the main thread.</summary>
+        internal abstract StreamingDriver<TerrainTile, ColliderChunk> Start(IDisposable source, UnityEngineBridge bridge, DriverSettings settings);
         /// <summary>The far ground's plane radius: the planet's, or 0 on a flat world.</summary>
         internal abstract double PlanetRadius { get; }
         /// <summary>Where <see cref="Origin"/> starts, once the source is open.</summary>
@@ -87,12 +110,13 @@ namespace Relief.Unity
         protected virtual void OnEnable()
         {
             StopReason = null;
+            ready = false;
             if (focus == null)
             {
                 Fail("no focus Transform set: drag the player into the component's Focus field");
                 return;
             }
-            var settings = new DriverSettings
+            settings = new DriverSettings
             {
                 LoadRadius = loadRadius,
                 CollisionRadius = collisionRadius,
@@ -102,43 +126,73 @@ namespace Relief.Unity
             };
             try
             {
-                bridge = new UnityEngineBridge(this, TerrainMaterial);
-                string error;
-                driver = Open(Application.streamingAssetsPath, file, bridge, settings, out error);
-                if (driver == null)
-                {
-                    Fail(error);
-                    return;
-                }
-                if (farGroundMaterial != null)
-                    bridge.Far = new FarGroundMesh(transform, farGroundMaterial, RuntimeConfig.Default(), PlanetRadius, FarGroundSink);
-                Origin = StartOrigin();
-                if (settleSeconds > 0)
-                    driver.Settle(FocusPosition(), (int)(settleSeconds * 1000));
+                // Everything Unity's API gives is read here, on the main thread; the opening's
+                // thread touches relief only (and Java, attached, on Android).
+                string streamingAssets = Application.streamingAssetsPath, name = file;
+                var http = new HttpOptions { CacheDirectory = Path.Combine(Application.persistentDataPath, "relief-cache") };
+                IAndroidAssets android = AndroidAssetManager.Current;
+                opening = new Opening<IDisposable>(() => AndroidAssetManager.Attached(
+                    () => OpenSource(streamingAssets, name, http, android)));
             }
-            catch (Exception e) // a corrupt pack, a bad config: relief's message, once
+            catch (Exception e) // the library missing, or refusing this platform: its message, once
             {
                 Fail(e.Message);
             }
         }
 
+        /// <summary>Logs why, once; raises <see cref="Failed"/>; frees everything; disables.</summary>
         void Fail(string why)
         {
             StopReason = why;
             Debug.LogError("relief: " + why, this);
             Close();
             enabled = false;
+            if (Failed != null)
+                Failed(why);
+        }
+
+        /// <summary>Takes the opened source once the opening is over; false until then (or on
+        /// failure, which disables the component).</summary>
+        bool Opened()
+        {
+            IDisposable source;
+            string error;
+            if (!opening.Poll(out source, out error))
+                return false;
+            opening.Dispose();
+            opening = null;
+            if (source == null)
+            {
+                Fail(error);
+                return false;
+            }
+            try
+            {
+                bridge = new UnityEngineBridge(this, TerrainMaterial);
+                driver = Start(source, bridge, settings);
+                if (farGroundMaterial != null)
+                    bridge.Far = new FarGroundMesh(transform, farGroundMaterial, RuntimeConfig.Default(), PlanetRadius, FarGroundSink);
+                Origin = StartOrigin();
+                return true;
+            }
+            catch (Exception e) // a bad config: relief's message, once
+            {
+                Fail(e.Message);
+                return false;
+            }
         }
 
         protected virtual void Update()
         {
+            if (opening != null && !Opened())
+                return;
             if (driver == null || driver.State != DriverState.Running)
                 return; // stopped: what was shown stays until the component is disabled
             if (focus == null)
             {
                 // Destroyed while streaming: stop once (logged by the driver), keep what is shown.
                 driver.Stop("the focus Transform was destroyed");
-                StopReason = driver.StopReason;
+                Stopped();
                 return;
             }
             Recentre();
@@ -147,11 +201,24 @@ namespace Relief.Unity
             Double3 eye = cam != null ? ToRelief(cam.transform.position) : at;
             if (!driver.Frame(at, eye))
             {
-                StopReason = driver.StopReason; // the driver logged it
+                Stopped(); // the driver logged it
                 return;
             }
             if (bridge.Far != null)
                 bridge.Far.Follow(eye, Origin);
+            if (!ready && driver.Progress >= 1f)
+            {
+                ready = true;
+                if (Ready != null)
+                    Ready();
+            }
+        }
+
+        void Stopped()
+        {
+            StopReason = driver.StopReason;
+            if (Failed != null)
+                Failed(StopReason);
         }
 
         void Recentre()
@@ -166,7 +233,15 @@ namespace Relief.Unity
             Origin = Origin + delta;
             Vector3 d = Conversions.ToVector3(delta);
             focus.position = transform.TransformPoint(local - d);
+            // A Rigidbody player is moved through the physics too (else an interpolated one
+            // lerps back across the shift, and the next step undoes it).
+            var body = focus.GetComponent<Rigidbody>();
+            if (body != null)
+                body.position = focus.position;
             bridge.Replace(Origin);
+            // Colliders, a CharacterController included, see the shifted transforms now, not
+            // at the next simulation step: a Move this frame collides with the ground as shown.
+            Physics.SyncTransforms();
             if (OriginShifted != null)
                 OriginShifted(d);
         }
@@ -189,6 +264,9 @@ namespace Relief.Unity
 
         void Close()
         {
+            if (opening != null)
+                opening.Dispose(); // what it opens later is freed on its thread
+            opening = null;
             if (driver != null)
                 driver.Dispose(); // destroys every tile and collider it made
             driver = null;

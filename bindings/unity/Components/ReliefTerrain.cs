@@ -1,6 +1,7 @@
 // A flat relief world in a Unity scene: its 512 m regions become pooled Terrain tiles, whose
 // own TerrainColliders are the collision (see the package README for why), plus the far
 // ground beyond; gameplay queries take and return Unity positions.
+using System;
 using UnityEngine;
 
 namespace Relief.Unity
@@ -27,11 +28,18 @@ namespace Relief.Unity
         internal override float FarGroundSink { get { return farGroundSink; } }
         internal override double PlanetRadius { get { return 0; } }
 
-        internal override StreamingDriver<TerrainTile, ColliderChunk> Open(string streamingAssetsPath, string name,
-            UnityEngineBridge bridge, DriverSettings settings, out string error)
+        internal override IDisposable OpenSource(string streamingAssetsPath, string name, HttpOptions http, IAndroidAssets android)
         {
-            if (!Sources.TryOpenWorld(streamingAssetsPath, name, out world, out error, android: AndroidAssetManager.Current))
-                return null;
+            World opened;
+            string error;
+            if (!Sources.TryOpenWorld(streamingAssetsPath, name, out opened, out error, http, android))
+                throw new InvalidOperationException(error);
+            return opened;
+        }
+
+        internal override StreamingDriver<TerrainTile, ColliderChunk> Start(IDisposable source, UnityEngineBridge bridge, DriverSettings settings)
+        {
+            world = (World)source;
             Info = world.Info;
             // Terrain tiles carry TerrainColliders: no chunk colliders on top of them.
             settings.ChunkColliders = false;

@@ -66,6 +66,8 @@ namespace Relief
         readonly StreamEvent[] events = new StreamEvent[64];
         readonly Stopwatch clock = new Stopwatch();
         double frameMs, frameMaxMs;
+        /// <summary>Whether a frame has run: before it the runtime wants nothing yet.</summary>
+        bool framed;
         /// <summary>Set by Settle: its updates' level rectangles are gone, so the next frame
         /// uploads every level instead.</summary>
         bool allLevelsDirty;
@@ -169,6 +171,7 @@ namespace Relief
                     // everything else and the levels start again, so the frame goes on.
                     Warn(e.Message);
                 }
+                framed = true;
                 int n;
                 while ((n = Runtime.PollEvents(events)) > 0)
                     for (int i = 0; i < n; i++)
@@ -308,6 +311,27 @@ namespace Relief
                 s.FrameMs = frameMs;
                 s.FrameMaxMs = frameMaxMs;
                 return s;
+            }
+        }
+
+        /// <summary>How much of what the focus wants is loaded and shown, from 0 to 1, for a
+        /// loading screen: the regions or tiles and collision chunks the runtime wants around the
+        /// last frame's focus that are ready (<see cref="RuntimeStats"/>' PiecesReady and
+        /// ChunksReady), less those still waiting for their terrain tile or collider this
+        /// driver makes on the main thread. 1 when all of it is shown (or nothing is wanted);
+        /// it falls again when the focus moves on to ground not loaded yet. 0 before the first
+        /// <see cref="Frame"/> (no focus yet).</summary>
+        public float Progress
+        {
+            get
+            {
+                if (State == DriverState.Disposed || !framed)
+                    return 0f;
+                RuntimeStats r = Runtime.Stats;
+                int wanted = r.PiecesWanted + r.ChunksWanted;
+                int pending = (tiles != null ? tiles.Pending : 0) + (colliders != null ? colliders.Pending : 0);
+                int ready = Math.Max(0, r.PiecesReady + r.ChunksReady - pending);
+                return wanted == 0 ? 1f : Math.Min(1f, (float)ready / wanted);
             }
         }
 

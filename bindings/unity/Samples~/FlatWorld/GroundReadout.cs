@@ -23,6 +23,12 @@ namespace Relief.Samples
             if (wait > 0f || terrain == null || player == null)
                 return;
             wait = refreshSeconds;
+            if (terrain.IsOpening || (terrain.IsStreaming && !terrain.IsReady))
+            {
+                // The loading screen: what the player waits for before it moves.
+                text = string.Format("relief: loading {0:0} %", terrain.LoadingProgress * 100f);
+                return;
+            }
             if (!terrain.IsStreaming)
             {
                 text = "relief: not streaming" + (terrain.StopReason != null ? " (" + terrain.StopReason + ")" : "");

@@ -20,15 +20,16 @@ namespace Relief.Samples
 
         void Update()
         {
-            if (terrain == null)
+            // Held until the ground around it is in (and its collision): no falling through.
+            if (terrain == null || !terrain.IsReady)
                 return;
             float dt = Time.deltaTime;
-            float turn = (Input.GetKey(KeyCode.E) ? 1f : 0f) - (Input.GetKey(KeyCode.Q) ? 1f : 0f);
+            float turn = SampleInput.Axis(SampleKey.TurnRight, SampleKey.TurnLeft);
             heading += turn * turnSpeed * dt;
             Quaternion facing = Quaternion.Euler(0f, heading, 0f);
             Vector3 forward = facing * new Vector3(0f, 0f, 1f), right = facing * new Vector3(1f, 0f, 0f);
-            float speed = Input.GetKey(KeyCode.LeftShift) ? runSpeed : walkSpeed;
-            Vector3 p = transform.position + (forward * Input.GetAxis("Vertical") + right * Input.GetAxis("Horizontal")) * (speed * dt);
+            float speed = SampleInput.Held(SampleKey.Fast) ? runSpeed : walkSpeed;
+            Vector3 p = transform.position + (forward * SampleInput.Forward() + right * SampleInput.Sideways()) * (speed * dt);
             float ground;
             if (terrain.TryGetHeight(p, out ground))
                 p.y = ground + eyeHeight;

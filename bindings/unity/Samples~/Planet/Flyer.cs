@@ -19,19 +19,19 @@ namespace Relief.Samples
 
         void Update()
         {
-            if (planet == null || !planet.IsStreaming)
+            if (planet == null || !planet.IsStreaming || !planet.IsReady)
                 return;
             float dt = Time.deltaTime;
             Vector3 up = planet.UpAt(transform.position);
             Vector3 forward = Vector3.ProjectOnPlane(transform.forward, up);
             if (forward.magnitude < 1e-3f)
                 forward = Vector3.ProjectOnPlane(transform.right, up); // looking straight down
-            float turn = (Input.GetKey(KeyCode.E) ? 1f : 0f) - (Input.GetKey(KeyCode.Q) ? 1f : 0f);
+            float turn = SampleInput.Axis(SampleKey.TurnRight, SampleKey.TurnLeft);
             forward = (Quaternion.AngleAxis(turn * turnSpeed * dt, up) * forward).normalized;
             Vector3 right = Vector3.Cross(up, forward);
-            float v = Input.GetKey(KeyCode.LeftShift) ? fastSpeed : speed;
-            Vector3 p = transform.position + (forward * Input.GetAxis("Vertical") + right * Input.GetAxis("Horizontal")) * (v * dt);
-            altitude += ((Input.GetKey(KeyCode.Space) ? 1f : 0f) - (Input.GetKey(KeyCode.LeftControl) ? 1f : 0f)) * climbSpeed * dt;
+            float v = SampleInput.Held(SampleKey.Fast) ? fastSpeed : speed;
+            Vector3 p = transform.position + (forward * SampleInput.Forward() + right * SampleInput.Sideways()) * (v * dt);
+            altitude += SampleInput.Axis(SampleKey.Climb, SampleKey.Descend) * climbSpeed * dt;
             if (altitude < 2f)
                 altitude = 2f;
             Vector3 surface;

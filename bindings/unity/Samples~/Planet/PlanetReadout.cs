@@ -22,6 +22,12 @@ namespace Relief.Samples
             if (wait > 0f || planet == null || player == null)
                 return;
             wait = refreshSeconds;
+            if (planet.IsOpening || (planet.IsStreaming && !planet.IsReady))
+            {
+                // The loading screen: what the player waits for before it moves.
+                text = string.Format("relief: loading {0:0} %", planet.LoadingProgress * 100f);
+                return;
+            }
             if (!planet.IsStreaming)
             {
                 text = "relief: not streaming" + (planet.StopReason != null ? " (" + planet.StopReason + ")" : "");
