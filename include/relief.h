@@ -410,6 +410,11 @@ typedef struct relief_runtime_stats {
   uint32_t pieces_ready;
   uint32_t chunks_wanted;
   uint32_t chunks_ready;
+  // Of the wanted, those whose loads failed for good (every attempt spent; the FAILED or
+  // CHUNK_FAILED event said so): they stay unready while wanted, so a loading screen is
+  // done when `ready + failed == wanted` for both. Added in 0.2.1.
+  uint32_t pieces_failed;
+  uint32_t chunks_failed;
 } relief_runtime_stats;
 
 // A snapshot of one of a runtime's streams. Set `struct_size` first.

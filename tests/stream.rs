@@ -397,6 +397,12 @@ fn a_panicking_load_fails_its_key_and_the_loader_lives_on() {
         "the one loader thread loaded every other bead"
     );
     assert!(s.is_idle(), "nothing stuck in flight");
+    // The bead that gave up is wanted and counted apart: ready and gave-up make the whole.
+    let stats = s.stats();
+    assert_eq!((stats.wanted, stats.gave_up), (7, 1));
+    // Out of the wanted set, it is counted no more.
+    s.update(DVec3::new(9000.0, 0.0, 0.0));
+    assert_eq!(s.stats().gave_up, 0);
 }
 
 /// A region file replaced by a FIFO fails that region at once (open never blocks), and the

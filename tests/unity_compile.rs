@@ -15,7 +15,8 @@
 //! Here each define set — the editor targeting standalone, Android and iOS, and the Android,
 //! iOS, Linux, Windows and macOS players under IL2CPP and under Mono, all with the Input
 //! Manager active, and the editor and an Android player with only the Input System package
-//! active (installed, its assembly referenced where named) — compiles every asmdef that
+//! active (installed, its assembly referenced where named, its `versionDefines` set; and once
+//! with the package removed but still named in Player Settings) — compiles every asmdef that
 //! applies, in dependency order, with `mcs` against the UnityEngine stand-ins in
 //! tests/unity-stub (one DLL per module, as Unity ships them). `mcs -langversion:7.2` takes a
 //! subset of Unity's C# 9, and Mono's 4.x class library stands for Unity's ".NET Framework"
@@ -99,7 +100,8 @@ const LEGACY_INPUT: &[&str] = &["ENABLE_LEGACY_INPUT_MANAGER"];
 const NEW_INPUT: &[&str] = &["ENABLE_INPUT_SYSTEM"];
 
 /// Every define set the package is compiled with: a name, its defines past VERSION, and
-/// whether the Input System package is installed.
+/// whether the Input System package is installed (Active Input Handling can name it after the
+/// package was removed: the define stays, the assembly goes).
 fn targets() -> Vec<(String, Vec<&'static str>, bool)> {
     let mut out = Vec::new();
     for (name, platform) in [("standalone", LINUX), ("android", ANDROID), ("ios", IOS)] {
@@ -129,11 +131,18 @@ fn targets() -> Vec<(String, Vec<&'static str>, bool)> {
         [ANDROID, &["ENABLE_IL2CPP"], NEW_INPUT].concat(),
         true,
     ));
+    out.push((
+        "android-il2cpp-inputsystem-removed".into(),
+        [ANDROID, &["ENABLE_IL2CPP"], NEW_INPUT].concat(),
+        false,
+    ));
     out
 }
 
-/// The Input System package's assembly, as tests/unity-stub's stand-in declares it.
+/// The Input System package's assembly, as tests/unity-stub's stand-in declares it, and the
+/// package it comes in.
 const INPUT_SYSTEM: &str = "Unity.InputSystem";
+const INPUT_SYSTEM_PACKAGE: &str = "com.unity.inputsystem";
 
 /// UnityEngine's modules, as the stand-ins in tests/unity-stub declare them; CoreModule first
 /// (the others build on it).
@@ -155,6 +164,8 @@ struct Assembly {
     references: Vec<String>,
     /// Assembly-CSharp: it also references every installed package's assembly.
     every_package: bool,
+    /// `versionDefines`: (package, define), the define set while the package is installed.
+    version_defines: Vec<(String, String)>,
     engine: bool,
     precompiled: Vec<String>,
     constraints: Vec<String>,
@@ -219,6 +230,17 @@ fn package_assemblies() -> Vec<Assembly> {
             name: v["name"].as_str().unwrap().to_string(),
             references: strings(&v, "references"),
             every_package: false,
+            version_defines: v["versionDefines"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .map(|d| {
+                            let s = |k: &str| d[k].as_str().unwrap().to_string();
+                            (s("name"), s("define"))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
             engine: !v["noEngineReferences"].as_bool().unwrap_or(false),
             precompiled: if v["overrideReferences"].as_bool().unwrap_or(false) {
                 strings(&v, "precompiledReferences")
@@ -243,6 +265,7 @@ fn package_assemblies() -> Vec<Assembly> {
         name: "Assembly-CSharp".into(),
         references: auto,
         every_package: true,
+        version_defines: Vec::new(),
         engine: true,
         precompiled: Vec::new(),
         constraints: Vec::new(),
@@ -300,13 +323,14 @@ fn modules(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// Compiles every assembly that applies under `defines` into `dir`, in dependency order,
-/// with `installed` packages' assemblies (name, DLL) beside the engine's; the names compiled,
-/// or the first failure. A reference to an assembly that is neither the package's nor
-/// installed is skipped, as Unity skips it (an optional package's).
+/// with `installed` packages' assemblies (assembly, package, DLL) beside the engine's; the
+/// names compiled, or the first failure. A reference to an assembly that is neither the
+/// package's nor installed is skipped, as Unity skips it (an optional package's), and an
+/// asmdef's `versionDefines` are defined while their package is installed.
 fn compile_package(
     dir: &Path,
     modules: &[PathBuf],
-    installed: &[(&str, PathBuf)],
+    installed: &[(&str, &str, PathBuf)],
     assemblies: &[Assembly],
     defines: &[&str],
 ) -> Result<Vec<String>, String> {
@@ -338,9 +362,15 @@ fn compile_package(
                 .filter(|r| ours(r))
                 .map(|r| built[r].clone())
                 .collect();
-            for (name, dll) in installed {
+            for (name, _, dll) in installed {
                 if a.every_package || a.references.iter().any(|r| r == name) {
                     refs.push(dll.clone());
+                }
+            }
+            let mut defines = defines.to_vec();
+            for (package, define) in &a.version_defines {
+                if installed.iter().any(|(_, p, _)| p == package) {
+                    defines.push(define);
                 }
             }
             if a.engine {
@@ -355,7 +385,7 @@ fn compile_package(
                 refs.push(NUNIT.into());
             }
             let dll = dir.join(format!("{}.dll", a.name));
-            mcs(&dll, &refs, defines, a.unsafe_code, &a.sources)
+            mcs(&dll, &refs, &defines, a.unsafe_code, &a.sources)
                 .map_err(|e| format!("{}: {e}", a.name))?;
             built.insert(a.name.clone(), dll);
         }
@@ -383,9 +413,13 @@ fn every_assembly_compiles_for_every_target_as_unity_compiles_it() {
     );
     let dir = scratch("unity-compile");
     let modules = modules(&dir);
-    let input_package = (INPUT_SYSTEM, dir.join(format!("{INPUT_SYSTEM}.dll")));
+    let input_package = (
+        INPUT_SYSTEM,
+        INPUT_SYSTEM_PACKAGE,
+        dir.join(format!("{INPUT_SYSTEM}.dll")),
+    );
     let src = root().join(format!("tests/unity-stub/{INPUT_SYSTEM}.cs"));
-    mcs(&input_package.1, &modules[..1], &[], false, &[src]).unwrap();
+    mcs(&input_package.2, &modules[..1], &[], false, &[src]).unwrap();
     let assemblies = package_assemblies();
     let names: Vec<&str> = assemblies.iter().map(|a| a.name.as_str()).collect();
     assert_eq!(
@@ -416,7 +450,7 @@ fn every_assembly_compiles_for_every_target_as_unity_compiles_it() {
                     break;
                 };
                 let defines = [VERSION, extra].concat();
-                let installed: &[(&str, PathBuf)] = if *input_system {
+                let installed: &[(&str, &str, PathBuf)] = if *input_system {
                     std::slice::from_ref(&input_package)
                 } else {
                     &[]
@@ -441,7 +475,7 @@ fn every_assembly_compiles_for_every_target_as_unity_compiles_it() {
             Err(e) => failures.push(format!("--- {name}\n{e}")),
         }
     }
-    assert_eq!(results.len(), 15);
+    assert_eq!(results.len(), 16);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 
     // What was compiled keeps IL2CPP's rules (the Android IL2CPP player's assemblies).
@@ -495,6 +529,64 @@ public class Bad
     public static object Third() { return typeof(Bad).GetMethod("Second"); }
 }
 "#;
+
+/// Unity calls a MonoBehaviour's messages (Start, Update, OnEnable, …) by name, whatever
+/// their access, and logs an error for one declared with parameters: no method of the
+/// components or samples takes a message's name with parameters.
+#[test]
+fn no_component_method_is_a_unity_message_with_parameters() {
+    const MESSAGES: &[&str] = &[
+        "Awake",
+        "Start",
+        "Update",
+        "LateUpdate",
+        "FixedUpdate",
+        "OnEnable",
+        "OnDisable",
+        "OnDestroy",
+        "Reset",
+        "OnValidate",
+        "OnGUI",
+    ];
+    const DECLARES: &[&str] = &[
+        "void",
+        "internal",
+        "public",
+        "protected",
+        "private",
+        "override",
+        "abstract",
+        "virtual",
+    ];
+    let mut problems = Vec::new();
+    let mut declared = 0;
+    for p in ["Components", "Samples~"]
+        .iter()
+        .flat_map(|d| common::native::package_sources(d))
+    {
+        let text = std::fs::read_to_string(&p).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let words: Vec<&str> = line
+                .split(|c: char| !c.is_alphanumeric() && c != '_')
+                .collect();
+            for m in MESSAGES {
+                let Some(at) = line.find(&format!(" {m}(")) else {
+                    continue;
+                };
+                if !words.iter().any(|w| DECLARES.contains(w)) {
+                    continue; // a call
+                }
+                declared += 1;
+                let params = &line[at + m.len() + 2..];
+                if !params.trim_start().starts_with(')') {
+                    problems.push(format!("{}:{}: {}", p.display(), i + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(declared >= 3, "found only {declared} message declarations");
+    assert!(problems.is_empty(), "{problems:#?}");
+}
 
 /// Unity's built-in packages can be switched off in a project, taking their module with them,
 /// so the package names each one it uses (Unity Manual, "Built-in packages":

@@ -252,11 +252,11 @@ namespace UnityEngine
         public static void LogError(object message, Object context) { throw Stub.Never(); }
     }
 
-    // ScriptReference/Application.html, Application-streamingAssetsPath.html, Application-persistentDataPath.html
+    // ScriptReference/Application.html, Application-streamingAssetsPath.html, Application-temporaryCachePath.html
     public static class Application
     {
         public static string streamingAssetsPath { get { throw Stub.Never(); } }
-        public static string persistentDataPath { get { throw Stub.Never(); } }
+        public static string temporaryCachePath { get { throw Stub.Never(); } }
     }
 
     // ScriptReference/Time.html, Time-deltaTime.html

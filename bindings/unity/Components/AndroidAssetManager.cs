@@ -10,16 +10,16 @@ namespace Relief.Unity
     /// <summary>The app's <c>AssetManager</c> on an Android player (see
     /// <see cref="IAndroidAssets"/>): <see cref="OpenFd"/> is <c>AssetManager.openFd</c>, and
     /// relief reads the file through the descriptor it gives, in place. Take it from
-    /// <see cref="Current"/> on the main thread; call <see cref="OpenFd"/> there or on a thread
-    /// of your own inside <see cref="Attached"/> (JNI needs a thread attached to the Java VM,
-    /// and Unity attaches only its own).</summary>
+    /// <see cref="Current"/> on the main thread and call <see cref="OpenFd"/> there, or on a
+    /// thread of your own attached to the Java VM (<c>AndroidJNI.AttachCurrentThread</c>: Unity
+    /// attaches only its own threads), as the components' openings do.</summary>
     public sealed class AndroidAssetManager : IAndroidAssets
     {
         /// <summary>The app's AssetManager on an Android player; null everywhere else, the
         /// editor included (StreamingAssets is a folder there). Read it on the main thread: the
         /// first read looks the AssetManager up through the activity, which only the main
-        /// thread's class loader finds; <see cref="OpenFd"/> may then run on a thread
-        /// <see cref="Attached"/> to the Java VM.</summary>
+        /// thread's class loader finds; <see cref="OpenFd"/> may then run on any thread
+        /// attached to the Java VM.</summary>
         public static IAndroidAssets Current
         {
             get
@@ -35,8 +35,9 @@ namespace Relief.Unity
 
         /// <summary>Runs <paramref name="work"/> on this thread attached to the Java VM on an
         /// Android player (JNI calls need it; Unity attaches only its own threads), detached
-        /// again after; elsewhere just runs it. For a thread of the caller's own, not a pool's.</summary>
-        public static T Attached<T>(Func<T> work)
+        /// again after; elsewhere just runs it. For a thread of the package's own (an
+        /// opening's), never Unity's or a pool's, which detaching would cut off.</summary>
+        internal static T Attached<T>(Func<T> work)
         {
 #if UNITY_ANDROID && !UNITY_EDITOR
             AndroidJNI.AttachCurrentThread();
@@ -60,14 +61,13 @@ namespace Relief.Unity
 
         AndroidAssetManager() { }
 
-        /// <summary><c>AssetManager.openFd(name)</c>; a missing or compressed file is a
-        /// <see cref="FileNotFoundException"/> with Android's message.</summary>
-        /// <summary>Looks the AssetManager up, once, on the main thread. A failure is kept
-        /// for <see cref="OpenFd"/> to throw, on the caller's error path.</summary>
+        /// <summary>Looks the AssetManager up on the main thread (again after a failure,
+        /// which <see cref="OpenFd"/> then throws, on the caller's error path).</summary>
         void Prepare()
         {
-            if (assets != null || lookupFailure != null)
+            if (assets != null)
                 return;
+            lookupFailure = null;
             try
             {
                 using (var player = new AndroidJavaClass("com.unity3d.player.UnityPlayer"))
@@ -80,6 +80,8 @@ namespace Relief.Unity
             }
         }
 
+        /// <summary><c>AssetManager.openFd(name)</c>; a missing or compressed file is a
+        /// <see cref="FileNotFoundException"/> with Android's message.</summary>
         public AssetFd OpenFd(string name)
         {
             if (assets == null)

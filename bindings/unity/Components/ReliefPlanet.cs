@@ -36,7 +36,7 @@ namespace Relief.Unity
             return opened;
         }
 
-        internal override StreamingDriver<TerrainTile, ColliderChunk> Start(IDisposable source, UnityEngineBridge bridge, DriverSettings settings)
+        internal override StreamingDriver<TerrainTile, ColliderChunk> MakeDriver(IDisposable source, UnityEngineBridge bridge, DriverSettings settings)
         {
             planet = (Planet)source;
             Info = planet.Info;
@@ -52,7 +52,7 @@ namespace Relief.Unity
             {
                 // The origin is the start point: the focus goes straight up from local zero.
                 Vector3 up = Conversions.ToVector3(start.Normalized);
-                Focus.position = transform.TransformPoint(up * startAltitude);
+                MoveFocus(transform.TransformPoint(up * startAltitude));
             }
             return start;
         }

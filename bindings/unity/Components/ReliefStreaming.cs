@@ -94,8 +94,9 @@ namespace Relief.Unity
         /// with relief's message on failure.</summary>
         internal abstract IDisposable OpenSource(string streamingAssetsPath, string name, HttpOptions http, IAndroidAssets android);
         /// <summary>Makes the driver for what <see cref="OpenSource"/> opened (now the
-        /// subclass's, freed in <see cref="Closed"/>), on the main thread.</summary>
-        internal abstract StreamingDriver<TerrainTile, ColliderChunk> Start(IDisposable source, UnityEngineBridge bridge, DriverSettings settings);
+        /// subclass's, freed in <see cref="Closed"/>), on the main thread. (Not "Start": Unity
+        /// calls a MonoBehaviour's Start by name, and refuses one with parameters.)</summary>
+        internal abstract StreamingDriver<TerrainTile, ColliderChunk> MakeDriver(IDisposable source, UnityEngineBridge bridge, DriverSettings settings);
         /// <summary>The far ground's plane radius: the planet's, or 0 on a flat world.</summary>
         internal abstract double PlanetRadius { get; }
         /// <summary>Where <see cref="Origin"/> starts, once the source is open.</summary>
@@ -111,6 +112,7 @@ namespace Relief.Unity
         {
             StopReason = null;
             ready = false;
+            Origin = new Double3(0, 0, 0);
             if (focus == null)
             {
                 Fail("no focus Transform set: drag the player into the component's Focus field");
@@ -129,7 +131,9 @@ namespace Relief.Unity
                 // Everything Unity's API gives is read here, on the main thread; the opening's
                 // thread touches relief only (and Java, attached, on Android).
                 string streamingAssets = Application.streamingAssetsPath, name = file;
-                var http = new HttpOptions { CacheDirectory = Path.Combine(Application.persistentDataPath, "relief-cache") };
+                // A cache the system may clear (Android's cache dir, iOS's Library/Caches): never
+                // backed up, as stores require of data that can be fetched again.
+                var http = new HttpOptions { CacheDirectory = Path.Combine(Application.temporaryCachePath, "relief") };
                 IAndroidAssets android = AndroidAssetManager.Current;
                 opening = new Opening<IDisposable>(() => AndroidAssetManager.Attached(
                     () => OpenSource(streamingAssets, name, http, android)));
@@ -169,7 +173,7 @@ namespace Relief.Unity
             try
             {
                 bridge = new UnityEngineBridge(this, TerrainMaterial);
-                driver = Start(source, bridge, settings);
+                driver = MakeDriver(source, bridge, settings);
                 if (farGroundMaterial != null)
                     bridge.Far = new FarGroundMesh(transform, farGroundMaterial, RuntimeConfig.Default(), PlanetRadius, FarGroundSink);
                 Origin = StartOrigin();
@@ -196,6 +200,8 @@ namespace Relief.Unity
                 return;
             }
             Recentre();
+            if (driver == null)
+                return; // an OriginShifted handler disabled the component
             Double3 at = FocusPosition();
             Camera cam = viewCamera != null ? viewCamera : Camera.main;
             Double3 eye = cam != null ? ToRelief(cam.transform.position) : at;
@@ -232,18 +238,24 @@ namespace Relief.Unity
             var delta = new Double3(Math.Round(local.x), Math.Round(local.y), Math.Round(local.z));
             Origin = Origin + delta;
             Vector3 d = Conversions.ToVector3(delta);
-            focus.position = transform.TransformPoint(local - d);
-            // A Rigidbody player is moved through the physics too (else an interpolated one
-            // lerps back across the shift, and the next step undoes it).
-            var body = focus.GetComponent<Rigidbody>();
-            if (body != null)
-                body.position = focus.position;
             bridge.Replace(Origin);
-            // Colliders, a CharacterController included, see the shifted transforms now, not
-            // at the next simulation step: a Move this frame collides with the ground as shown.
-            Physics.SyncTransforms();
+            MoveFocus(transform.TransformPoint(local - d));
             if (OriginShifted != null)
                 OriginShifted(d);
+        }
+
+        /// <summary>Puts the focus at a Unity world position: its transform, a Rigidbody's
+        /// position too (else an interpolated one lerps back and the next step undoes the
+        /// move), then the physics scene synced, so that colliders — a CharacterController's
+        /// next Move included — meet the ground where it is drawn this frame, not at the
+        /// next simulation step.</summary>
+        internal void MoveFocus(Vector3 position)
+        {
+            focus.position = position;
+            var body = focus.GetComponent<Rigidbody>();
+            if (body != null)
+                body.position = position;
+            Physics.SyncTransforms();
         }
 
         Double3 FocusPosition() { return ToRelief(focus.position); }

@@ -37,7 +37,7 @@ namespace Relief.Unity
             return opened;
         }
 
-        internal override StreamingDriver<TerrainTile, ColliderChunk> Start(IDisposable source, UnityEngineBridge bridge, DriverSettings settings)
+        internal override StreamingDriver<TerrainTile, ColliderChunk> MakeDriver(IDisposable source, UnityEngineBridge bridge, DriverSettings settings)
         {
             world = (World)source;
             Info = world.Info;
@@ -57,7 +57,7 @@ namespace Relief.Unity
             Double3 c = Info.Centre;
             var origin = new Double3(c.X, 0, c.Z);
             float ground = Driver.Terrain.Height(c.X, c.Z); // the overview: nothing is loaded yet
-            Focus.position = transform.TransformPoint(new Vector3(0f, ground + 2f, 0f));
+            MoveFocus(transform.TransformPoint(new Vector3(0f, ground + 2f, 0f)));
             return origin;
         }
 

@@ -1,8 +1,10 @@
 // The samples' controls, read through whichever input system the project has active: Unity's
-// Input System package (ENABLE_INPUT_SYSTEM), or the Input Manager, whose Input class throws
-// when the package is the only one active (Player Settings → Active Input Handling).
+// Input System package (ENABLE_INPUT_SYSTEM, from Player Settings → Active Input Handling, and
+// RELIEF_INPUT_SYSTEM, which the asmdef's versionDefines set only while the package is
+// installed), or the Input Manager, whose Input class throws when the package is the only one
+// active.
 using UnityEngine;
-#if ENABLE_INPUT_SYSTEM && !ENABLE_LEGACY_INPUT_MANAGER
+#if RELIEF_INPUT_SYSTEM && ENABLE_INPUT_SYSTEM && !ENABLE_LEGACY_INPUT_MANAGER
 using UnityEngine.InputSystem;
 #endif
 
@@ -27,7 +29,7 @@ namespace Relief.Unity
     /// the Input Manager, the Input System package, or both.</summary>
     public static class SampleInput
     {
-#if ENABLE_INPUT_SYSTEM && !ENABLE_LEGACY_INPUT_MANAGER
+#if RELIEF_INPUT_SYSTEM && ENABLE_INPUT_SYSTEM && !ENABLE_LEGACY_INPUT_MANAGER
         /// <summary>Whether <paramref name="key"/> is held.</summary>
         public static bool Held(SampleKey key)
         {

@@ -127,6 +127,8 @@ namespace Relief.Native
         public uint pieces_ready;
         public uint chunks_wanted;
         public uint chunks_ready;
+        public uint pieces_failed;
+        public uint chunks_failed;
     }
 
     [StructLayout(LayoutKind.Sequential)]

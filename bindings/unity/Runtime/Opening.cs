@@ -52,14 +52,15 @@ namespace Relief
         }
 
         /// <summary>False while opening. Then true, once: with <paramref name="opened"/> (now
-        /// the caller's to dispose) or <paramref name="why"/> set; false again after.</summary>
+        /// the caller's to dispose) or <paramref name="why"/> set; false again after, and
+        /// always once disposed.</summary>
         public bool Poll(out T opened, out string why)
         {
             lock (gate)
             {
                 opened = null;
                 why = null;
-                if (!over || taken)
+                if (!over || taken || abandoned)
                     return false;
                 taken = true;
                 opened = result;

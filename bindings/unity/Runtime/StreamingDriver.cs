@@ -317,8 +317,9 @@ namespace Relief
         /// <summary>How much of what the focus wants is loaded and shown, from 0 to 1, for a
         /// loading screen: the regions or tiles and collision chunks the runtime wants around the
         /// last frame's focus that are ready (<see cref="RuntimeStats"/>' PiecesReady and
-        /// ChunksReady), less those still waiting for their terrain tile or collider this
-        /// driver makes on the main thread. 1 when all of it is shown (or nothing is wanted);
+        /// ChunksReady) or failed for good (PiecesFailed, ChunksFailed: warned of, never to
+        /// come), less those still waiting for their terrain tile or collider this driver
+        /// makes on the main thread. 1 when all of it is shown (or nothing is wanted);
         /// it falls again when the focus moves on to ground not loaded yet. 0 before the first
         /// <see cref="Frame"/> (no focus yet).</summary>
         public float Progress
@@ -330,7 +331,9 @@ namespace Relief
                 RuntimeStats r = Runtime.Stats;
                 int wanted = r.PiecesWanted + r.ChunksWanted;
                 int pending = (tiles != null ? tiles.Pending : 0) + (colliders != null ? colliders.Pending : 0);
-                int ready = Math.Max(0, r.PiecesReady + r.ChunksReady - pending);
+                // What failed for good is over too (its warning was logged): a loading screen
+                // must not wait for it forever.
+                int ready = Math.Max(0, r.PiecesReady + r.ChunksReady + r.PiecesFailed + r.ChunksFailed - pending);
                 return wanted == 0 ? 1f : Math.Min(1f, (float)ready / wanted);
             }
         }

@@ -248,6 +248,11 @@ namespace Relief
         /// both pairs are equal (and nothing failed).</summary>
         public int ChunksWanted { get { return (int)c.chunks_wanted; } }
         public int ChunksReady { get { return (int)c.chunks_ready; } }
+        /// <summary>Of the wanted, those whose loads failed for good (their Failed event said
+        /// no retry): they stay unready while wanted, so loading is over when ready and
+        /// failed make up the wanted, for pieces and chunks both.</summary>
+        public int PiecesFailed { get { return (int)c.pieces_failed; } }
+        public int ChunksFailed { get { return (int)c.chunks_failed; } }
     }
 
     /// <summary>What lies at a point of a flat world (its region's maps there).</summary>

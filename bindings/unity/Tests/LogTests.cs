@@ -155,6 +155,17 @@ namespace Relief.Tests
                     Assert.AreEqual(0, rt.Stats.PiecesReady);
                     Assert.Greater(rt.Stats.PiecesWanted, 0);
                     Assert.Greater(rt.GetStreamStats(StreamKind.Pieces).Failures, 0ul);
+                    // Frames until every wanted region has given up: then they are all counted
+                    // failed, and a loading screen (ready + failed = wanted) is over.
+                    clock.Restart();
+                    while (rt.Stats.PiecesFailed < rt.Stats.PiecesWanted && clock.ElapsedMilliseconds < 20000)
+                    {
+                        rt.Update(c.X, 0, c.Z);
+                        while (rt.PollEvents(events) > 0) { }
+                        Thread.Sleep(5);
+                    }
+                    Assert.AreEqual(rt.Stats.PiecesWanted, rt.Stats.PiecesFailed);
+                    Assert.AreEqual(0, rt.Stats.PiecesReady);
                     Assert.IsNull(rt.AcquireRegion(failed[0].X, failed[0].Z));
                 }
             }

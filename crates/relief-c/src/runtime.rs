@@ -117,6 +117,11 @@ pub struct relief_runtime_stats {
     pub pieces_ready: u32,
     pub chunks_wanted: u32,
     pub chunks_ready: u32,
+    /// Of the wanted, those whose loads failed for good (every attempt spent; the FAILED or
+    /// CHUNK_FAILED event said so): they stay unready while wanted, so a loading screen is
+    /// done when `ready + failed == wanted` for both. Added in 0.2.1.
+    pub pieces_failed: u32,
+    pub chunks_failed: u32,
 }
 
 /// One of a runtime's two streams, for `relief_runtime_get_stream_stats`.
@@ -521,6 +526,8 @@ pub unsafe extern "C" fn relief_runtime_get_stats(
             pieces_ready: count(s.pieces.ready),
             chunks_wanted: s.chunks.as_ref().map_or(0, |c| count(c.wanted)),
             chunks_ready: s.chunks.as_ref().map_or(0, |c| count(c.ready)),
+            pieces_failed: count(s.pieces.gave_up),
+            chunks_failed: s.chunks.as_ref().map_or(0, |c| count(c.gave_up)),
         };
         // SAFETY: non-NULL, forwarded contract.
         unsafe { write_out(what, stats, filled) }

@@ -173,6 +173,9 @@ pub struct Stats {
     /// Keys queued or being read, and their estimated bytes.
     pub in_flight: usize,
     pub in_flight_bytes: usize,
+    /// Wanted keys whose loads failed for good (every attempt spent): they stay unready until
+    /// they leave the wanted set and come back, so `ready + gave_up == wanted` is "settled".
+    pub gave_up: usize,
     /// Jobs waiting for a worker.
     pub queue_depth: usize,
     /// Keys wanted after budget trimming, and how many were trimmed.
@@ -211,6 +214,7 @@ struct Held {
     cached_bytes: usize,
     in_flight: usize,
     in_flight_bytes: usize,
+    gave_up: usize,
 }
 
 impl Held {
@@ -228,6 +232,7 @@ impl Held {
                 self.cached += 1;
                 self.cached_bytes += bytes;
             }
+            State::GaveUp if slot.wanted => self.gave_up += 1,
             State::Failed { .. } | State::GaveUp => {}
         }
     }
@@ -419,6 +424,7 @@ impl<S: Source> Streamer<S> {
             cached_bytes: self.held.cached_bytes,
             in_flight: self.held.in_flight,
             in_flight_bytes: self.held.in_flight_bytes,
+            gave_up: self.held.gave_up,
         }
     }
 
