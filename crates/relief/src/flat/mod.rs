@@ -91,10 +91,8 @@ impl World {
         length: u64,
     ) -> Result<World, FormatError> {
         let path = path.as_ref();
-        let bytes = crate::io::FileRange::open(path, offset, length)
-            .map_err(|e| FormatError::io(path, e))?;
-        let name = format!("{}@{offset}+{length}", path.display());
-        World::open_pack(&name, Box::new(bytes))
+        let file = crate::io::open_regular(path).map_err(|e| FormatError::io(path, e))?;
+        World::open_in_file(file, offset, length, &path.display().to_string())
     }
 
     /// Opens a pack stored as the `length` bytes at `offset` of `file`, a file already open

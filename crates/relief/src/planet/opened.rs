@@ -120,10 +120,8 @@ impl Planet {
         length: u64,
     ) -> Result<Planet, FormatError> {
         let path = path.as_ref();
-        let bytes = crate::io::FileRange::open(path, offset, length)
-            .map_err(|e| FormatError::io(path, e))?;
-        let name = format!("{}@{offset}+{length}", path.display());
-        Planet::from_blob(Blob::open_bytes(name, Box::new(bytes))?)
+        let file = crate::io::open_regular(path).map_err(|e| FormatError::io(path, e))?;
+        Planet::open_in_file(file, offset, length, &path.display().to_string())
     }
 
     /// Opens a blob stored as the `length` bytes at `offset` of `file`, a file already open
