@@ -9,7 +9,10 @@
 //     MonoBehaviour, GameObject; AddComponentMenu, DisallowMultipleComponent (Attributes.cs);
 //     AOT.MonoPInvokeCallbackAttribute (AttributeHelperEngine.cs)
 //   Runtime/Transform/ScriptBindings/Transform.bindings.cs: Transform
-//   Runtime/Export/Math/: Vector3, Vector4, Quaternion; Runtime/Export/Geometry/: Rect, Bounds
+//   Runtime/Export/Math/: Vector2, Vector3, Vector4, Quaternion; Runtime/Export/Geometry/: Rect, Bounds
+//   Runtime/Export/Scripting/ScriptableObject.bindings.cs: ScriptableObject
+//   Runtime/Export/Graphics/GraphicsSettings.bindings.cs, Runtime/Export/RenderPipeline/
+//     RenderPipelineAsset.cs: Rendering.GraphicsSettings, Rendering.RenderPipelineAsset
 //   Runtime/Export/Graphics/: Mesh, MeshFilter, Renderer, MeshRenderer, Texture, Texture2D,
 //     and in GraphicsEnums.cs TextureFormat, TextureWrapMode, FilterMode,
 //     Rendering.IndexFormat, Rendering.MeshUpdateFlags
@@ -28,6 +31,19 @@ namespace UnityEngine.Rendering
     [Flags] public enum MeshUpdateFlags { Default = 0, DontValidateIndices = 1, DontResetBoneBounds = 2, DontNotifyMeshUsers = 4, DontRecalculateBounds = 8 }
     // ScriptReference/Rendering.IndexFormat.html
     public enum IndexFormat { UInt16 = 0, UInt32 = 1 }
+
+    // ScriptReference/Rendering.GraphicsSettings.html: GraphicsSettings-currentRenderPipeline.html
+    public sealed class GraphicsSettings : UnityEngine.Object
+    {
+        public static RenderPipelineAsset currentRenderPipeline { get { throw UnityEngine.Stub.Never(); } }
+    }
+
+    // ScriptReference/Rendering.RenderPipelineAsset.html
+    public abstract class RenderPipelineAsset : UnityEngine.ScriptableObject
+    {
+        // Rendering.RenderPipelineAsset-defaultTerrainMaterial.html
+        public virtual UnityEngine.Material defaultTerrainMaterial { get { throw UnityEngine.Stub.Never(); } }
+    }
 }
 
 namespace UnityEngine
@@ -109,6 +125,17 @@ namespace UnityEngine
         public void SetPositionAndRotation(Vector3 position, Quaternion rotation) { throw Stub.Never(); }
     }
 
+    // ScriptReference/Vector2.html
+    public struct Vector2
+    {
+        public float x, y;
+        // Vector2-ctor.html
+        public Vector2(float x, float y) { this.x = x; this.y = y; }
+    }
+
+    // ScriptReference/ScriptableObject.html
+    public class ScriptableObject : Object { }
+
     // ScriptReference/Vector3.html
     public struct Vector3
     {
@@ -175,8 +202,7 @@ namespace UnityEngine
         public void SetVertices(Vector3[] inVertices, int start, int length, Rendering.MeshUpdateFlags flags = Rendering.MeshUpdateFlags.Default) { throw Stub.Never(); }
         // Mesh.SetTriangles.html: public void SetTriangles(int[] triangles, int submesh, bool calculateBounds = true, int baseVertex = 0);
         public void SetTriangles(int[] triangles, int submesh, bool calculateBounds = true, int baseVertex = 0) { throw Stub.Never(); }
-        // Mesh.RecalculateNormals.html, Mesh.MarkDynamic.html
-        public void RecalculateNormals() { throw Stub.Never(); }
+        // Mesh.MarkDynamic.html
         public void MarkDynamic() { throw Stub.Never(); }
         // Mesh-indexFormat.html
         public Rendering.IndexFormat indexFormat { get { throw Stub.Never(); } set { throw Stub.Never(); } }
@@ -197,8 +223,8 @@ namespace UnityEngine
     }
     public sealed class MeshRenderer : Renderer { }
 
-    // ScriptReference/TextureFormat.html (RFloat = 18), TextureWrapMode.html, FilterMode.html
-    public enum TextureFormat { RFloat = 18 }
+    // ScriptReference/TextureFormat.html (RGBA32 = 4, RFloat = 18), TextureWrapMode.html, FilterMode.html
+    public enum TextureFormat { RGBA32 = 4, RFloat = 18 }
     public enum TextureWrapMode { Repeat = 0, Clamp = 1 }
     public enum FilterMode { Point = 0, Bilinear = 1, Trilinear = 2 }
 
@@ -216,6 +242,8 @@ namespace UnityEngine
         public Texture2D(int width, int height, TextureFormat textureFormat, bool mipChain) { throw Stub.Never(); }
         // Texture2D.LoadRawTextureData.html: public void LoadRawTextureData(IntPtr data, int size);
         public void LoadRawTextureData(IntPtr data, int size) { throw Stub.Never(); }
+        // Texture2D.SetPixelData.html: public void SetPixelData<T>(T[] data, int mipLevel, int sourceDataStartIndex = 0);
+        public void SetPixelData<T>(T[] data, int mipLevel, int sourceDataStartIndex = 0) { throw Stub.Never(); }
         // Texture2D.Apply.html: public void Apply(bool updateMipmaps = true, bool makeNoLongerReadable = false);
         public void Apply(bool updateMipmaps = true, bool makeNoLongerReadable = false) { throw Stub.Never(); }
     }

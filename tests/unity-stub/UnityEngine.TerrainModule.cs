@@ -6,6 +6,7 @@
 // here runs. Why these types are in this module (UnityCsReference, 2021.3 branch; code under
 // Modules/<X>/ is built into UnityEngine.<X>Module.dll, Runtime/Export/ into CoreModule):
 //   Modules/Terrain/Public/Terrain.bindings.cs, TerrainData.bindings.cs: Terrain, TerrainData
+//   Modules/Terrain/Public/TerrainLayer.bindings.cs: TerrainLayer
 using System;
 
 namespace UnityEngine
@@ -42,5 +43,20 @@ namespace UnityEngine
         public void SyncTexture(string textureName) { throw Stub.Never(); }
         // TerrainData.HolesTextureName.html
         public static string HolesTextureName { get { throw Stub.Never(); } }
+        // TerrainData-alphamapResolution.html, TerrainData-terrainLayers.html
+        public int alphamapResolution { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        public TerrainLayer[] terrainLayers { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        // TerrainData.SetAlphamaps.html: public void SetAlphamaps(int x, int y, float[,,] map);
+        public void SetAlphamaps(int x, int y, float[,,] map) { throw Stub.Never(); }
+    }
+
+    // ScriptReference/TerrainLayer.html
+    public sealed class TerrainLayer : Object
+    {
+        // TerrainLayer-ctor.html
+        public TerrainLayer() { throw Stub.Never(); }
+        // TerrainLayer-diffuseTexture.html, TerrainLayer-tileSize.html
+        public Texture2D diffuseTexture { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        public Vector2 tileSize { get { throw Stub.Never(); } set { throw Stub.Never(); } }
     }
 }

@@ -1,6 +1,8 @@
-// The far ground: FarRings' mesh drawn by Relief/FarGround (Shaders/ReliefFarGround.shader),
-// which lifts each vertex to the finest level whose window holds it. Each level is an RFloat
-// texture holding relief's storage as it is (toroidal, repeat-wrapped); only dirty levels are
+// The far ground: FarRings' mesh drawn by Relief/FarGround (Shaders/ReliefFarGround.shader, one
+// SubShader per render pipeline), which lifts each vertex to the finest level whose window
+// holds it (Runtime/FarLift.cs is the same lift on the CPU). Each level is an RFloat texture
+// holding relief's storage as it is (toroidal); the shader fetches its texels by index and
+// blends them itself, since many GPUs cannot filter 32-bit floats. Only dirty levels are
 // uploaded. Per frame only uniforms change: no allocation, no upload.
 using System;
 using System.Runtime.InteropServices;
@@ -13,7 +15,7 @@ namespace Relief.Unity
     {
         const int MaxLevels = 8;
         static readonly int[] LevelIds = new int[MaxLevels];
-        static readonly int WindowsId, PhasesId, GridId, LevelCountId, PlaneXId, PlaneUpId, PlaneZId, RadiusId, SinkId;
+        static readonly int WindowsId, PhasesId, GridId, LevelCountId, PlaneXId, PlaneUpId, PlaneZId, RadiusId, SinkId, RingQuadId, RingHalfId;
 
         static FarGroundMesh()
         {
@@ -28,6 +30,8 @@ namespace Relief.Unity
             PlaneZId = Shader.PropertyToID("_PlaneZ");
             RadiusId = Shader.PropertyToID("_PlanetRadius");
             SinkId = Shader.PropertyToID("_Sink");
+            RingQuadId = Shader.PropertyToID("_RingQuad");
+            RingHalfId = Shader.PropertyToID("_RingHalf");
         }
 
         readonly GameObject obj;
@@ -40,6 +44,7 @@ namespace Relief.Unity
         readonly LevelInfo[] levels = new LevelInfo[MaxLevels];
         readonly Vector4[] windows = new Vector4[MaxLevels];
         readonly Vector4[] phases = new Vector4[MaxLevels];
+        readonly float[] window = new float[4], phase = new float[2];
         int uploaded;
 
         /// <summary>Builds the rings for <paramref name="config"/>'s levels (at most 8) as a
@@ -63,7 +68,6 @@ namespace Relief.Unity
             mesh.indexFormat = IndexFormat.UInt32;
             mesh.SetVertices(vertices, 0, vertices.Length);
             mesh.SetTriangles(indices, 0, false, 0);
-            mesh.RecalculateNormals();
             // The shader moves vertices far from the flat grid (up to a planet's radius): never
             // cull it by the grid's own box.
             mesh.bounds = new Bounds(Vector3.zero, new Vector3(1e8f, 1e8f, 1e8f));
@@ -72,6 +76,8 @@ namespace Relief.Unity
             Material.SetFloat(LevelCountId, levelCount);
             Material.SetFloat(RadiusId, (float)planetRadius);
             Material.SetFloat(SinkId, sink);
+            Material.SetFloat(RingQuadId, FarLift.RingQuad(config.LevelSpacing));
+            Material.SetFloat(RingHalfId, FarLift.RingHalf(config.LevelSize));
 
             obj = new GameObject("relief far ground");
             obj.transform.SetParent(parent, false);
@@ -93,8 +99,9 @@ namespace Relief.Unity
             if (t == null)
             {
                 t = new Texture2D(size, size, TextureFormat.RFloat, false);
-                t.wrapMode = TextureWrapMode.Repeat;
-                t.filterMode = FilterMode.Bilinear;
+                // Fetched by index and blended in the shader: never filtered, never wrapped.
+                t.wrapMode = TextureWrapMode.Clamp;
+                t.filterMode = FilterMode.Point;
                 textures[k] = t;
                 Material.SetTexture(LevelIds[k], t);
                 uploaded++;
@@ -117,11 +124,9 @@ namespace Relief.Unity
             double gx = FarRings.Snap(rel.Dot(ax), step), gz = FarRings.Snap(rel.Dot(az), step);
             for (int k = 0; k < levelCount; k++)
             {
-                LevelInfo l = levels[k];
-                // Corners relative to the grid's centre and phases reduced in doubles: what the
-                // shader gets stays small, so floats keep centimetres anywhere in the world.
-                windows[k] = new Vector4((float)(l.OriginI * l.Spacing - gx), (float)(l.OriginJ * l.Spacing - gz), (float)l.Spacing, l.Size);
-                phases[k] = new Vector4(Phase(l.OriginI, l.Size), Phase(l.OriginJ, l.Size), 0, 0);
+                FarLift.Window(levels[k], gx, gz, window, phase);
+                windows[k] = new Vector4(window[0], window[1], window[2], window[3]);
+                phases[k] = new Vector4(phase[0], phase[1], 0, 0);
             }
             Material.SetVectorArray(WindowsId, windows);
             Material.SetVectorArray(PhasesId, phases);
@@ -135,13 +140,6 @@ namespace Relief.Unity
             obj.transform.localPosition = Conversions.ToLocal(at, origin);
             if (!obj.activeSelf)
                 obj.SetActive(true);
-        }
-
-        /// <summary>Where a window's first cell sits in its repeat-wrapped texture, 0…1.</summary>
-        static float Phase(long origin, int size)
-        {
-            long m = ((origin % size) + size) % size;
-            return (float)m / size;
         }
 
         static Vector4 Direction(Double3 d) { return new Vector4((float)d.X, (float)d.Y, (float)d.Z, 0); }

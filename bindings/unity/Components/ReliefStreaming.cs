@@ -107,6 +107,8 @@ namespace Relief.Unity
         internal virtual float FarGroundSink { get { return 0f; } }
         /// <summary>The material flat-world terrain tiles draw with (null: Unity's default).</summary>
         internal virtual Material TerrainMaterial { get { return null; } }
+        /// <summary>The layers terrain tiles carry; null: no splat.</summary>
+        internal virtual TerrainLayer[] GroundLayers { get { return null; } }
 
         protected virtual void OnEnable()
         {
@@ -172,8 +174,7 @@ namespace Relief.Unity
             }
             try
             {
-                bridge = new UnityEngineBridge(this, TerrainMaterial);
-                driver = MakeDriver(source, bridge, settings);
+                driver = MakeDriver(source, bridge = new UnityEngineBridge(this, TerrainMaterial, GroundLayers), settings);
                 if (farGroundMaterial != null)
                     bridge.Far = new FarGroundMesh(transform, farGroundMaterial, RuntimeConfig.Default(), PlanetRadius, FarGroundSink);
                 Origin = StartOrigin();

@@ -3,6 +3,7 @@
 // ground beyond; gameplay queries take and return Unity positions.
 using System;
 using UnityEngine;
+using UnityEngine.Rendering;
 
 namespace Relief.Unity
 {
@@ -12,19 +13,47 @@ namespace Relief.Unity
     public sealed class ReliefTerrain : ReliefStreaming
     {
         [Header("Terrain tiles")]
-        [Tooltip("The material tiles draw with; empty: Unity's default terrain material.")]
+        [Tooltip("The material tiles draw with; empty: Unity's default terrain material (under URP or HDRP a player has none: assign the pipeline's TerrainLit material).")]
         [SerializeField] Material terrainMaterial;
+        [Tooltip("Layers by the world's texture ids (baked worlds: 0 grass, 1 dry grass, 2 forest floor, 3 dirt, 4 rock, 5 sand, 6 snow, 7 mud, 8 gravel, 9 moss) or, without control words, biome ids; empty: the package's default set, one per baked slot.")]
+        [SerializeField] TerrainLayer[] groundLayers;
         [Tooltip("Move the focus to the world's centre when enabled, just above the ground (the world's overview height).")]
         [SerializeField] bool startAtCentre = true;
         [Tooltip("Metres the far ground sits below the ground, so the terrain tiles drawn over it win.")]
         [SerializeField] float farGroundSink = 2f;
 
         World world;
+        /// <summary>The default layers, when the scene names none (destroyed on close).</summary>
+        TerrainLayer[] madeLayers;
 
         /// <summary>The open world's description; default until enabled.</summary>
         public WorldInfo Info { get; private set; }
 
-        internal override Material TerrainMaterial { get { return terrainMaterial; } }
+        internal override Material TerrainMaterial
+        {
+            get
+            {
+                if (terrainMaterial != null || GraphicsSettings.currentRenderPipeline == null)
+                    return terrainMaterial; // the built-in pipeline draws Unity's own
+                // A scriptable pipeline's default terrain material exists in the editor only.
+                Material m = GraphicsSettings.currentRenderPipeline.defaultTerrainMaterial;
+                if (m == null)
+                    Debug.LogWarning("relief: under a scriptable render pipeline a player has no default terrain material; assign the pipeline's TerrainLit material to ReliefTerrain's Terrain Material", this);
+                return m;
+            }
+        }
+
+        internal override TerrainLayer[] GroundLayers
+        {
+            get
+            {
+                if (groundLayers != null && groundLayers.Length > 0)
+                    return groundLayers;
+                if (madeLayers == null)
+                    madeLayers = DefaultGroundLayers.Make();
+                return madeLayers;
+            }
+        }
         internal override float FarGroundSink { get { return farGroundSink; } }
         internal override double PlanetRadius { get { return 0; } }
 
@@ -44,6 +73,7 @@ namespace Relief.Unity
             // Terrain tiles carry TerrainColliders: no chunk colliders on top of them.
             settings.ChunkColliders = false;
             settings.Tiles = true;
+            settings.GroundLayers = GroundLayers.Length;
             return new StreamingDriver<TerrainTile, ColliderChunk>(bridge, world, settings);
         }
 
@@ -66,6 +96,9 @@ namespace Relief.Unity
             if (world != null)
                 world.Dispose();
             world = null;
+            if (madeLayers != null)
+                DefaultGroundLayers.Destroy(madeLayers);
+            madeLayers = null;
         }
 
         TerrainQueries Queries { get { return Driver != null && IsStreaming ? Driver.Terrain : null; } }

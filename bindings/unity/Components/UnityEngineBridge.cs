@@ -43,22 +43,33 @@ namespace Relief.Unity
         readonly ReliefStreaming owner;
         readonly Transform parent;
         readonly Material terrainMaterial;
+        readonly TerrainLayer[] groundLayers;
         /// <summary>The far ground, if drawn; set once the source is open.</summary>
         internal FarGroundMesh Far;
         readonly HashSet<TerrainTile> shownTiles = new HashSet<TerrainTile>();
         readonly HashSet<ColliderChunk> shownChunks = new HashSet<ColliderChunk>();
 
-        internal UnityEngineBridge(ReliefStreaming owner, Material terrainMaterial)
+        /// <summary>Tiles draw with <paramref name="terrainMaterial"/> (null: Unity's default)
+        /// and carry <paramref name="groundLayers"/> (null or empty: no splat).</summary>
+        internal UnityEngineBridge(ReliefStreaming owner, Material terrainMaterial, TerrainLayer[] groundLayers)
         {
             this.owner = owner;
             parent = owner.transform;
             this.terrainMaterial = terrainMaterial;
+            this.groundLayers = groundLayers;
         }
 
         public TerrainTile NewTile(int resolution)
         {
             var data = new TerrainData();
             data.heightmapResolution = resolution;
+            if (groundLayers != null && groundLayers.Length > 0)
+            {
+                // The resolution first (it does not resample), then the layers, whose count
+                // SetAlphamaps checks its array against.
+                data.alphamapResolution = GroundSplat.Resolution(resolution - 1);
+                data.terrainLayers = groundLayers;
+            }
             // CreateTerrainGameObject adds a TerrainCollider: a flat world's collision.
             GameObject o = Terrain.CreateTerrainGameObject(data);
             o.name = "relief region";
@@ -90,6 +101,11 @@ namespace Relief.Unity
         {
             tile.Data.SetHolesDelayLOD(0, 0, surface);
             tile.HasHoles = true;
+        }
+
+        public void SetTileSplat(TerrainTile tile, float[,,] alphamap)
+        {
+            tile.Data.SetAlphamaps(0, 0, alphamap);
         }
 
         public void SyncTile(TerrainTile tile)

@@ -61,6 +61,12 @@ namespace Relief
         void SetTileHeights(TTile tile, int xBase, int yBase, float[,] heights);
         /// <summary>Writes the hole mask (true = ground) without LOD rebuild.</summary>
         void SetTileHoles(TTile tile, bool[,] surface);
+        /// <summary>Writes the splat (<c>TerrainData.SetAlphamaps(0, 0, alphamap)</c>): layer
+        /// weights <c>[y, x, layer]</c>, <see cref="GroundSplat.Resolution"/>² texels of
+        /// <see cref="DriverSettings.GroundLayers"/> layers, each texel's adding up to 1
+        /// (<see cref="GroundSplat"/>); only with GroundLayers set. The array may be reused
+        /// after the call.</summary>
+        void SetTileSplat(TTile tile, float[,,] alphamap);
         /// <summary>Rebuilds LOD and collision after writes (<c>SyncHeightmap</c>).</summary>
         void SyncTile(TTile tile);
         /// <summary><c>Terrain.SetNeighbors(left −X, top +Z, right +X, bottom −Z)</c>; null

@@ -21,8 +21,8 @@ namespace Relief
             return side * side + (levels - 1) * (side * side - half * half);
         }
 
-        /// <summary>Fills <paramref name="vertices"/> (x, y = 0, z per vertex; 4 per quad,
-        /// 12 floats) and <paramref name="indices"/> (6 per quad, clockwise from above: Unity's
+        /// <summary>Fills <paramref name="vertices"/> (x, ring, z per vertex: y carries the
+        /// ring's level for the shader's morph, <see cref="FarLift"/>; 4 per quad, 12 floats) and <paramref name="indices"/> (6 per quad, clockwise from above: Unity's
         /// front face) with the rings, in metres around the mesh's origin. Returns the quads
         /// written.</summary>
         public static int Build(int levels, int levelSize, double baseSpacing, float[] vertices, int[] indices)
@@ -47,19 +47,19 @@ namespace Relief
                         bool inner = i >= -quarter && i < quarter && j >= -quarter && j < quarter;
                         if (k > 0 && inner)
                             continue;
-                        Quad(vertices, indices, q++, i * quad, j * quad, quad);
+                        Quad(vertices, indices, q++, i * quad, j * quad, quad, k);
                     }
             }
             return q;
         }
 
-        static void Quad(float[] v, int[] idx, int q, double x, double z, double side)
+        static void Quad(float[] v, int[] idx, int q, double x, double z, double side, int ring)
         {
             int b = 4 * q;
-            Put(v, b, x, z);
-            Put(v, b + 1, x + side, z);
-            Put(v, b + 2, x + side, z + side);
-            Put(v, b + 3, x, z + side);
+            Put(v, b, x, z, ring);
+            Put(v, b + 1, x + side, z, ring);
+            Put(v, b + 2, x + side, z + side, ring);
+            Put(v, b + 3, x, z + side, ring);
             // a (x, z), b (x+1, z), c (x+1, z+1), d (x, z+1): a d c and a c b run clockwise
             // seen from above (+Y) in Unity's left-handed frame.
             int i = 6 * q;
@@ -67,10 +67,10 @@ namespace Relief
             idx[i + 3] = b; idx[i + 4] = b + 2; idx[i + 5] = b + 1;
         }
 
-        static void Put(float[] v, int vertex, double x, double z)
+        static void Put(float[] v, int vertex, double x, double z, int ring)
         {
             v[3 * vertex] = (float)x;
-            v[3 * vertex + 1] = 0f;
+            v[3 * vertex + 1] = ring;
             v[3 * vertex + 2] = (float)z;
         }
 

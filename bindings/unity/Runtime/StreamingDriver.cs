@@ -29,6 +29,9 @@ namespace Relief
         public bool FarGround = true;
         /// <summary>Terrain tiles for a flat world's regions.</summary>
         public bool Tiles = true;
+        /// <summary>Layers the tiles' splat holds (1 … 32), made from each region's control
+        /// words or biomes (<see cref="GroundSplat"/>); 0: tiles get no splat.</summary>
+        public int GroundLayers;
     }
 
     /// <summary>Whether a driver still streams.</summary>
@@ -94,7 +97,7 @@ namespace Relief
             Runtime = new Runtime(world, config);
             Terrain = new TerrainQueries(Runtime);
             if (this.settings.Tiles)
-                tiles = new TileSet<TTile, TMesh>(this, world.Info);
+                tiles = new TileSet<TTile, TMesh>(this, world.Info, this.settings.GroundLayers);
             if (this.settings.ChunkColliders ?? false)
                 colliders = new ChunkColliders<TTile, TMesh>(this);
             if (this.settings.FarGround)

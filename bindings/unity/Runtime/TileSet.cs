@@ -21,10 +21,15 @@ namespace Relief
         readonly ArrayPool<bool[,]> holeArrays;
         readonly ArrayPool<float[]> scratch;
         readonly ArrayPool<uint[]> controlScratch;
+        readonly ArrayPool<byte[]> biomeScratch;
+        /// <summary>Control textures and alphamaps per tile, when the tiles are splatted (null if not).</summary>
+        readonly ArrayPool<byte[][]> splats;
+        readonly ArrayPool<float[,,]> alphamaps;
+        readonly int layers;
         readonly ArrayPool<RegionEdges> edgePool;
         readonly float[,] column, row, corner = new float[1, 1];
 
-        internal TileSet(StreamingDriver<TTile, TMesh> driver, WorldInfo info)
+        internal TileSet(StreamingDriver<TTile, TMesh> driver, WorldInfo info, int groundLayers)
         {
             this.driver = driver;
             engine = driver.Engine;
@@ -38,6 +43,21 @@ namespace Relief
             holeArrays = new ArrayPool<bool[,]>(() => new bool[s, s]);
             scratch = new ArrayPool<float[]>(() => new float[s * s]);
             controlScratch = new ArrayPool<uint[]>(() => new uint[s * s]);
+            biomeScratch = new ArrayPool<byte[]>(() => new byte[s * s]);
+            layers = groundLayers;
+            if (layers > 0)
+            {
+                int count = GroundSplat.Textures(layers), texels = GroundSplat.Resolution(s);
+                splats = new ArrayPool<byte[][]>(() =>
+                {
+                    var t = new byte[count][];
+                    for (int i = 0; i < count; i++)
+                        t[i] = new byte[texels * texels * GroundSplat.LayersPerTexture];
+                    return t;
+                });
+                int l = layers;
+                alphamaps = new ArrayPool<float[,,]>(() => new float[texels, texels, l]);
+            }
             edgePool = new ArrayPool<RegionEdges>(() => new RegionEdges(s));
             column = new float[r, 1];
             row = new float[1, r];
@@ -75,6 +95,7 @@ namespace Relief
             internal readonly Loc Loc;
             internal float[,] Heights;
             internal bool[,] Surface;
+            internal float[,,] Splat;
             internal RegionEdges Edges;
             internal bool Missing;
 
@@ -85,9 +106,10 @@ namespace Relief
                 var s = set;
                 float[] h = s.scratch.Take();
                 uint[] control = s.controlScratch.Take();
+                byte[] biome = s.biomeScratch.Take();
                 try
                 {
-                    int controls;
+                    int controls, biomes;
                     using (RegionView v = s.driver.Runtime.AcquireRegion(Loc.X, Loc.Z))
                     {
                         if (v == null) { Missing = true; return; } // unloaded again already
@@ -97,6 +119,9 @@ namespace Relief
                         controls = v.Control.Length;
                         if (controls > 0)
                             v.Control.CopyTo(control);
+                        biomes = s.layers > 0 ? v.Biome.Length : 0;
+                        if (biomes > 0)
+                            v.Biome.CopyTo(biome);
                     }
                     Edges = s.edgePool.Take();
                     Edges.Fill(h);
@@ -106,11 +131,21 @@ namespace Relief
                     TerrainTiles.Heights(h, Edges, null, null, null, s.min, s.max, Heights);
                     Surface = s.holeArrays.Take();
                     TerrainTiles.Holes(h, new ReadOnlySpan<uint>(control, 0, controls), s.size, Surface);
+                    if (s.layers > 0)
+                    {
+                        byte[][] textures = s.splats.Take();
+                        GroundSplat.Fill(h, new ReadOnlySpan<uint>(control, 0, controls), new ReadOnlySpan<byte>(biome, 0, biomes),
+                            s.size, s.spacing, s.layers, textures);
+                        Splat = s.alphamaps.Take();
+                        GroundSplat.Alphamap(textures, s.layers, Splat);
+                        s.splats.Give(textures);
+                    }
                 }
                 finally
                 {
                     s.scratch.Give(h);
                     s.controlScratch.Give(control);
+                    s.biomeScratch.Give(biome);
                 }
             }
 
@@ -130,6 +165,7 @@ namespace Relief
                 heightArrays.Give(job.Heights);
                 holeArrays.Give(job.Surface);
                 edgePool.Give(job.Edges);
+                GiveSplat(job.Splat);
                 return;
             }
             var loc = job.Loc;
@@ -154,9 +190,12 @@ namespace Relief
             for (int x = 0; x < res; x++) job.Heights[size, x] = row[0, x];
             engine.SetTileHeights(tile, 0, 0, job.Heights);
             engine.SetTileHoles(tile, job.Surface);
+            if (job.Splat != null)
+                engine.SetTileSplat(tile, job.Splat);
             engine.SyncTile(tile);
             heightArrays.Give(job.Heights);
             holeArrays.Give(job.Surface);
+            GiveSplat(job.Splat);
             // The tiles whose far edge this region is: −X (its east column), −Z (its north
             // row), −X−Z (its corner).
             Stitch(new Loc(loc.X, loc.Z));
@@ -182,6 +221,12 @@ namespace Relief
                 engine.SyncTile(southWest);
             }
             StitchAround(loc);
+        }
+
+        void GiveSplat(float[,,] splat)
+        {
+            if (splat != null)
+                alphamaps.Give(splat);
         }
 
         TTile New()

@@ -15,6 +15,7 @@ namespace Relief.Tests
         public int Resolution;
         public float[,] Heights;
         public bool[,] Surface;
+        public float[,,] Splat;
         public TilePlacement Placement;
         public bool Shown, Destroyed;
         public int Shows, Syncs;
@@ -58,6 +59,7 @@ namespace Relief.Tests
                     t.Heights[yBase + y, xBase + x] = h[y, x];
         }
         public void SetTileHoles(FakeTile t, bool[,] s) { OnMain("SetTileHoles"); Array.Copy(s, t.Surface, s.Length); }
+        public void SetTileSplat(FakeTile t, float[,,] a) { OnMain("SetTileSplat"); t.Splat = (float[,,])a.Clone(); }
         public void SyncTile(FakeTile t) { OnMain("SyncTile"); t.Syncs++; }
         public void SetTileNeighbors(FakeTile t, FakeTile left, FakeTile top, FakeTile right, FakeTile bottom)
         {
@@ -194,6 +196,73 @@ namespace Relief.Tests
             }
             foreach (FakeTile t in engine.Tiles)
                 Assert.IsTrue(t.Destroyed, "Dispose destroys every tile, shown or pooled");
+        }
+
+        [Test]
+        public void TilesAreSplattedFromTheGroundTheyShowOnlyWhenAskedTo()
+        {
+            const int layers = 10;
+            foreach (int asked in new[] { 0, layers })
+            {
+                var engine = new FakeEngine();
+                using (World world = World.Open(Fixtures.World))
+                using (var driver = new StreamingDriver<FakeTile, FakeMesh>(engine, world, new DriverSettings { GroundLayers = asked, FarGround = false }))
+                {
+                    WorldInfo info = world.Info;
+                    Assert.IsTrue(driver.Settle(info.Centre, 60000));
+                    CollectionAssert.IsEmpty(engine.Errors);
+                    CollectionAssert.IsEmpty(engine.WrongThread);
+                    int res = GroundSplat.Resolution(info.RegionSize), tiles = 0, texels = 0;
+                    foreach (FakeTile t in engine.Tiles)
+                    {
+                        if (!t.Shown)
+                            continue;
+                        tiles++;
+                        if (asked == 0)
+                        {
+                            Assert.IsNull(t.Splat, "no layers asked for, no splat");
+                            continue;
+                        }
+                        Assert.AreEqual(res, t.Splat.GetLength(0));
+                        Assert.AreEqual(res, t.Splat.GetLength(1));
+                        Assert.AreEqual(layers, t.Splat.GetLength(2));
+                        // Read as the docs say: [y, x, layer], texel (x, y) lying at
+                        // (x, y) · extent / (res − 1) in the tile (the last row and column, on
+                        // the neighbours' first samples, repeat the region's own last).
+                        for (int k = 0; k < res * res; k += 53)
+                        {
+                            int x = k % res, y = k / res;
+                            if (x == res - 1 || y == res - 1)
+                                continue;
+                            Ground g = driver.Terrain.Ground(t.Placement.RegionX * info.RegionExtent + x * info.RegionExtent / (res - 1),
+                                t.Placement.RegionZ * info.RegionExtent + y * info.RegionExtent / (res - 1));
+                            Assert.IsTrue(g.Found);
+                            int b = g.BaseTexture % layers, o = g.OverlayTexture % layers;
+                            float sum = 0;
+                            for (int l = 0; l < layers; l++)
+                                sum += t.Splat[y, x, l];
+                            Assert.AreEqual(1f, sum, 1e-4, "texel ({0}, {1}) adds up to 1", x, y);
+                            float wb = t.Splat[y, x, b], wo = t.Splat[y, x, o];
+                            if (b == o)
+                                Assert.AreEqual(1f, wb, 1e-6);
+                            else
+                            {
+                                Assert.AreEqual(1f - g.Blend / 255f, wb, 1.01f / 255f, "base at texel ({0}, {1})", x, y);
+                                Assert.AreEqual(g.Blend / 255f, wo, 1.01f / 255f, "overlay at texel ({0}, {1})", x, y);
+                            }
+                            texels++;
+                        }
+                    }
+                    Assert.Greater(tiles, 0);
+                    if (asked > 0)
+                        Assert.Greater(texels, 1000);
+                }
+            }
+            Assert.Throws<ArgumentOutOfRangeException>(delegate
+            {
+                using (World world = World.Open(Fixtures.World))
+                    new StreamingDriver<FakeTile, FakeMesh>(new FakeEngine(), world, new DriverSettings { GroundLayers = 33 }).Dispose();
+            }, "more layers than Terrain3D's texture ids");
         }
 
         [Test]
