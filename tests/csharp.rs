@@ -186,7 +186,13 @@ fn the_csharp_layer_passes_its_nunit_tests_under_mono() {
         .arg(&tests)
         .args(["-nologo", "-labels"])
         .current_dir(dir)
-        .env("LD_LIBRARY_PATH", &n.lib_dir));
+        .env("LD_LIBRARY_PATH", &n.lib_dir)
+        // The CLI ReliefToolTests run, as the editor window runs it.
+        .env(
+            "RELIEF_TOOL",
+            n.lib_dir
+                .join(format!("relief{}", std::env::consts::EXE_SUFFIX)),
+        ));
     drop(server);
     let text = String::from_utf8_lossy(&out.stdout);
     println!("{text}{}", String::from_utf8_lossy(&out.stderr));

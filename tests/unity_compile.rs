@@ -153,7 +153,14 @@ const MODULES: &[&str] = &[
     "UnityEngine.InputLegacyModule",
     "UnityEngine.IMGUIModule",
     "UnityEngine.AndroidJNIModule",
+    "UnityEngine.ImageConversionModule",
 ];
+
+/// The editor's own assembly, which every assembly compiled for the editor references (and
+/// an editor-only one always): UnityCsReference, Editor/Mono/Scripting/ScriptCompilation/
+/// EditorBuildRules.cs ("Add Unity editor assemblies (UnityEditor.dll) to all assemblies when
+/// building inside the editor").
+const UNITY_EDITOR: &str = "UnityEditor";
 
 const NUNIT: &str = "/usr/lib/cli/nunit.framework-2.6.3/nunit.framework.dll";
 
@@ -167,6 +174,8 @@ struct Assembly {
     /// `versionDefines`: (package, define), the define set while the package is installed.
     version_defines: Vec<(String, String)>,
     engine: bool,
+    /// `includePlatforms: ["Editor"]`: compiled in the editor only.
+    editor_only: bool,
     precompiled: Vec<String>,
     constraints: Vec<String>,
     auto_referenced: bool,
@@ -217,10 +226,11 @@ fn package_assemblies() -> Vec<Assembly> {
         }
         let v: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+        let include = strings(&v, "includePlatforms");
         assert!(
-            strings(&v, "includePlatforms").is_empty()
+            (include.is_empty() || include == ["Editor"])
                 && strings(&v, "excludePlatforms").is_empty(),
-            "{}: platform lists are not emulated here",
+            "{}: platform lists other than [\"Editor\"] are not emulated here",
             p.display()
         );
         let mut sources = Vec::new();
@@ -242,6 +252,7 @@ fn package_assemblies() -> Vec<Assembly> {
                 })
                 .unwrap_or_default(),
             engine: !v["noEngineReferences"].as_bool().unwrap_or(false),
+            editor_only: include == ["Editor"],
             precompiled: if v["overrideReferences"].as_bool().unwrap_or(false) {
                 strings(&v, "precompiledReferences")
             } else {
@@ -267,6 +278,7 @@ fn package_assemblies() -> Vec<Assembly> {
         every_package: true,
         version_defines: Vec::new(),
         engine: true,
+        editor_only: false,
         precompiled: Vec::new(),
         constraints: Vec::new(),
         auto_referenced: false,
@@ -308,8 +320,8 @@ fn mcs(
     }
 }
 
-/// Compiles the stand-in modules into `dir`; their paths.
-fn modules(dir: &Path) -> Vec<PathBuf> {
+/// Compiles the stand-in modules into `dir`; their paths, then UnityEditor's.
+fn modules(dir: &Path) -> (Vec<PathBuf>, PathBuf) {
     let mut built: Vec<PathBuf> = Vec::new();
     for m in MODULES {
         let dll = dir.join(format!("{m}.dll"));
@@ -319,7 +331,10 @@ fn modules(dir: &Path) -> Vec<PathBuf> {
         mcs(&dll, &refs, &[], false, &[src]).unwrap_or_else(|e| panic!("{m}: {e}"));
         built.push(dll);
     }
-    built
+    let editor = dir.join(format!("{UNITY_EDITOR}.dll"));
+    let src = root().join(format!("tests/unity-stub/{UNITY_EDITOR}.cs"));
+    mcs(&editor, &built, &[], false, &[src]).unwrap_or_else(|e| panic!("{UNITY_EDITOR}: {e}"));
+    (built, editor)
 }
 
 /// Compiles every assembly that applies under `defines` into `dir`, in dependency order,
@@ -329,7 +344,7 @@ fn modules(dir: &Path) -> Vec<PathBuf> {
 /// asmdef's `versionDefines` are defined while their package is installed.
 fn compile_package(
     dir: &Path,
-    modules: &[PathBuf],
+    (modules, editor): &(Vec<PathBuf>, PathBuf),
     installed: &[(&str, &str, PathBuf)],
     assemblies: &[Assembly],
     defines: &[&str],
@@ -344,7 +359,10 @@ fn compile_package(
             if built.contains_key(&a.name) || skipped.contains(&a.name) {
                 continue;
             }
-            if !a.constraints.iter().all(|c| defines.contains(&c.as_str())) {
+            let in_editor = defines.contains(&"UNITY_EDITOR");
+            if !a.constraints.iter().all(|c| defines.contains(&c.as_str()))
+                || (a.editor_only && !in_editor)
+            {
                 skipped.push(a.name.clone());
                 continue;
             }
@@ -375,6 +393,9 @@ fn compile_package(
             }
             if a.engine {
                 refs.extend(modules.iter().cloned());
+                if in_editor {
+                    refs.push(editor.clone());
+                }
             }
             for p in &a.precompiled {
                 assert_eq!(
@@ -419,20 +440,21 @@ fn every_assembly_compiles_for_every_target_as_unity_compiles_it() {
         dir.join(format!("{INPUT_SYSTEM}.dll")),
     );
     let src = root().join(format!("tests/unity-stub/{INPUT_SYSTEM}.cs"));
-    mcs(&input_package.2, &modules[..1], &[], false, &[src]).unwrap();
+    mcs(&input_package.2, &modules.0[..1], &[], false, &[src]).unwrap();
     let assemblies = package_assemblies();
     let names: Vec<&str> = assemblies.iter().map(|a| a.name.as_str()).collect();
     assert_eq!(
         names,
         [
             "Relief.Unity",
+            "Relief.Editor",
             "Relief.Runtime",
             "Relief.Tests",
             "Assembly-CSharp"
         ],
         "the package's assemblies"
     );
-    let runtime = &assemblies[1];
+    let runtime = &assemblies[2];
     assert!(
         !runtime.engine,
         "Relief.Runtime is meant to see no UnityEngine"
@@ -467,8 +489,9 @@ fn every_assembly_compiles_for_every_target_as_unity_compiles_it() {
     for (name, r) in &results {
         match r {
             Ok(built) => {
-                // The tests are compiled in the editor only, everything else everywhere.
-                let want = if name.starts_with("editor") { 4 } else { 3 };
+                // The tests and the editor assembly are compiled in the editor only,
+                // everything else everywhere.
+                let want = if name.starts_with("editor") { 5 } else { 3 };
                 assert_eq!(built.len(), want, "{name}: {built:?}");
                 println!("{name}: {}", built.join(", "));
             }
@@ -628,7 +651,7 @@ fn the_package_depends_on_every_built_in_module_it_uses() {
 /// Reference page naming it, and each is used by the package.
 #[test]
 fn every_stand_in_member_is_cited_and_used() {
-    let users: String = ["Runtime", "Components", "Samples~"]
+    let users: String = ["Runtime", "Components", "Editor", "Samples~"]
         .iter()
         .flat_map(|d| common::native::package_sources(d))
         .map(|p| std::fs::read_to_string(p).unwrap())
@@ -641,8 +664,9 @@ fn every_stand_in_member_is_cited_and_used() {
         })
     };
     // Base classes the used types inherit their used members through, types a used member's
-    // signature names (Mesh.SetVertices' flags, the Input System's key controls), and the
-    // stubs' helper.
+    // signature names (Mesh.SetVertices' flags, the Input System's key controls, IMGUI's
+    // options and styles, the editor's update delegate), a class of extension methods
+    // (ImageConversion: `texture.LoadImage(bytes)`), and the stubs' helper.
     let structural = [
         "Stub",
         "MeshUpdateFlags",
@@ -655,10 +679,14 @@ fn every_stand_in_member_is_cited_and_used() {
         "Renderer",
         "ScriptableObject",
         "RenderPipelineAsset",
+        "GUIStyle",
+        "GUILayoutOption",
+        "CallbackFunction",
+        "ImageConversion",
     ];
     let mut problems = Vec::new();
     let mut declared = 0;
-    for m in MODULES.iter().chain(&[INPUT_SYSTEM]) {
+    for m in MODULES.iter().chain(&[INPUT_SYSTEM, UNITY_EDITOR]) {
         let stub =
             std::fs::read_to_string(root().join(format!("tests/unity-stub/{m}.cs"))).unwrap();
         let lines: Vec<&str> = stub.lines().collect();

@@ -208,11 +208,13 @@ fn the_package_tarball_holds_the_package_and_the_host_library() {
     let out = n.scratch.join("unity-package");
     let _ = std::fs::remove_dir_all(&out);
     let lib = n.lib_dir.join("librelief.so");
+    let cli = n.lib_dir.join("relief");
     let made = must(
         Command::new(root().join("bindings/unity-package"))
             .arg("--out")
             .arg(&out)
-            .arg(format!("linux-x86_64={}", lib.display())),
+            .arg(format!("linux-x86_64={}", lib.display()))
+            .arg(format!("tool-linux-x86_64={}", cli.display())),
     );
     let tarball = String::from_utf8(made.stdout).unwrap().trim().to_string();
     assert!(tarball.ends_with(".tgz"), "{tarball}");
@@ -230,6 +232,8 @@ fn the_package_tarball_holds_the_package_and_the_host_library() {
         "package/Samples~/Planet/Planet.unity",
         "package/Plugins/Linux/x86_64/librelief.so",
         "package/Plugins/Linux/x86_64/librelief.so.meta",
+        "package/Tools~/linux-x86_64/relief",
+        "package/Editor/ReliefWindow.cs",
         "package/CHANGELOG.md",
         "package/LICENSE.md",
     ] {
@@ -259,11 +263,20 @@ fn the_package_tarball_holds_the_package_and_the_host_library() {
         std::fs::read(unpacked.join("package/Plugins/Linux/x86_64/librelief.so")).unwrap(),
         std::fs::read(&lib).unwrap()
     );
+    // And the tool the editor window runs is the one given, and runs.
+    let packed_cli = unpacked.join("package/Tools~/linux-x86_64/relief");
+    assert_eq!(
+        std::fs::read(&packed_cli).unwrap(),
+        std::fs::read(&cli).unwrap()
+    );
+    let info = must(Command::new(&packed_cli).arg("info").arg(&n.pack)).stdout;
+    assert!(String::from_utf8_lossy(&info).contains("regions of 512"));
     // A platform it doesn't know is refused before anything is written.
     let bad = run(Command::new(root().join("bindings/unity-package"))
         .arg("--out")
         .arg(out.join("bad"))
         .arg(format!("linux-x86_64={}", lib.display()))
+        .arg(format!("tool-linux-x86_64={}", cli.display()))
         .arg("playstation=/dev/null"));
     assert_eq!(bad.status.code(), Some(2));
     assert!(!out.join("bad").exists());

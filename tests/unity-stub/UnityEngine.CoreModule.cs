@@ -59,6 +59,8 @@ namespace UnityEngine
         public string name { get { throw Stub.Never(); } set { throw Stub.Never(); } }
         // Object.Destroy.html: public static void Destroy(Object obj, float t = 0.0F);
         public static void Destroy(Object obj, float t = 0.0F) { throw Stub.Never(); }
+        // Object.DestroyImmediate.html: public static void DestroyImmediate(Object obj, bool allowDestroyingAssets = false);
+        public static void DestroyImmediate(Object obj, bool allowDestroyingAssets = false) { throw Stub.Never(); }
         // Object-operator_eq.html, Object-operator_ne.html, Object-operator_Object.html
         public static bool operator ==(Object x, Object y) { throw Stub.Never(); }
         public static bool operator !=(Object x, Object y) { throw Stub.Never(); }
@@ -185,6 +187,8 @@ namespace UnityEngine
     public struct Rect
     {
         public Rect(float x, float y, float width, float height) { throw Stub.Never(); }
+        // Rect-width.html
+        public float width { get { throw Stub.Never(); } set { throw Stub.Never(); } }
     }
 
     // ScriptReference/Bounds.html, Bounds-ctor.html
@@ -231,6 +235,10 @@ namespace UnityEngine
     // ScriptReference/Texture.html, Texture-wrapMode.html, Texture-filterMode.html
     public class Texture : Object
     {
+        // Texture-width.html, Texture-height.html
+        public virtual int width { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        public virtual int height { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        // Texture-wrapMode.html, Texture-filterMode.html
         public TextureWrapMode wrapMode { get { throw Stub.Never(); } set { throw Stub.Never(); } }
         public FilterMode filterMode { get { throw Stub.Never(); } set { throw Stub.Never(); } }
     }
@@ -238,6 +246,8 @@ namespace UnityEngine
     // ScriptReference/Texture2D.html
     public sealed class Texture2D : Texture
     {
+        // Texture2D-ctor.html: public Texture2D(int width, int height);
+        public Texture2D(int width, int height) { throw Stub.Never(); }
         // Texture2D-ctor.html: public Texture2D(int width, int height, TextureFormat textureFormat, bool mipChain);
         public Texture2D(int width, int height, TextureFormat textureFormat, bool mipChain) { throw Stub.Never(); }
         // Texture2D.LoadRawTextureData.html: public void LoadRawTextureData(IntPtr data, int size);
