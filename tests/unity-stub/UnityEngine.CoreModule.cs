@@ -13,6 +13,7 @@
 //   Runtime/Export/Scripting/ScriptableObject.bindings.cs: ScriptableObject
 //   Runtime/Export/Graphics/GraphicsSettings.bindings.cs, Runtime/Export/RenderPipeline/
 //     RenderPipelineAsset.cs: Rendering.GraphicsSettings, Rendering.RenderPipelineAsset
+//   Runtime/Export/iOS/iOSDevice.bindings.cs: iOS.Device
 //   Runtime/Export/Graphics/: Mesh, MeshFilter, Renderer, MeshRenderer, Texture, Texture2D,
 //     and in GraphicsEnums.cs TextureFormat, TextureWrapMode, FilterMode,
 //     Rendering.IndexFormat, Rendering.MeshUpdateFlags
@@ -43,6 +44,15 @@ namespace UnityEngine.Rendering
     {
         // Rendering.RenderPipelineAsset-defaultTerrainMaterial.html
         public virtual UnityEngine.Material defaultTerrainMaterial { get { throw UnityEngine.Stub.Never(); } }
+    }
+}
+
+namespace UnityEngine.iOS
+{
+    // ScriptReference/iOS.Device.html, iOS.Device.SetNoBackupFlag.html: public static void SetNoBackupFlag(string path);
+    public sealed class Device
+    {
+        public static void SetNoBackupFlag(string path) { throw UnityEngine.Stub.Never(); }
     }
 }
 
@@ -290,11 +300,11 @@ namespace UnityEngine
         public static void LogError(object message, Object context) { throw Stub.Never(); }
     }
 
-    // ScriptReference/Application.html, Application-streamingAssetsPath.html, Application-temporaryCachePath.html
+    // ScriptReference/Application.html, Application-streamingAssetsPath.html, Application-persistentDataPath.html
     public static class Application
     {
         public static string streamingAssetsPath { get { throw Stub.Never(); } }
-        public static string temporaryCachePath { get { throw Stub.Never(); } }
+        public static string persistentDataPath { get { throw Stub.Never(); } }
     }
 
     // ScriptReference/Time.html, Time-deltaTime.html

@@ -133,9 +133,7 @@ namespace Relief.Unity
                 // Everything Unity's API gives is read here, on the main thread; the opening's
                 // thread touches relief only (and Java, attached, on Android).
                 string streamingAssets = Application.streamingAssetsPath, name = file;
-                // A cache the system may clear (Android's cache dir, iOS's Library/Caches): never
-                // backed up, as stores require of data that can be fetched again.
-                var http = new HttpOptions { CacheDirectory = Path.Combine(Application.temporaryCachePath, "relief") };
+                var http = new HttpOptions { CacheDirectory = HttpCacheFolder() };
                 IAndroidAssets android = AndroidAssetManager.Current;
                 opening = new Opening<IDisposable>(() => AndroidAssetManager.Attached(
                     () => OpenSource(streamingAssets, name, http, android)));
@@ -144,6 +142,20 @@ namespace Relief.Unity
             {
                 Fail(e.Message);
             }
+        }
+
+        /// <summary>Where a URL's verified pieces are kept: persistentDataPath, so a multi-GB
+        /// download outlives the app's restarts and the system's cache sweeps; on iOS the folder
+        /// is flagged never to be backed up, as the App Store requires of data that can be
+        /// fetched again (Android backs up no app's files by default).</summary>
+        static string HttpCacheFolder()
+        {
+            string dir = Path.Combine(Application.persistentDataPath, "relief-cache");
+#if UNITY_IOS
+            Directory.CreateDirectory(dir);
+            UnityEngine.iOS.Device.SetNoBackupFlag(dir);
+#endif
+            return dir;
         }
 
         /// <summary>Logs why, once; raises <see cref="Failed"/>; frees everything; disables.</summary>
