@@ -217,7 +217,12 @@ fn the_package_tarball_holds_the_package_and_the_host_library() {
             .arg(format!("tool-linux-x86_64={}", cli.display())),
     );
     let tarball = String::from_utf8(made.stdout).unwrap().trim().to_string();
-    assert!(tarball.ends_with(".tgz"), "{tarball}");
+    let version = env!("CARGO_PKG_VERSION");
+    assert_eq!(
+        Path::new(&tarball).file_name().unwrap().to_string_lossy(),
+        format!("com.relief.terrain-{version}.tgz"),
+        "named after the package"
+    );
     let list = must(Command::new("tar").arg("-tzf").arg(&tarball)).stdout;
     let entries: BTreeSet<String> = String::from_utf8(list)
         .unwrap()

@@ -5,7 +5,8 @@
 //! declares it); the built-in and URP programs are then turned into GLSL ES 3.0 by
 //! SPIRV-Cross and validated again, as the GLES3 target Android needs (HDRP does not build for
 //! GLES). The ShaderLab around them is checked for what each pipeline draws: HDRP `ForwardOnly`
-//! and `DepthForwardOnly`, URP `UniversalForward` and `DepthOnly`, each SRP SubShader behind
+//! and `DepthForwardOnly`, URP `UniversalForwardOnly` (drawn by its forward and deferred
+//! paths alike) and `DepthOnly`, each SRP SubShader behind
 //! its package, the built-in `ForwardBase` SubShader last and untagged. Every uniform the C#
 //! side sets (`Shader.PropertyToID` in FarGroundMesh.cs) is one the shader declares.
 //!
@@ -205,7 +206,7 @@ fn each_pipeline_gets_the_passes_it_draws_in_the_order_unity_picks() {
         vec![
             (Some("HDRenderPipeline"), hd, Some("ForwardOnly")),
             (Some("HDRenderPipeline"), hd, Some("DepthForwardOnly")),
-            (Some("UniversalPipeline"), urp, Some("UniversalForward")),
+            (Some("UniversalPipeline"), urp, Some("UniversalForwardOnly")),
             (Some("UniversalPipeline"), urp, Some("DepthOnly")),
             (None, None, Some("ForwardBase")),
         ],

@@ -37,6 +37,9 @@ namespace UnityEditor
     {
         public delegate void CallbackFunction();
         public static CallbackFunction update;
+        // EditorApplication.LockReloadAssemblies.html, EditorApplication.UnlockReloadAssemblies.html
+        public static void LockReloadAssemblies() { throw Stub.Never(); }
+        public static void UnlockReloadAssemblies() { throw Stub.Never(); }
     }
 
     // ScriptReference/MessageType.html

@@ -262,6 +262,8 @@ namespace UnityEngine
         public Texture2D(int width, int height, TextureFormat textureFormat, bool mipChain) { throw Stub.Never(); }
         // Texture2D.LoadRawTextureData.html: public void LoadRawTextureData(IntPtr data, int size);
         public void LoadRawTextureData(IntPtr data, int size) { throw Stub.Never(); }
+        // Texture2D-format.html
+        public TextureFormat format { get { throw Stub.Never(); } }
         // Texture2D.SetPixelData.html: public void SetPixelData<T>(T[] data, int mipLevel, int sourceDataStartIndex = 0);
         public void SetPixelData<T>(T[] data, int mipLevel, int sourceDataStartIndex = 0) { throw Stub.Never(); }
         // Texture2D.Apply.html: public void Apply(bool updateMipmaps = true, bool makeNoLongerReadable = false);

@@ -46,8 +46,10 @@ namespace UnityEngine
         // TerrainData-alphamapResolution.html, TerrainData-terrainLayers.html
         public int alphamapResolution { get { throw Stub.Never(); } set { throw Stub.Never(); } }
         public TerrainLayer[] terrainLayers { get { throw Stub.Never(); } set { throw Stub.Never(); } }
-        // TerrainData.SetAlphamaps.html: public void SetAlphamaps(int x, int y, float[,,] map);
-        public void SetAlphamaps(int x, int y, float[,,] map) { throw Stub.Never(); }
+        // TerrainData.GetAlphamapTexture.html: public Texture2D GetAlphamapTexture(int index);
+        public Texture2D GetAlphamapTexture(int index) { throw Stub.Never(); }
+        // TerrainData.SetBaseMapDirty.html
+        public void SetBaseMapDirty() { throw Stub.Never(); }
     }
 
     // ScriptReference/TerrainLayer.html

@@ -9,11 +9,11 @@ namespace Relief.Unity
         /// <summary>Metres one repeat of a layer's texture covers.</summary>
         const float TileMetres = 4f;
 
-        /// <summary>New layers (and their textures), slot order; the caller destroys them with
-        /// <see cref="Destroy"/>.</summary>
-        internal static TerrainLayer[] Make()
+        /// <summary>New layers (and their textures) for the first <paramref name="count"/>
+        /// slots; the caller destroys them with <see cref="Destroy"/>.</summary>
+        internal static TerrainLayer[] Make(int count)
         {
-            var layers = new TerrainLayer[GroundPalette.Names.Length];
+            var layers = new TerrainLayer[System.Math.Min(count, GroundPalette.Names.Length)];
             var rgba = new byte[GroundPalette.Size * GroundPalette.Size * 4];
             for (int slot = 0; slot < layers.Length; slot++)
             {

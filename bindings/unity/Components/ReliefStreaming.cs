@@ -151,7 +151,7 @@ namespace Relief.Unity
         static string HttpCacheFolder()
         {
             string dir = Path.Combine(Application.persistentDataPath, "relief-cache");
-#if UNITY_IOS
+#if UNITY_IOS && !UNITY_EDITOR
             Directory.CreateDirectory(dir);
             UnityEngine.iOS.Device.SetNoBackupFlag(dir);
 #endif

@@ -43,14 +43,32 @@ namespace Relief.Unity
             }
         }
 
+        /// <summary>HDRP's terrain shader draws at most 8 layers.</summary>
+        const int HdrpLayers = 8;
+
+        static bool Hdrp
+        {
+            get
+            {
+                RenderPipelineAsset p = GraphicsSettings.currentRenderPipeline;
+                return p != null && p.GetType().Name.StartsWith("HDRenderPipeline", StringComparison.Ordinal);
+            }
+        }
+
         internal override TerrainLayer[] GroundLayers
         {
             get
             {
                 if (groundLayers != null && groundLayers.Length > 0)
+                {
+                    if (groundLayers.Length > HdrpLayers && Hdrp)
+                        Debug.LogWarning("relief: HDRP's terrain draws " + HdrpLayers + " layers; Ground Layers past the 8th stay dark", this);
                     return groundLayers;
+                }
+                // Under HDRP the default set stops at 8 layers: ids 8 (gravel) and 9 (moss) wrap
+                // to layers 0 and 1 (GroundSplat.LayerOf).
                 if (madeLayers == null)
-                    madeLayers = DefaultGroundLayers.Make();
+                    madeLayers = DefaultGroundLayers.Make(Hdrp ? HdrpLayers : GroundPalette.Names.Length);
                 return madeLayers;
             }
         }

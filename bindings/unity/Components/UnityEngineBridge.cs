@@ -44,6 +44,7 @@ namespace Relief.Unity
         readonly Transform parent;
         readonly Material terrainMaterial;
         readonly TerrainLayer[] groundLayers;
+        bool warnedSplatFormat;
         /// <summary>The far ground, if drawn; set once the source is open.</summary>
         internal FarGroundMesh Far;
         readonly HashSet<TerrainTile> shownTiles = new HashSet<TerrainTile>();
@@ -65,8 +66,8 @@ namespace Relief.Unity
             data.heightmapResolution = resolution;
             if (groundLayers != null && groundLayers.Length > 0)
             {
-                // The resolution first (it does not resample), then the layers, whose count
-                // SetAlphamaps checks its array against.
+                // The resolution first (it does not resample), then the layers, which make
+                // one splat texture per four.
                 data.alphamapResolution = GroundSplat.Resolution(resolution - 1);
                 data.terrainLayers = groundLayers;
             }
@@ -103,9 +104,27 @@ namespace Relief.Unity
             tile.HasHoles = true;
         }
 
-        public void SetTileSplat(TerrainTile tile, float[,,] alphamap)
+        /// <summary>Writes the worker's control textures into the tile's own splat textures as
+        /// Unity's terrain tools do (GetAlphamapTexture, pixels, Apply with mips:
+        /// TerrainData.CopyActiveRenderTextureToTexture's non-delayed path), then marks the
+        /// distant base map for a rebuild. A memcpy and an upload on the main thread, not
+        /// SetAlphamaps' per-texel conversion of a float array.</summary>
+        public void SetTileSplat(TerrainTile tile, byte[][] controlTextures)
         {
-            tile.Data.SetAlphamaps(0, 0, alphamap);
+            for (int t = 0; t < controlTextures.Length; t++)
+            {
+                Texture2D splat = tile.Data.GetAlphamapTexture(t);
+                if (splat.format != TextureFormat.RGBA32)
+                {
+                    if (!warnedSplatFormat)
+                        Debug.LogWarning("relief: a terrain splat texture is " + splat.format + ", not RGBA32; tiles stay unpainted", owner);
+                    warnedSplatFormat = true;
+                    return;
+                }
+                splat.SetPixelData(controlTextures[t], 0);
+                splat.Apply(true);
+            }
+            tile.Data.SetBaseMapDirty();
         }
 
         public void SyncTile(TerrainTile tile)

@@ -23,10 +23,13 @@ namespace Relief.Editor
         Texture2D preview;
         Vector2 scroll;
 
-        // The tool's run in flight, what it is for, and what to do when it succeeds.
+        // The tool's run in flight, what it is for, what to do when it succeeds, whether it
+        // only reads (a census, a preview: cancelled by choosing another entry) and whether
+        // the user cancelled it. Assemblies don't reload while it runs (a reload would kill it).
         ToolRun run;
         string runTitle = "";
         Action<ToolRun> then;
+        bool runReads, runCancelled;
         string previewFile;
 
         // Bake and import settings.
@@ -61,10 +64,19 @@ namespace Relief.Editor
         void OnDisable()
         {
             EditorApplication.update -= Poll;
-            if (run != null)
-                run.Dispose();
-            run = null;
+            EndRun();
             DropPreview();
+        }
+
+        /// <summary>Stops and forgets the run in flight, if any.</summary>
+        void EndRun()
+        {
+            if (run == null)
+                return;
+            run.Dispose();
+            run = null;
+            then = null;
+            EditorApplication.UnlockReloadAssemblies();
         }
 
         string Tool()
@@ -94,6 +106,8 @@ namespace Relief.Editor
         /// its census and preview from the tool.</summary>
         void Select(int i)
         {
+            if (run != null && runReads)
+                EndRun(); // the last entry's census or preview: no longer wanted
             selected = i;
             summary = census = "";
             DropPreview();
@@ -104,17 +118,23 @@ namespace Relief.Editor
             {
                 summary = Summary.Of(path);
             }
-            catch (ReliefException e)
+            catch (Exception e) // relief's message, or no native library for this editor
             {
                 Say(entries[i] + " does not open: " + e.Message, MessageType.Error);
                 return;
             }
             Start("Census of " + entries[i], ReliefTool.Info(path), r =>
             {
+                if (selected != i)
+                    return;
                 census = r.Output;
                 previewFile = Path.Combine(Path.GetFullPath("Temp"), "relief-preview.png");
-                Start("Preview of " + entries[i], ReliefTool.Preview(path, previewFile, PreviewPixels), p => LoadPreview());
-            });
+                Start("Preview of " + entries[i], ReliefTool.Preview(path, previewFile, PreviewPixels), p =>
+                {
+                    if (selected == i)
+                        LoadPreview();
+                }, true);
+            }, true);
         }
 
         void LoadPreview()
@@ -136,8 +156,8 @@ namespace Relief.Editor
         }
 
         /// <summary>Runs the tool with <paramref name="args"/>; <paramref name="done"/> follows
-        /// if it succeeds, else its output is shown.</summary>
-        void Start(string title, string[] args, Action<ToolRun> done)
+        /// if it succeeds, else its output is shown. <paramref name="reads"/>: it only reads.</summary>
+        void Start(string title, string[] args, Action<ToolRun> done, bool reads = false)
         {
             if (run != null)
             {
@@ -158,6 +178,9 @@ namespace Relief.Editor
             }
             runTitle = title;
             then = done;
+            runReads = reads;
+            runCancelled = false;
+            EditorApplication.LockReloadAssemblies();
             Say(title + "…", MessageType.Info);
         }
 
@@ -174,6 +197,7 @@ namespace Relief.Editor
             Action<ToolRun> next = then;
             run = null;
             then = null;
+            EditorApplication.UnlockReloadAssemblies();
             using (finished)
             {
                 if (finished.Succeeded)
@@ -181,6 +205,8 @@ namespace Relief.Editor
                     Say(runTitle + ": done", MessageType.Info);
                     next(finished);
                 }
+                else if (runCancelled)
+                    Say(runTitle + " cancelled", MessageType.Warning);
                 else
                     Say(runTitle + " failed:\n" + finished.Output, MessageType.Error);
             }
@@ -207,11 +233,29 @@ namespace Relief.Editor
             return path;
         }
 
-        void Added(string path)
+        /// <summary>A scratch path under the project's Temp folder for what becomes
+        /// <paramref name="final"/>: the tool writes there, and only a finished file moves into
+        /// StreamingAssets (a cancelled or failed one never appears there).</summary>
+        static string Scratch(string final)
         {
+            string dir = Path.Combine(Path.GetFullPath("Temp"), "relief");
+            Directory.CreateDirectory(dir);
+            string path = Path.Combine(dir, Path.GetFileName(final));
+            if (File.Exists(path))
+                File.Delete(path);
+            if (Directory.Exists(path))
+                Directory.Delete(path, true);
+            return path;
+        }
+
+        /// <summary>Moves a finished <paramref name="scratch"/> file into StreamingAssets as
+        /// <paramref name="final"/> and shows it.</summary>
+        void Added(string scratch, string final)
+        {
+            File.Move(scratch, final);
             AssetDatabase.Refresh();
             Scan();
-            Select(Array.IndexOf(entries, Path.GetFileName(path)));
+            Select(Array.IndexOf(entries, Path.GetFileName(final)));
         }
 
         void OnGUI()
@@ -252,7 +296,10 @@ namespace Relief.Editor
             {
                 string plnt = NewEntry(".plnt");
                 if (plnt != null)
-                    Start("Baking " + Path.GetFileName(plnt), ReliefTool.BakePlanet(seed, planetKilometres * 1000.0, faceResolution, plnt), r => Added(plnt));
+                {
+                    string scratch = Scratch(plnt);
+                    Start("Baking " + Path.GetFileName(plnt), ReliefTool.BakePlanet(seed, planetKilometres * 1000.0, faceResolution, scratch), r => Added(scratch, plnt));
+                }
             }
             importFile = EditorGUILayout.TextField("Heightmap or Terrain3D folder", importFile);
             importMin = EditorGUILayout.FloatField("Heightmap lowest (m)", importMin);
@@ -271,8 +318,8 @@ namespace Relief.Editor
                 EditorGUILayout.HelpBox(runTitle + "\n" + run.LastLine, MessageType.Info);
                 if (GUILayout.Button("Cancel"))
                 {
+                    runCancelled = true;
                     run.Cancel();
-                    Say(runTitle + " cancelled", MessageType.Warning);
                 }
             }
             else if (message.Length > 0)
@@ -285,14 +332,12 @@ namespace Relief.Editor
             string pack = NewEntry(".rlpack");
             if (pack == null)
                 return;
-            string dir = Path.Combine(Path.GetFullPath("Temp"), "relief-bake-" + Path.GetFileNameWithoutExtension(pack));
-            if (Directory.Exists(dir))
-                Directory.Delete(dir, true);
+            string dir = Scratch(Path.ChangeExtension(pack, null)), scratch = Scratch(pack);
             Start("Baking " + Path.GetFileName(pack), ReliefTool.BakeWorld(seed, worldMetres, dir), r =>
-                Start("Packing " + Path.GetFileName(pack), ReliefTool.Pack(dir, pack), p =>
+                Start("Packing " + Path.GetFileName(pack), ReliefTool.Pack(dir, scratch), p =>
                 {
                     Directory.Delete(dir, true);
-                    Added(pack);
+                    Added(scratch, pack);
                 }));
         }
 
@@ -301,10 +346,11 @@ namespace Relief.Editor
             string pack = NewEntry(".rlpack");
             if (pack == null)
                 return;
+            string scratch = Scratch(pack);
             if (Directory.Exists(importFile))
-                Start("Importing " + importFile, ReliefTool.ImportTerrain3D(importFile, pack), r => Added(pack));
+                Start("Importing " + importFile, ReliefTool.ImportTerrain3D(importFile, scratch), r => Added(scratch, pack));
             else if (File.Exists(importFile))
-                Start("Importing " + importFile, ReliefTool.ImportHeightmap(importFile, pack, importMin, importMax, importSpacing), r => Added(pack));
+                Start("Importing " + importFile, ReliefTool.ImportHeightmap(importFile, scratch, importMin, importMax, importSpacing), r => Added(scratch, pack));
             else
                 Say("choose a heightmap file or a Terrain3D data folder first", MessageType.Warning);
         }
@@ -328,7 +374,7 @@ namespace Relief.Editor
                 shownFor = file;
                 string path = Path.Combine(Application.streamingAssetsPath, file);
                 try { summary = Summary.Of(path); }
-                catch (ReliefException e) { summary = file + " does not open: " + e.Message; }
+                catch (Exception e) { summary = file + " does not open: " + e.Message; } // relief's message, or no native library
             }
             EditorGUILayout.HelpBox(summary, MessageType.None);
             if (GUILayout.Button("Open in the Relief window"))

@@ -61,12 +61,13 @@ namespace Relief
         void SetTileHeights(TTile tile, int xBase, int yBase, float[,] heights);
         /// <summary>Writes the hole mask (true = ground) without LOD rebuild.</summary>
         void SetTileHoles(TTile tile, bool[,] surface);
-        /// <summary>Writes the splat (<c>TerrainData.SetAlphamaps(0, 0, alphamap)</c>): layer
-        /// weights <c>[y, x, layer]</c>, <see cref="GroundSplat.Resolution"/>² texels of
-        /// <see cref="DriverSettings.GroundLayers"/> layers, each texel's adding up to 1
-        /// (<see cref="GroundSplat"/>); only with GroundLayers set. The array may be reused
-        /// after the call.</summary>
-        void SetTileSplat(TTile tile, float[,,] alphamap);
+        /// <summary>Writes the splat: <see cref="GroundSplat.Textures"/> RGBA32 control
+        /// textures of <see cref="GroundSplat.Resolution"/>² texels, layer 4·t + c in texture
+        /// t's channel c, each texel's weights adding up to 255 (<see cref="GroundSplat"/>);
+        /// only with <see cref="DriverSettings.GroundLayers"/> set. Unity's terrain keeps its
+        /// splat in exactly such textures (<c>TerrainData.GetAlphamapTexture</c>). The arrays
+        /// may be reused after the call.</summary>
+        void SetTileSplat(TTile tile, byte[][] controlTextures);
         /// <summary>Rebuilds LOD and collision after writes (<c>SyncHeightmap</c>).</summary>
         void SyncTile(TTile tile);
         /// <summary><c>Terrain.SetNeighbors(left −X, top +Z, right +X, bottom −Z)</c>; null

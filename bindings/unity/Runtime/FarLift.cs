@@ -46,7 +46,10 @@ namespace Relief
             ringHalf = RingHalf(levelSize);
         }
 
-        /// <summary>The shader's <c>_RingQuad</c>: ring 0's quad, metres (two level-0 cells).</summary>
+        /// <summary>The shader's <c>_RingQuad</c>: ring 0's quad, metres (two level-0 cells).
+        /// Ring k's is this float times 2^k, and its vertices this times their index, in
+        /// floats (<see cref="FarRings.Build"/>), so a morphed vertex and the coarser ring's
+        /// land on the same float.</summary>
         public static float RingQuad(double baseSpacing) { return (float)(baseSpacing * 2.0); }
 
         /// <summary>The shader's <c>_RingHalf</c>: quads from the mesh's centre to any ring's
@@ -101,11 +104,12 @@ namespace Relief
         {
             if (ring >= levelCount - 1)
                 return; // the outermost ring meets nothing coarser
-            float quad = ringQuad * (float)Math.Pow(2.0, ring);
+            float quad = ringQuad * (1 << (int)ring);
             float d = Math.Max(Math.Abs(x), Math.Abs(z)) / (quad * ringHalf);
             float m = Saturate((d - MorphFrom) / MorphOver);
-            x -= Odd((float)Math.Round(x / quad)) * quad * m;
-            z -= Odd((float)Math.Round(z / quad)) * quad * m;
+            float nx = (float)Math.Round(x / quad), nz = (float)Math.Round(z / quad);
+            x = (nx - Odd(nx) * m) * quad;
+            z = (nz - Odd(nz) * m) * quad;
         }
 
         static float Odd(float n) { return n - 2f * (float)Math.Floor(n * 0.5f); }

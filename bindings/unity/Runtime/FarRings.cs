@@ -39,7 +39,8 @@ namespace Relief
             int side = QuadsPerSide(levelSize), half = side / 2, quarter = half / 2, q = 0;
             for (int k = 0; k < levels; k++)
             {
-                double quad = baseSpacing * (1 << k) * 2.0;
+                // In floats, as the shader's morph computes (FarLift.RingQuad).
+                float quad = FarLift.RingQuad(baseSpacing) * (1 << k);
                 for (int j = -half; j < half; j++)
                     for (int i = -half; i < half; i++)
                     {
@@ -47,31 +48,33 @@ namespace Relief
                         bool inner = i >= -quarter && i < quarter && j >= -quarter && j < quarter;
                         if (k > 0 && inner)
                             continue;
-                        Quad(vertices, indices, q++, i * quad, j * quad, quad, k);
+                        Quad(vertices, indices, q++, i, j, quad, k);
                     }
             }
             return q;
         }
 
-        static void Quad(float[] v, int[] idx, int q, double x, double z, double side, int ring)
+        /// <summary>Quad (i, j) of a ring of <paramref name="side"/>-metre quads: each corner
+        /// its lattice index times the side, one float product.</summary>
+        static void Quad(float[] v, int[] idx, int q, int i, int j, float side, int ring)
         {
             int b = 4 * q;
-            Put(v, b, x, z, ring);
-            Put(v, b + 1, x + side, z, ring);
-            Put(v, b + 2, x + side, z + side, ring);
-            Put(v, b + 3, x, z + side, ring);
+            Put(v, b, i * side, j * side, ring);
+            Put(v, b + 1, (i + 1) * side, j * side, ring);
+            Put(v, b + 2, (i + 1) * side, (j + 1) * side, ring);
+            Put(v, b + 3, i * side, (j + 1) * side, ring);
             // a (x, z), b (x+1, z), c (x+1, z+1), d (x, z+1): a d c and a c b run clockwise
             // seen from above (+Y) in Unity's left-handed frame.
-            int i = 6 * q;
-            idx[i] = b; idx[i + 1] = b + 3; idx[i + 2] = b + 2;
-            idx[i + 3] = b; idx[i + 4] = b + 2; idx[i + 5] = b + 1;
+            int t = 6 * q;
+            idx[t] = b; idx[t + 1] = b + 3; idx[t + 2] = b + 2;
+            idx[t + 3] = b; idx[t + 4] = b + 2; idx[t + 5] = b + 1;
         }
 
-        static void Put(float[] v, int vertex, double x, double z, int ring)
+        static void Put(float[] v, int vertex, float x, float z, int ring)
         {
-            v[3 * vertex] = (float)x;
+            v[3 * vertex] = x;
             v[3 * vertex + 1] = ring;
-            v[3 * vertex + 2] = (float)z;
+            v[3 * vertex + 2] = z;
         }
 
         /// <summary>The mesh's step: its coarsest quad.</summary>

@@ -28,7 +28,8 @@ namespace Relief
     {
         /// <summary>Layers one control texture holds (R, G, B, A).</summary>
         public const int LayersPerTexture = 4;
-        /// <summary>Unity's largest alphamap.</summary>
+        /// <summary>The largest splat made: Unity takes up to 4096, but a 4096-texel splat of
+        /// ten layers is 200 MB of textures per tile.</summary>
         public const int MaxResolution = 2048;
         /// <summary>The most layers a splat takes (Terrain3D's 5-bit texture ids).</summary>
         public const int MaxLayers = 32;

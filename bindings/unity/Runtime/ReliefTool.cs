@@ -63,10 +63,19 @@ namespace Relief
             return null;
         }
 
-        /// <summary>One argument quoted for a command line as Windows' C runtime and .NET parse
-        /// it (also what Mono expects): plain when it has no space, tab or quote; else in
-        /// quotes with each quote and the backslashes before a quote doubled.</summary>
+        /// <summary>One argument quoted for the command line the process is started with:
+        /// Windows' rules on Windows; the shell's elsewhere, as the Mono that Unity's Linux and
+        /// macOS editors run splits it (with <c>g_shell_parse_argv</c>). (.NET on Linux or
+        /// macOS splits by Windows' rules instead: there a '$', '`' or '\' in an argument
+        /// would arrive escaped.)</summary>
         public static string Quote(string arg)
+        {
+            return Environment.OSVersion.Platform == PlatformID.Win32NT ? QuoteForWindows(arg) : QuoteForShell(arg);
+        }
+
+        /// <summary>Windows' rules: plain when it has no space, tab or quote; else in quotes,
+        /// each quote and the backslashes before a quote doubled.</summary>
+        public static string QuoteForWindows(string arg)
         {
             if (arg == null)
                 throw new ArgumentNullException("arg");
@@ -86,6 +95,22 @@ namespace Relief
                 b.Append(c);
             }
             b.Append('\\', 2 * slashes);
+            return b.Append('"').ToString();
+        }
+
+        /// <summary>The shell's rules: always in double quotes, with the four characters
+        /// special there (backslash, quote, dollar, backtick) escaped.</summary>
+        public static string QuoteForShell(string arg)
+        {
+            if (arg == null)
+                throw new ArgumentNullException("arg");
+            var b = new StringBuilder("\"");
+            foreach (char c in arg)
+            {
+                if (c == '\\' || c == '"' || c == '$' || c == '`')
+                    b.Append('\\');
+                b.Append(c);
+            }
             return b.Append('"').ToString();
         }
 
@@ -171,6 +196,9 @@ namespace Relief
                 CreateNoWindow = true,
                 RedirectStandardOutput = true,
                 RedirectStandardError = true,
+                // relief prints UTF-8 ("…", "²") whatever the locale says.
+                StandardOutputEncoding = Encoding.UTF8,
+                StandardErrorEncoding = Encoding.UTF8,
             };
             process = new Process { StartInfo = info };
             process.OutputDataReceived += (s, e) => Take(e.Data);
@@ -272,10 +300,18 @@ namespace Relief
             catch (InvalidOperationException) { } // exited meanwhile
         }
 
-        /// <summary>Cancels it if still running and frees the process handle.</summary>
+        /// <summary>Cancels it if still running and frees the process handle, once its output
+        /// readers are done (or have been given two seconds).</summary>
         public void Dispose()
         {
             Cancel();
+            Wait(2000);
+            try
+            {
+                process.CancelOutputRead();
+                process.CancelErrorRead();
+            }
+            catch (InvalidOperationException) { } // never started reading
             process.Dispose();
         }
     }

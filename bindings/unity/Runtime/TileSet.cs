@@ -22,9 +22,8 @@ namespace Relief
         readonly ArrayPool<float[]> scratch;
         readonly ArrayPool<uint[]> controlScratch;
         readonly ArrayPool<byte[]> biomeScratch;
-        /// <summary>Control textures and alphamaps per tile, when the tiles are splatted (null if not).</summary>
+        /// <summary>Control textures per tile, when the tiles are splatted (null if not).</summary>
         readonly ArrayPool<byte[][]> splats;
-        readonly ArrayPool<float[,,]> alphamaps;
         readonly int layers;
         readonly ArrayPool<RegionEdges> edgePool;
         readonly float[,] column, row, corner = new float[1, 1];
@@ -55,8 +54,6 @@ namespace Relief
                         t[i] = new byte[texels * texels * GroundSplat.LayersPerTexture];
                     return t;
                 });
-                int l = layers;
-                alphamaps = new ArrayPool<float[,,]>(() => new float[texels, texels, l]);
             }
             edgePool = new ArrayPool<RegionEdges>(() => new RegionEdges(s));
             column = new float[r, 1];
@@ -95,7 +92,7 @@ namespace Relief
             internal readonly Loc Loc;
             internal float[,] Heights;
             internal bool[,] Surface;
-            internal float[,,] Splat;
+            internal byte[][] Splat;
             internal RegionEdges Edges;
             internal bool Missing;
 
@@ -133,12 +130,9 @@ namespace Relief
                     TerrainTiles.Holes(h, new ReadOnlySpan<uint>(control, 0, controls), s.size, Surface);
                     if (s.layers > 0)
                     {
-                        byte[][] textures = s.splats.Take();
+                        Splat = s.splats.Take();
                         GroundSplat.Fill(h, new ReadOnlySpan<uint>(control, 0, controls), new ReadOnlySpan<byte>(biome, 0, biomes),
-                            s.size, s.spacing, s.layers, textures);
-                        Splat = s.alphamaps.Take();
-                        GroundSplat.Alphamap(textures, s.layers, Splat);
-                        s.splats.Give(textures);
+                            s.size, s.spacing, s.layers, Splat);
                     }
                 }
                 finally
@@ -223,10 +217,10 @@ namespace Relief
             StitchAround(loc);
         }
 
-        void GiveSplat(float[,,] splat)
+        void GiveSplat(byte[][] splat)
         {
             if (splat != null)
-                alphamaps.Give(splat);
+                splats.Give(splat);
         }
 
         TTile New()

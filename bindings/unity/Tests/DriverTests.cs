@@ -15,7 +15,7 @@ namespace Relief.Tests
         public int Resolution;
         public float[,] Heights;
         public bool[,] Surface;
-        public float[,,] Splat;
+        public byte[][] Splat;
         public TilePlacement Placement;
         public bool Shown, Destroyed;
         public int Shows, Syncs;
@@ -59,7 +59,12 @@ namespace Relief.Tests
                     t.Heights[yBase + y, xBase + x] = h[y, x];
         }
         public void SetTileHoles(FakeTile t, bool[,] s) { OnMain("SetTileHoles"); Array.Copy(s, t.Surface, s.Length); }
-        public void SetTileSplat(FakeTile t, float[,,] a) { OnMain("SetTileSplat"); t.Splat = (float[,,])a.Clone(); }
+        public void SetTileSplat(FakeTile t, byte[][] c)
+        {
+            OnMain("SetTileSplat");
+            t.Splat = new byte[c.Length][];
+            for (int i = 0; i < c.Length; i++) t.Splat[i] = (byte[])c[i].Clone();
+        }
         public void SyncTile(FakeTile t) { OnMain("SyncTile"); t.Syncs++; }
         public void SetTileNeighbors(FakeTile t, FakeTile left, FakeTile top, FakeTile right, FakeTile bottom)
         {
@@ -223,12 +228,11 @@ namespace Relief.Tests
                             Assert.IsNull(t.Splat, "no layers asked for, no splat");
                             continue;
                         }
-                        Assert.AreEqual(res, t.Splat.GetLength(0));
-                        Assert.AreEqual(res, t.Splat.GetLength(1));
-                        Assert.AreEqual(layers, t.Splat.GetLength(2));
-                        // Read as the docs say: [y, x, layer], texel (x, y) lying at
-                        // (x, y) · extent / (res − 1) in the tile (the last row and column, on
-                        // the neighbours' first samples, repeat the region's own last).
+                        Assert.AreEqual(GroundSplat.Textures(layers), t.Splat.Length);
+                        // Read as the docs say: layer 4·t + c in texture t's channel c, texel
+                        // (x, y) at (y·res + x)·4, lying at (x, y) · extent / (res − 1) in the
+                        // tile (the last row and column, on the neighbours' first samples,
+                        // repeat the region's own last).
                         for (int k = 0; k < res * res; k += 53)
                         {
                             int x = k % res, y = k / res;
@@ -238,17 +242,17 @@ namespace Relief.Tests
                                 t.Placement.RegionZ * info.RegionExtent + y * info.RegionExtent / (res - 1));
                             Assert.IsTrue(g.Found);
                             int b = g.BaseTexture % layers, o = g.OverlayTexture % layers;
-                            float sum = 0;
-                            for (int l = 0; l < layers; l++)
-                                sum += t.Splat[y, x, l];
-                            Assert.AreEqual(1f, sum, 1e-4, "texel ({0}, {1}) adds up to 1", x, y);
-                            float wb = t.Splat[y, x, b], wo = t.Splat[y, x, o];
+                            int sum = 0;
+                            for (int l = 0; l < GroundSplat.Textures(layers) * 4; l++)
+                                sum += t.Splat[l / 4][k * 4 + l % 4];
+                            Assert.AreEqual(255, sum, "texel ({0}, {1}) adds up to 255", x, y);
+                            int wb = t.Splat[b / 4][k * 4 + b % 4], wo = t.Splat[o / 4][k * 4 + o % 4];
                             if (b == o)
-                                Assert.AreEqual(1f, wb, 1e-6);
+                                Assert.AreEqual(255, wb);
                             else
                             {
-                                Assert.AreEqual(1f - g.Blend / 255f, wb, 1.01f / 255f, "base at texel ({0}, {1})", x, y);
-                                Assert.AreEqual(g.Blend / 255f, wo, 1.01f / 255f, "overlay at texel ({0}, {1})", x, y);
+                                Assert.AreEqual(255 - g.Blend, wb, 1, "base at texel ({0}, {1})", x, y);
+                                Assert.AreEqual(g.Blend, wo, 1, "overlay at texel ({0}, {1})", x, y);
                             }
                             texels++;
                         }

@@ -16,12 +16,14 @@ namespace Relief.Tests
         /// <paramref name="dx"/>, <paramref name="dz"/> from the world's centre; returns
         /// (ring-edge vertices checked, those with no coarse vertex at the same place and
         /// height).</summary>
-        static int[] Seams(double dx, double dz, bool morph)
+        static int[] Seams(double dx, double dz, bool morph, double spacing = 0)
         {
+            RuntimeConfig config = RuntimeConfig.Default();
+            if (spacing > 0)
+                config.LevelSpacing = spacing;
             using (World world = World.Open(Fixtures.World))
-            using (var rt = new Runtime(world))
+            using (var rt = new Runtime(world, config))
             {
-                RuntimeConfig config = RuntimeConfig.Default();
                 Double3 c = world.Info.Centre;
                 double x = c.X + dx, z = c.Z + dz;
                 Assert.IsTrue(rt.Settle(x, 0, z, 60000));
@@ -54,7 +56,8 @@ namespace Relief.Tests
                     float h = lift.Lift(vx, ring, vz, out qx, out qz, morph);
                     landed[k][Key(qx, qz)] = h;
                     float quad = FarLift.RingQuad(config.LevelSpacing) * (1 << k);
-                    if (Math.Max(Math.Abs(vx), Math.Abs(vz)) == half * quad)
+                    // The ring's outer edge, as FarRings builds it: index ± half times the quad.
+                    if (Math.Max(Math.Abs(vx), Math.Abs(vz)) == (int)half * quad)
                         outerEdge[k].Add(i);
                 }
                 int checkedVertices = 0, open = 0;
@@ -80,11 +83,15 @@ namespace Relief.Tests
             return (long)BitConverter.SingleToInt32Bits(x) << 32 | (uint)BitConverter.SingleToInt32Bits(z);
         }
 
-        [TestCase(0.0, 0.0)]
-        [TestCase(317.25, -1203.5)]
-        public void RingsMeetWithoutCracksOverTheWorldsOwnLevels(double dx, double dz)
+        // The default spacing, and spacings no float holds exactly (0.3, 1/3): the morph and the
+        // mesh make the same float products, so the seams close for any.
+        [TestCase(0.0, 0.0, 0.0)]
+        [TestCase(317.25, -1203.5, 0.0)]
+        [TestCase(41.0, 7.5, 0.3)]
+        [TestCase(-13.0, 29.0, 1.0 / 3.0)]
+        public void RingsMeetWithoutCracksOverTheWorldsOwnLevels(double dx, double dz, double spacing)
         {
-            int[] r = Seams(dx, dz, true);
+            int[] r = Seams(dx, dz, true, spacing);
             Assert.Greater(r[0], 100, "ring edges checked");
             Assert.AreEqual(0, r[1], "of {0} vertices on ring edges, {1} land off the coarser ring", r[0], r[1]);
         }
@@ -111,9 +118,13 @@ namespace Relief.Tests
             var coarse = new LevelInfo(new Relief.Native.relief_level_view { size = 16, origin_i = -8, origin_j = -8, spacing = 2 });
             lift.SetLevel(1, new float[256], coarse, 0, 0);
             float qx, qz;
+            // A vertex of ring 0 well inside it (its quads are 2 m): where it is.
+            lift.Lift(2f, 0f, -4f, out qx, out qz);
+            Assert.AreEqual(2f, qx);
+            Assert.AreEqual(-4f, qz);
             // Cell i's centre is at i + 0.5 m: a point a quarter cell past it is a quarter of
-            // the way to the next.
-            float got = lift.Lift(1.75f, 0f, -2.25f, out qx, out qz);
+            // the way to the next (ring 1, the outermost, never morphs).
+            float got = lift.Lift(1.75f, 1f, -2.25f, out qx, out qz);
             Assert.AreEqual(1.75f, qx);
             Assert.AreEqual(-2.25f, qz);
             Assert.AreEqual(10f * 1.25f + (-2.75f), got, 1e-4);

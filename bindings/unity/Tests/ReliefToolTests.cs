@@ -150,13 +150,32 @@ namespace Relief.Tests
         [Test]
         public void ArgumentsAreQuotedAsCommandLinesAreParsed()
         {
-            Assert.AreEqual("plain", ReliefTool.Quote("plain"));
-            Assert.AreEqual("\"two words\"", ReliefTool.Quote("two words"));
-            Assert.AreEqual("\"\"", ReliefTool.Quote(""));
-            Assert.AreEqual("\"say \\\"hi\\\"\"", ReliefTool.Quote("say \"hi\""));
+            Assert.AreEqual("plain", ReliefTool.QuoteForWindows("plain"));
+            Assert.AreEqual("\"two words\"", ReliefTool.QuoteForWindows("two words"));
+            Assert.AreEqual("\"\"", ReliefTool.QuoteForWindows(""));
+            Assert.AreEqual("\"say \\\"hi\\\"\"", ReliefTool.QuoteForWindows("say \"hi\""));
             // Backslashes double only before a quote, including the closing one.
-            Assert.AreEqual("\"C:\\a dir\\\\\"", ReliefTool.Quote("C:\\a dir\\"));
-            Assert.AreEqual("C:\\dir\\file", ReliefTool.Quote("C:\\dir\\file"));
+            Assert.AreEqual("\"C:\\a dir\\\\\"", ReliefTool.QuoteForWindows("C:\\a dir\\"));
+            Assert.AreEqual("C:\\dir\\file", ReliefTool.QuoteForWindows("C:\\dir\\file"));
+
+            // The round trip through a real process on this system: every argument arrives
+            // as it was given, whatever it holds.
+            if (Environment.OSVersion.Platform == PlatformID.Win32NT)
+                Assert.Ignore("the round trip runs /bin/sh");
+            var hard = new[] { "plain", "two words", "", "o'neil", "rock'n'roll", "say \"hi\"", "back\\slash\\", "$HOME `id` \\$", "tab\there", "ünïcode ☃" };
+            var args = new string[hard.Length + 3];
+            args[0] = "-c";
+            args[1] = "for a in \"$@\"; do printf '[%s]\\n' \"$a\"; done";
+            args[2] = "sh";
+            Array.Copy(hard, 0, args, 3, hard.Length);
+            using (ToolRun echo = Finish(ReliefTool.Start("/bin/sh", args)))
+            {
+                Assert.IsTrue(echo.Succeeded, echo.Output);
+                var want = new System.Text.StringBuilder();
+                foreach (string h in hard)
+                    want.Append('[').Append(h).Append(']').Append('\n');
+                Assert.AreEqual(want.ToString().Replace("\n", Environment.NewLine), echo.Output);
+            }
         }
 
         [Test]

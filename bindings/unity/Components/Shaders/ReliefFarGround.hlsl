@@ -43,12 +43,15 @@ float2 reliefMorph(float2 q, float ring)
 {
     if (ring >= _LevelCount - 1.0)
         return q; // the outermost ring meets nothing coarser
-    float quad = _RingQuad * exp2(ring);
+    // Ring k's quad is ring 0's times 2^k, exact in floats, as FarRings builds the mesh.
+    float quad = _RingQuad * (float)(1u << (uint)ring);
     float d = max(abs(q.x), abs(q.y)) / (quad * _RingHalf);
     float m = saturate((d - 0.75) / 0.2);
     float2 n = round(q / quad);
     float2 odd = n - 2.0 * floor(n * 0.5);
-    return q - odd * quad * m;
+    // On the edge (n - 1)·quad: the very product FarRings makes the coarser ring's vertex
+    // from, so the two land on the same float whatever the spacing.
+    return (n - odd * m) * quad;
 }
 
 // The finest level whose window holds q with two cells to spare (the bilinear footprint and

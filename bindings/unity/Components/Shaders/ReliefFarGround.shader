@@ -29,7 +29,8 @@ Shader "Relief/FarGround"
     }
 
     // HDRP: lit by the first directional light and the ambient probe, exposed as HDRP's own
-    // passes are (its lights are in physical units). A depth pass keeps SSAO and shadows right.
+    // passes are (its lights are in physical units). The depth pass puts the ground in the depth
+    // prepass; it writes no normals, so screen-space effects see stale normals there.
     SubShader
     {
         PackageRequirements { "com.unity.render-pipelines.high-definition" }
@@ -121,16 +122,18 @@ Shader "Relief/FarGround"
         }
     }
 
-    // URP: lit by the main light and the ambient probe. The DepthOnly pass keeps the ground
-    // visible with Depth Priming on (URP draws opaques with depth-equal then).
+    // URP: lit by the main light and the ambient probe, in the forward and the deferred path
+    // alike (UniversalForwardOnly). The DepthOnly pass keeps the ground visible with Depth
+    // Priming on (URP draws opaques with depth-equal then) and writes depth as colour too, as
+    // URP's own do, for a depth prepass into a colour target.
     SubShader
     {
         PackageRequirements { "com.unity.render-pipelines.universal" }
         Tags { "RenderPipeline" = "UniversalPipeline" "RenderType" = "Opaque" "Queue" = "Geometry" }
         Pass
         {
-            Name "UniversalForward"
-            Tags { "LightMode" = "UniversalForward" }
+            Name "UniversalForwardOnly"
+            Tags { "LightMode" = "UniversalForwardOnly" }
             Cull Off
             HLSLPROGRAM
             #pragma target 3.5
@@ -174,7 +177,7 @@ Shader "Relief/FarGround"
             Name "DepthOnly"
             Tags { "LightMode" = "DepthOnly" }
             Cull Off
-            ColorMask 0
+            ColorMask R
             HLSLPROGRAM
             #pragma target 3.5
             #pragma vertex vert
@@ -200,7 +203,7 @@ Shader "Relief/FarGround"
             float4 frag(v2f i) : SV_Target
             {
                 if (i.fromCentre < _HideWithin) discard;
-                return 0;
+                return i.pos.z;
             }
             ENDHLSL
         }
