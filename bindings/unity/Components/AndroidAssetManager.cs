@@ -33,6 +33,29 @@ namespace Relief.Unity
             }
         }
 
+        /// <summary>The app's <c>Context.getNoBackupFilesDir()</c> on an Android player: a
+        /// folder of the app's private storage that no backup includes (Auto Backup is on by
+        /// default and gives up on an app past 25 MB) and no cache sweep empties; null
+        /// elsewhere, or if it cannot be reached. Call it on the main thread.</summary>
+        public static string NoBackupFolder()
+        {
+#if UNITY_ANDROID && !UNITY_EDITOR
+            try
+            {
+                using (var player = new AndroidJavaClass("com.unity3d.player.UnityPlayer"))
+                using (var activity = player.GetStatic<AndroidJavaObject>("currentActivity"))
+                using (var dir = activity.Call<AndroidJavaObject>("getNoBackupFilesDir"))
+                    return dir.Call<string>("getAbsolutePath");
+            }
+            catch (Exception)
+            {
+                return null; // the caller falls back to persistentDataPath
+            }
+#else
+            return null;
+#endif
+        }
+
         /// <summary>Runs <paramref name="work"/> on this thread attached to the Java VM on an
         /// Android player (JNI calls need it; Unity attaches only its own threads), detached
         /// again after; elsewhere just runs it. For a thread of the package's own (an

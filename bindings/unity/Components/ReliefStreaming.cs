@@ -144,13 +144,15 @@ namespace Relief.Unity
             }
         }
 
-        /// <summary>Where a URL's verified pieces are kept: persistentDataPath, so a multi-GB
-        /// download outlives the app's restarts and the system's cache sweeps; on iOS the folder
-        /// is flagged never to be backed up, as the App Store requires of data that can be
-        /// fetched again (Android backs up no app's files by default).</summary>
+        /// <summary>Where a URL's verified pieces are kept: the app's persistent storage, so a
+        /// multi-GB download outlives restarts and the system's cache sweeps, and never in a
+        /// backup (the stores require that of data that can be fetched again):
+        /// persistentDataPath, flagged never backed up on iOS; on Android the no-backup folder
+        /// beside it (Auto Backup, on by default, would take persistentDataPath).</summary>
         static string HttpCacheFolder()
         {
-            string dir = Path.Combine(Application.persistentDataPath, "relief-cache");
+            string root = AndroidAssetManager.NoBackupFolder() ?? Application.persistentDataPath;
+            string dir = Path.Combine(root, "relief-cache");
 #if UNITY_IOS && !UNITY_EDITOR
             Directory.CreateDirectory(dir);
             UnityEngine.iOS.Device.SetNoBackupFlag(dir);
