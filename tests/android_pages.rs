@@ -1,5 +1,5 @@
-//! librelief as Google Play takes it for Android: every LOAD segment of the 64-bit library
-//! aligned to 16 KB (required of apps targeting Android 15+ since 1 November 2025), which
+//! librelief and the Godot extension (librelief_godot) as Google Play takes them for Android:
+//! every LOAD segment of each 64-bit library aligned to 16 KB (required of apps targeting Android 15+ since 1 November 2025), which
 //! `.cargo/config.toml`'s linker flag gives.
 //!
 //! No Android NDK exists on the machines this runs on. The library is built for
@@ -133,7 +133,15 @@ fn the_android_library_is_linked_for_16_kb_pages() {
     let mut build = Command::new(env!("CARGO"));
     build
         .current_dir(root())
-        .args(["build", "--release", "--quiet", "-p", "librelief"])
+        .args([
+            "build",
+            "--release",
+            "--quiet",
+            "-p",
+            "librelief",
+            "-p",
+            "relief-godot",
+        ])
         .args(["--target", "aarch64-linux-android", "--target-dir"])
         .arg(&target_dir)
         // RUSTFLAGS would replace .cargo/config.toml's flags for the target.
@@ -144,12 +152,15 @@ fn the_android_library_is_linked_for_16_kb_pages() {
         .env("AR_aarch64_linux_android", "llvm-ar");
     must(&mut build);
 
-    let so = target_dir.join("aarch64-linux-android/release/librelief.so");
-    let elf = std::fs::read(&so).unwrap();
-    let loads = load_segments(&elf, EM_AARCH64).unwrap();
-    println!("{}: {loads:x?}", so.display());
-    let problems = page_problems(&loads);
-    assert!(problems.is_empty(), "{}: {problems:#?}", so.display());
+    // The C library and the Godot extension, each as Google Play takes it.
+    for lib in ["librelief.so", "librelief_godot.so"] {
+        let so = target_dir.join("aarch64-linux-android/release").join(lib);
+        let elf = std::fs::read(&so).unwrap();
+        let loads = load_segments(&elf, EM_AARCH64).unwrap();
+        println!("{}: {loads:x?}", so.display());
+        let problems = page_problems(&loads);
+        assert!(problems.is_empty(), "{}: {problems:#?}", so.display());
+    }
 }
 
 /// The check itself: 4 KB alignment (what an older NDK links without the flag) is caught, as

@@ -92,7 +92,7 @@ fn the_configuration_is_api_level_4_4_with_gdexts_entry_symbol() {
 fn every_platform_names_the_file_cargo_makes_for_it() {
     let g = gdextension();
     let libs = &g["libraries"];
-    for platform in ["linux", "windows", "macos", "android"] {
+    for platform in ["linux", "windows", "macos", "android", "ios"] {
         assert!(
             libs.keys().any(|k| k.starts_with(platform)),
             "no {platform} library"
@@ -103,7 +103,9 @@ fn every_platform_names_the_file_cargo_makes_for_it() {
         let want = match platform {
             "linux" | "android" => "librelief_godot.so",
             "windows" => "relief_godot.dll",
-            "macos" => "librelief_godot.dylib",
+            // iOS: a dynamic library, which Godot's iOS export wraps in a .framework and
+            // embeds (editor/export/ios: a .dylib GDExtension library becomes a framework).
+            "macos" | "ios" => "librelief_godot.dylib",
             _ => panic!("{key}: unexpected platform"),
         };
         assert!(
@@ -121,7 +123,9 @@ fn every_platform_names_the_file_cargo_makes_for_it() {
         assert_eq!(libs.get(&twin), Some(path), "{key} and {twin} differ");
     }
     assert!(
-        libs.contains_key("linux.release.x86_64") && libs.contains_key("android.release.arm64")
+        libs.contains_key("linux.release.x86_64")
+            && libs.contains_key("android.release.arm64")
+            && libs.contains_key("ios.release")
     );
 }
 
