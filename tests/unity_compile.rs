@@ -34,7 +34,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::native::{must, package_entries, root, run, tool};
+use common::native::{must, outcome, package_entries, root, run, tool};
 
 /// The version defines Unity 2021.3 sets (package.json's `unity`).
 const VERSION: &[&str] = &[
@@ -308,16 +308,7 @@ fn mcs(
     for r in refs {
         c.arg(format!("-r:{}", r.display()));
     }
-    let o = run(c.args(sources));
-    if o.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        ))
-    }
+    outcome(c.args(sources)).map(|_| ())
 }
 
 /// Compiles the stand-in modules into `dir`; their paths, then UnityEditor's.

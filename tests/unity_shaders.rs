@@ -18,7 +18,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::native::{root, run, tool};
+use common::native::{outcome, root, run, tool};
 
 fn shaders() -> PathBuf {
     root().join("bindings/unity/Components/Shaders")
@@ -85,26 +85,20 @@ fn scratch() -> PathBuf {
 
 /// glslang's HLSL front end on one entry point; returns the SPIR-V's path.
 fn hlsl_to_spirv(source: &Path, stage: &str, entry: &str, out: &Path) -> Result<(), String> {
-    let o = run(Command::new("glslangValidator")
-        .args(["-D", "-V", "--auto-map-bindings", "--auto-map-locations"])
-        .args(["-S", stage, "-e", entry])
-        .arg(format!(
-            "-I{}",
-            root().join("tests/unity-shaders").display()
-        ))
-        .arg(format!("-I{}", shaders().display()))
-        .arg(source)
-        .arg("-o")
-        .arg(out));
-    if o.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        ))
-    }
+    outcome(
+        Command::new("glslangValidator")
+            .args(["-D", "-V", "--auto-map-bindings", "--auto-map-locations"])
+            .args(["-S", stage, "-e", entry])
+            .arg(format!(
+                "-I{}",
+                root().join("tests/unity-shaders").display()
+            ))
+            .arg(format!("-I{}", shaders().display()))
+            .arg(source)
+            .arg("-o")
+            .arg(out),
+    )
+    .map(|_| ())
 }
 
 /// SPIR-V → GLSL ES 3.0 (SPIRV-Cross), then validated by glslang as ES.

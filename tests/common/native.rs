@@ -70,6 +70,20 @@ pub fn tool(name: &str) {
     );
 }
 
+/// Runs a command; its output if it succeeded, else what it printed (stdout, then stderr).
+pub fn outcome(cmd: &mut Command) -> Result<Output, String> {
+    let out = run(cmd);
+    if out.status.success() {
+        Ok(out)
+    } else {
+        Err(format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
 /// Fails the test with a command's output unless it succeeded.
 pub fn must(cmd: &mut Command) -> Output {
     let out = run(cmd);

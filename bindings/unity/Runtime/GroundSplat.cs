@@ -94,11 +94,11 @@ namespace Relief
             var weight = new float[layers]; // once per region, on a worker
             for (int ty = 0; ty < res; ty++)
             {
-                int sy = SampleOf(ty, size);
+                int sy = Nearest(ty, size, res);
                 for (int tx = 0; tx < res; tx++)
                 {
                     Array.Clear(weight, 0, layers);
-                    Add(heights, control, biome, size, spacing, SampleOf(tx, size), sy, layers, weight);
+                    Add(heights, control, biome, size, spacing, Nearest(tx, size, res), sy, layers, weight);
                     Store(weight, textures, (ty * res + tx) * LayersPerTexture);
                 }
             }
@@ -138,6 +138,12 @@ namespace Relief
             int res = Resolution(regionSize);
             if (texel < 0 || texel >= res)
                 throw new ArgumentOutOfRangeException("texel", texel, "0 … " + (res - 1));
+            return Nearest(texel, regionSize, res);
+        }
+
+        /// <summary><see cref="SampleOf"/> for arguments already checked (Fill's loop).</summary>
+        static int Nearest(int texel, int regionSize, int res)
+        {
             int s = (int)Math.Round((double)texel * regionSize / (res - 1));
             return Math.Min(s, regionSize - 1);
         }
