@@ -1,6 +1,7 @@
 extends CharacterBody3D
 ## Walks down the default world's longest river, head to sea, standing on relief's collision.
-## Until the body under it is in the physics space it waits where it is.
+## When the world has opened it goes to the river's head; once the ground there is ready
+## (its collision body is in) it stands on the exact height and sets off.
 
 ## The terrain it walks on.
 @export var terrain: ReliefTerrain
@@ -12,20 +13,35 @@ extends CharacterBody3D
 var _path := PackedVector2Array()
 var _next := 0
 
+var _walking := false
+
 
 func _ready() -> void:
 	if terrain == null:
 		push_error("walker.gd: no terrain set")
 		return
+	terrain.opened.connect(_on_opened)
+	terrain.ground_ready.connect(_on_ground_ready)
+
+
+func _on_opened() -> void:
 	_path = terrain.longest_river()
 	if _path.is_empty():
 		push_error("walker.gd: the world has no river that reaches the sea")
 		return
+	# The focus moves to the river's head; the ground loads around it.
 	_place_at(_path[0])
 
 
+func _on_ground_ready() -> void:
+	# The height is now the region's own, not the overview's: never start under the ground.
+	if not _path.is_empty():
+		_place_at(Vector2(global_position.x, global_position.z))
+		_walking = true
+
+
 func _physics_process(delta: float) -> void:
-	if _path.is_empty() or not terrain.collision_ready(global_position):
+	if not _walking or not terrain.collision_ready(global_position):
 		velocity = Vector3.ZERO
 		return
 	var here := Vector2(global_position.x, global_position.z)

@@ -7,6 +7,7 @@
 //! with plain Rust, so the code they exercise is the code the nodes run.
 
 use relief::DVec3;
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use relief::runtime::{ChunkId, PieceKey, UpdateError};
@@ -32,18 +33,24 @@ pub trait Engine {
     fn region_ready(&mut self, key: PieceKey, maps: RegionMaps);
     /// A planet's tile is ready: its heights as one `FORMAT_RF` Image's bytes.
     fn tile_ready(&mut self, key: PieceKey, height: ImageBytes);
-    /// A region or tile left the drop radius.
+    /// A region or tile handed over earlier left the drop radius (or the node stopped).
     fn piece_unloaded(&mut self, key: PieceKey);
     /// A region or tile failed to load; it will be retried, and nothing else is dropped.
     fn piece_failed(&mut self, key: PieceKey, message: &str);
     /// A collision chunk's shape is ready: create (or replace) its body.
     fn chunk_ready(&mut self, id: ChunkId, shape: ShapeData);
-    /// A collision chunk left: free its body.
+    /// A collision chunk handed over earlier left (or the node stopped): free its body.
     fn chunk_dropped(&mut self, id: ChunkId);
     /// Far-ground level `level` changed: re-upload its layer (`FORMAT_RF`, `size²`).
     fn level_changed(&mut self, level: usize, bytes: &[u8]);
     /// Where the levels lie changed: set the shader's parameters from `far`.
     fn levels_moved(&mut self, far: &FarGround);
+    /// Whether the engine still takes new pieces and chunks. A node stopped from a signal
+    /// handler mid-frame says no: the rest of the frame's prepared work is dropped, never
+    /// handed (so never unloaded either).
+    fn accepting(&self) -> bool {
+        true
+    }
 }
 
 /// What one frame did, for stats and the bench.
@@ -63,6 +70,9 @@ pub struct Driver {
     runtime: Runtime,
     preparer: Preparer<Key>,
     far: Option<FarGround>,
+    /// What the engine holds: only these are ever unloaded or dropped, so an engine never
+    /// hears of a piece it was not given (Terrain3D logs an error for such a removal).
+    handed: HashSet<Key>,
 }
 
 impl Driver {
@@ -73,6 +83,29 @@ impl Driver {
             runtime,
             preparer: Preparer::new(prepare_threads),
             far,
+            handed: HashSet::new(),
+        }
+    }
+
+    /// How many pieces and chunks the engine holds now.
+    pub fn handed(&self) -> usize {
+        self.handed.len()
+    }
+
+    /// Takes back everything the engine holds (pieces unloaded, chunks dropped), as a node
+    /// does when it leaves the tree; the runtime ends when the driver is dropped.
+    pub fn stop(&mut self, engine: &mut impl Engine) {
+        let mut held: Vec<Key> = self.handed.drain().collect();
+        // Pieces first, each kind in a fixed order: the same stop, the same calls.
+        held.sort_by_key(|k| match k {
+            Key::Piece(p) => (0, p.face_x_z()),
+            Key::Chunk(c) => (1, c.face_x_z()),
+        });
+        for key in held {
+            match key {
+                Key::Piece(k) => engine.piece_unloaded(k),
+                Key::Chunk(id) => engine.chunk_dropped(id),
+            }
         }
     }
 
@@ -119,7 +152,9 @@ impl Driver {
                 }
                 RuntimeEvent::Piece(Event::Unloaded { key }) => {
                     self.preparer.forget(Key::Piece(key));
-                    engine.piece_unloaded(key);
+                    if self.handed.remove(&Key::Piece(key)) {
+                        engine.piece_unloaded(key);
+                    }
                 }
                 RuntimeEvent::Piece(Event::Failed { key, error, .. }) => {
                     self.preparer.forget(Key::Piece(key));
@@ -133,7 +168,9 @@ impl Driver {
                 RuntimeEvent::Chunk(Event::Unloaded { key }) => {
                     // A body must not outlive its ground, nor arrive after it left.
                     self.preparer.forget(Key::Chunk(key));
-                    engine.chunk_dropped(key);
+                    if self.handed.remove(&Key::Chunk(key)) {
+                        engine.chunk_dropped(key);
+                    }
                 }
                 RuntimeEvent::Chunk(Event::Failed { key, .. }) => {
                     self.preparer.forget(Key::Chunk(key))
@@ -147,14 +184,22 @@ impl Driver {
                 RuntimeEvent::Overflow { .. } => {}
             }
         }
-        counts.handed = self
-            .preparer
-            .drain(budget, clock, |key, prepared| match (key, prepared) {
+        let handed = &mut self.handed;
+        counts.handed = self.preparer.drain(budget, clock, |key, prepared| {
+            if !engine.accepting() {
+                return;
+            }
+            handed.insert(key);
+            match (key, prepared) {
                 (Key::Piece(k), Prepared::Region(maps)) => engine.region_ready(k, maps),
                 (Key::Piece(k), Prepared::Tile(height)) => engine.tile_ready(k, height),
                 (Key::Chunk(id), Prepared::Chunk(shape)) => engine.chunk_ready(id, shape),
                 _ => {}
-            });
+            }
+        });
+        if !engine.accepting() {
+            return levels_failed.map_or(Ok(counts), Err);
+        }
         if let (Some(far), Some(lod)) = (&mut self.far, rt.lod()) {
             let set = far.update(lod.clipmap(), lod.plane(), rt.dirty());
             for k in 0..far.levels() {

@@ -5,13 +5,19 @@
 //! since no Godot binary runs in CI; the engine-facing classes stay thin.
 
 pub mod answers;
+mod ask;
 pub mod drive;
 pub mod far;
+mod file_access;
+pub mod loader;
 pub mod maps;
 mod node;
 mod planet;
 pub mod prepare;
+mod queries;
+pub mod reader;
 pub mod shape;
+pub mod shared;
 mod terrain;
 mod world;
 
@@ -20,4 +26,16 @@ use godot::prelude::*;
 struct ReliefExtension;
 
 #[gdextension]
-unsafe impl ExtensionLibrary for ReliefExtension {}
+unsafe impl ExtensionLibrary for ReliefExtension {
+    fn on_stage_init(stage: InitStage) {
+        if stage == InitStage::Scene {
+            loader::register();
+        }
+    }
+
+    fn on_stage_deinit(stage: InitStage) {
+        if stage == InitStage::Scene {
+            loader::unregister();
+        }
+    }
+}

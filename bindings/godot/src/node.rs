@@ -21,7 +21,33 @@ use crate::drive::{Driver, Engine};
 use crate::far::{level_bytes, FarGround};
 use crate::maps::{ImageBytes, RegionMaps, FORMAT_RGBA8};
 use crate::shape::ShapeData;
+use crate::shared::SharedQueries;
 use crate::world::ReliefWorld;
+
+/// Where a node is between entering the tree and streaming.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+enum Phase {
+    /// Out of the tree (or never entered).
+    #[default]
+    Stopped,
+    /// Its world is opening on a thread.
+    Opening,
+    /// Streaming; the ground at the focus is not ready yet (last fraction told).
+    Loading(f64),
+    /// Streaming, and a character can stand at the focus.
+    Ready,
+    /// The world could not be opened or the runtime not started; nothing streams.
+    Failed,
+}
+
+/// What a streaming node tells its game besides pieces: the `opened`, `open_failed`,
+/// `progress` and `ground_ready` signals.
+pub enum Milestone<'a> {
+    Opened,
+    OpenFailed(&'a str),
+    Progress(f64),
+    GroundReady,
+}
 
 /// What a streaming node keeps besides its exported properties.
 #[derive(Default)]
@@ -30,6 +56,8 @@ pub struct Streaming {
     /// The runtime's query handle, kept beside the driver so queries answer even from a
     /// signal handler running while the driver is busy with a frame.
     pub queries: Option<Queries>,
+    /// The same, for `ReliefQueries` on other threads.
+    pub shared: SharedQueries,
     /// Which chunk covers a position, for `collision_ready`.
     lookup: Option<ChunkLookup>,
     pub bodies: Bodies,
@@ -37,37 +65,62 @@ pub struct Streaming {
     pub errors: Reporter,
     /// The planet's radius (0 on a flat world), for the far-ground shader.
     radius: f64,
+    phase: Phase,
+    /// What `begin` was given, for the runtime once the world is open.
+    start: Option<Start>,
+    /// Counts begins and stops: a frame that sees it change under it (a signal handler
+    /// removed or re-added the node) hands nothing more to the engine.
+    generation: u64,
+}
+
+struct Start {
+    world: Option<Gd<ReliefWorld>>,
+    settings: Settings,
+    planet: bool,
 }
 
 impl Streaming {
-    /// Opens `world` and starts its runtime; `planet` says which kind of ground the node
-    /// streams, and the other kind is an error. Failures are reported and leave it stopped.
-    pub fn start(&mut self, world: Option<Gd<ReliefWorld>>, settings: &Settings, planet: bool) {
-        let (node, other) = if planet {
-            (
-                "ReliefPlanet",
-                "the world is flat: stream it with ReliefTerrain",
-            )
-        } else {
-            (
-                "ReliefTerrain",
-                "the world is a planet: stream it with ReliefPlanet",
-            )
-        };
-        let Some(mut world) = world else {
-            self.errors.report(format!("{node} has no world"));
-            return;
-        };
-        let ground = world.bind_mut().ground();
-        let runtime = ground.and_then(|g| {
-            if g.is_planet() != planet {
-                return Err(other.to_string());
-            }
-            Runtime::new(g, settings.runtime_config()?).map_err(|e| e.to_string())
+    /// Starts what `enter_tree` starts: the world opening on its thread. The runtime starts
+    /// in the first frame that finds it open; `planet` says which kind of ground the node
+    /// streams, and the other kind is an error.
+    pub fn begin(&mut self, world: Option<Gd<ReliefWorld>>, settings: Settings, planet: bool) {
+        self.halt();
+        if let Some(mut w) = world.clone() {
+            w.bind_mut().open_async();
+        }
+        self.start = Some(Start {
+            world,
+            settings,
+            planet,
         });
-        match runtime {
+        self.phase = Phase::Opening;
+        self.errors.clear();
+    }
+
+    /// The runtime for an opened world, or why not.
+    fn runtime(
+        start: &Start,
+        ground: Result<relief::runtime::Ground, String>,
+    ) -> Result<Runtime, String> {
+        let other = if start.planet {
+            "the world is flat: stream it with ReliefTerrain"
+        } else {
+            "the world is a planet: stream it with ReliefPlanet"
+        };
+        let g = ground?;
+        if g.is_planet() != start.planet {
+            return Err(other.to_string());
+        }
+        Runtime::new(g, start.settings.runtime_config()?).map_err(|e| e.to_string())
+    }
+
+    /// Opening done: the runtime started (true) or the failure reported (false).
+    fn opened(&mut self, ground: Result<relief::runtime::Ground, String>) -> Result<(), String> {
+        let start = self.start.as_ref().expect("begun");
+        match Streaming::runtime(start, ground) {
             Ok(rt) => {
                 self.queries = Some(rt.queries().clone());
+                self.shared.set(self.queries.clone());
                 self.lookup = rt.chunk_lookup().cloned();
                 self.radius = rt.queries().planet().map_or(0.0, |t| t.planet().radius());
                 let driver = Driver::new(rt, 1);
@@ -76,25 +129,44 @@ impl Streaming {
                     .lod()
                     .and_then(|l| FarTextures::new(l.clipmap()));
                 self.driver = Some(driver);
-                self.errors.clear();
+                self.phase = Phase::Loading(-1.0);
+                Ok(())
             }
-            Err(e) => self.errors.report(e),
+            Err(e) => {
+                self.errors.report(e.clone());
+                self.phase = Phase::Failed;
+                Err(e)
+            }
         }
     }
 
-    /// Frees every body and drops the runtime (its threads end).
-    pub fn stop(&mut self) {
+    /// Everything but the driver's hand-back: bodies freed, queries gone, phase stopped.
+    fn halt(&mut self) {
+        self.generation += 1;
         self.bodies.clear();
-        self.driver = None;
         self.queries = None;
+        self.shared.set(None);
         self.lookup = None;
         self.far = None;
+        self.phase = Phase::Stopped;
     }
 
     /// Whether the body of the chunk under `pos` (node space) exists.
     pub fn collision_ready(&self, pos: DVec3) -> bool {
         let id = self.lookup.as_ref().and_then(|l| l.key_at(pos));
         id.is_some_and(|id| self.bodies.contains(id))
+    }
+
+    /// Whether a character can stand at `pos`: its collision body is in (with collision on),
+    /// or every piece asked for is in (without).
+    fn ground_ready(&self, pos: DVec3) -> bool {
+        if self.lookup.is_some() {
+            return self.collision_ready(pos);
+        }
+        self.driver.as_ref().is_some_and(|d| {
+            let s = d.runtime().stats().pieces;
+            s.in_flight == 0 && s.ready > 0 && d.preparing() == 0
+        })
     }
 
     /// See `ReliefTerrain.stats()`; empty before the node starts or during its frame.
@@ -109,6 +181,37 @@ impl Streaming {
     }
 }
 
+/// What `exit_tree` does: every region or tile handed out unloaded (signals), every body
+/// freed, the runtime ended. Safe from a signal handler during the node's own frame: the
+/// frame then hands nothing more over and ends the runtime itself.
+pub fn stop<N: StreamingNode>(node: &mut N) {
+    let driver = node.streaming().driver.take();
+    node.streaming().halt();
+    node.streaming().start = None;
+    if let Some(mut driver) = driver {
+        hand_back(node, &mut driver);
+    }
+}
+
+/// The driver's hand-back through the node: unloads for every piece it holds.
+fn hand_back<N: StreamingNode>(node: &mut N, driver: &mut Driver) {
+    let owner = node.owner();
+    let props = node.props();
+    let generation = node.streaming().generation;
+    driver.stop(&mut Glue {
+        node,
+        owner,
+        props,
+        generation,
+    });
+}
+
+/// Bodies follow the node: called on its transform-changed notification.
+pub fn moved<N: StreamingNode>(node: &mut N) {
+    let owner = node.owner();
+    node.streaming().bodies.follow(&owner);
+}
+
 /// The properties a frame reads from its node.
 pub struct FrameProps {
     pub focus: NodePath,
@@ -121,6 +224,13 @@ pub struct FrameProps {
 /// A node that streams: its state, its properties, and the signals it emits for pieces.
 pub trait StreamingNode {
     fn streaming(&mut self) -> &mut Streaming;
+    fn streaming_ref(&self) -> &Streaming;
+    /// See [`Streaming::generation`].
+    fn generation(&self) -> u64 {
+        self.streaming_ref().generation
+    }
+    /// Emits the milestone's signal.
+    fn milestone(&mut self, m: Milestone);
     /// The node itself, as the Node3D bodies and focus are placed against.
     fn owner(&self) -> Gd<Node3D>;
     fn props(&self) -> FrameProps;
@@ -130,20 +240,47 @@ pub trait StreamingNode {
     fn piece_failed(&mut self, key: PieceKey, message: &str);
 }
 
-/// One `_process`: the driver's frame at the focus, reporting a missing focus or a bad one.
+/// One `_process`: a world that finished opening starts its runtime, then the driver's frame
+/// at the focus (reporting a missing focus or a bad one), then the loading milestones.
 pub fn frame<N: StreamingNode>(node: &mut N) {
+    if node.streaming().phase == Phase::Opening {
+        let world = node
+            .streaming()
+            .start
+            .as_ref()
+            .and_then(|s| s.world.clone());
+        let polled = match world {
+            Some(mut w) => w.bind_mut().poll(),
+            None => Some(Err(format!("{} has no world", node.owner().get_class()))),
+        };
+        match polled {
+            None => return,
+            Some(ground) => match node.streaming().opened(ground) {
+                Ok(()) => node.milestone(Milestone::Opened),
+                Err(e) => return node.milestone(Milestone::OpenFailed(&e)),
+            },
+        }
+    }
     let Some(mut driver) = node.streaming().driver.take() else {
         return;
     };
     let owner = node.owner();
     let props = node.props();
+    let generation = node.streaming().generation;
+    let mut focus_at = None;
     match focus_node(&owner, &props.focus) {
         Some(focus) => {
             let focus = local_position(&owner, &focus);
+            focus_at = Some(focus);
             let budget = Duration::from_secs_f64(props.frame_budget_ms.clamp(0.0, 1000.0) / 1e3);
-            let mut glue = Glue { node, owner, props };
+            let mut glue = Glue {
+                node,
+                owner,
+                props,
+                generation,
+            };
             if let Err(e) = driver.frame(focus, budget, Instant::now, &mut glue) {
-                node.streaming().errors.report(e.to_string());
+                glue.node.streaming().errors.report(e.to_string());
             }
         }
         None => node
@@ -151,18 +288,63 @@ pub fn frame<N: StreamingNode>(node: &mut N) {
             .errors
             .report(format!("focus {} is not a Node3D in the tree", props.focus)),
     }
+    if node.streaming().generation != generation {
+        // Stopped (and perhaps begun again) by a signal handler: this driver's runtime ends
+        // here, after telling the engine to let go of what it still holds.
+        hand_back(node, &mut driver);
+        return;
+    }
     node.streaming().driver = Some(driver);
+    if let (Phase::Loading(told), Some(focus)) = (node.streaming().phase, focus_at) {
+        loading(node, told, focus);
+    }
+}
+
+/// While the ground at the focus is loading: `progress` when it moved by a percent, then
+/// `progress(1.0)` and `ground_ready` once a character can stand there.
+fn loading<N: StreamingNode>(node: &mut N, told: f64, focus: DVec3) {
+    let s = node.streaming();
+    if s.ground_ready(focus) {
+        s.phase = Phase::Ready;
+        node.milestone(Milestone::Progress(1.0));
+        node.milestone(Milestone::GroundReady);
+        return;
+    }
+    let fraction = s.driver.as_ref().map_or(0.0, |d| {
+        let p = d.runtime().stats().pieces;
+        loading_fraction(p.ready, p.in_flight)
+    });
+    if (fraction - told).abs() >= 0.01 {
+        s.phase = Phase::Loading(fraction);
+        node.milestone(Milestone::Progress(fraction));
+    }
+}
+
+/// The share of the pieces asked for so far that are in, held below 1 (the last step is the
+/// ground under the focus itself).
+pub fn loading_fraction(ready: usize, in_flight: usize) -> f64 {
+    match ready + in_flight {
+        0 => 0.0,
+        all => (ready as f64 / all as f64).min(0.99),
+    }
 }
 
 /// The driver's [`Engine`] over a node: pieces go to the node's signals, chunks to bodies,
-/// levels to the far-ground texture and material.
+/// levels to the far-ground texture and material. After the node stopped under it (a signal
+/// handler), it takes nothing new; unloads still go through.
 struct Glue<'a, N> {
     node: &'a mut N,
     owner: Gd<Node3D>,
     props: FrameProps,
+    generation: u64,
 }
 
 impl<N: StreamingNode> Engine for Glue<'_, N> {
+    fn accepting(&self) -> bool {
+        // `streaming()` needs `&mut`; the generation is read through a shared path instead.
+        self.node.generation() == self.generation
+    }
+
     fn region_ready(&mut self, key: PieceKey, maps: RegionMaps) {
         self.node.region_ready(key, maps);
     }
@@ -193,12 +375,18 @@ impl<N: StreamingNode> Engine for Glue<'_, N> {
     }
 
     fn level_changed(&mut self, level: usize, bytes: &[u8]) {
+        if !self.accepting() {
+            return;
+        }
         if let Some(far) = &mut self.node.streaming().far {
             far.upload(level, bytes);
         }
     }
 
     fn levels_moved(&mut self, far: &FarGround) {
+        if !self.accepting() {
+            return;
+        }
         let s = self.node.streaming();
         if let (Some(textures), Some(material)) = (&s.far, &mut self.props.far_ground_material) {
             textures.apply(material, far, s.radius);
@@ -275,10 +463,11 @@ impl Reporter {
     }
 }
 
-/// One chunk's physics objects.
+/// One chunk's physics objects, and where the body sits in the node's space.
 struct Body {
     body: Rid,
     shape: Rid,
+    local: Transform3D,
 }
 
 /// Static heightmap bodies, one per collision chunk, no node each.
@@ -337,7 +526,27 @@ impl Bodies {
         ps.body_set_state(body, BodyState::TRANSFORM, &placed.to_variant());
         ps.body_attach_object_instance_id(body, owner.instance_id().to_i64() as u64);
         ps.body_set_space(body, space);
-        self.map.insert(id, Body { body, shape: rid });
+        self.map.insert(
+            id,
+            Body {
+                body,
+                shape: rid,
+                local,
+            },
+        );
+    }
+
+    /// Places every body again under `owner`'s transform (it moved).
+    pub fn follow(&mut self, owner: &Gd<Node3D>) {
+        let global = owner.get_global_transform();
+        let mut ps = PhysicsServer3D::singleton();
+        for b in self.map.values() {
+            ps.body_set_state(
+                b.body,
+                BodyState::TRANSFORM,
+                &(global * b.local).to_variant(),
+            );
+        }
     }
 
     pub fn remove(&mut self, id: ChunkId) {

@@ -4,15 +4,15 @@
 //! the far-ground texture array on the rings' tangent plane, and queries by position (in the
 //! node's space, which is the planet's frame) or by latitude and longitude.
 
+use godot::classes::notify::Node3DNotification;
 use godot::classes::{INode3D, Image, Node3D, ShaderMaterial, Texture2DArray};
 use godot::prelude::*;
-use relief::planet::PlanetTerrain;
-use relief::runtime::PieceKey;
-use relief::DVec3;
+use relief::runtime::{PieceKey, Queries};
 
-use crate::answers;
+use crate::ask;
 use crate::maps::ImageBytes;
-use crate::node::{self, FrameProps, Settings, Streaming, StreamingNode};
+use crate::node::{self, FrameProps, Milestone, Settings, Streaming, StreamingNode};
+use crate::queries::ReliefQueries;
 use crate::world::ReliefWorld;
 
 #[derive(GodotClass)]
@@ -80,94 +80,84 @@ impl ReliefPlanet {
     #[signal]
     fn tile_failed(face: i64, tile: Vector2i, message: GString);
 
+    /// As `ReliefTerrain.opened`.
+    #[signal]
+    fn opened();
+
+    /// As `ReliefTerrain.open_failed`.
+    #[signal]
+    fn open_failed(message: GString);
+
+    /// As `ReliefTerrain.progress`.
+    #[signal]
+    fn progress(fraction: f64);
+
+    /// As `ReliefTerrain.ground_ready`.
+    #[signal]
+    fn ground_ready();
+
+    /// The ground's answers for other threads (see `ReliefTerrain.queries()`).
+    #[func]
+    fn queries(&self) -> Gd<ReliefQueries> {
+        ReliefQueries::create(self.streaming.shared.clone())
+    }
+
     /// Ground height above the radius under `position` (node space = planet frame), metres;
-    /// NaN before the node starts, for a non-finite position or the centre.
+    /// NaN before the node starts, for a non-finite position or the centre. Main thread
+    /// (other threads: `queries()`), as every query method here.
     #[func]
     fn height(&self, position: Vector3) -> f32 {
-        self.terrain()
-            .map_or(f32::NAN, |t| t.height(node::vec3(position)).height)
+        ask::height(self.q(), position)
     }
 
     /// Heights above the radius under many positions at once.
     #[func]
     fn heights(&self, positions: PackedVector3Array) -> PackedFloat32Array {
-        let Some(t) = self.terrain() else {
-            return PackedFloat32Array::new();
-        };
-        let pos: Vec<DVec3> = positions
-            .as_slice()
-            .iter()
-            .map(|&p| node::vec3(p))
-            .collect();
-        let mut out = vec![0.0f32; pos.len()];
-        t.heights(&pos, &mut out);
-        PackedFloat32Array::from(out)
+        ask::heights(self.q(), &positions)
     }
 
-    /// The ground's unit normal under `position` (planet frame); zero before the node starts.
+    /// The ground's unit normal under `position` (planet frame); `Vector3.UP` before the
+    /// node starts.
     #[func]
     fn normal(&self, position: Vector3) -> Vector3 {
-        self.terrain().map_or(Vector3::ZERO, |t| {
-            let (n, _) = t.normal(node::vec3(position));
-            Vector3::new(n[0], n[1], n[2])
-        })
+        ask::normal(self.q(), position)
     }
 
     /// The point on the ground under latitude/longitude (degrees), planet frame.
     #[func]
     fn position_at(&self, latitude: f64, longitude: f64) -> Vector3 {
-        self.terrain().map_or(Vector3::ZERO, |t| {
-            let sea = t.position_at(latitude, longitude);
-            let h = t.height(sea).height as f64;
-            let r = sea.length();
-            node::vector(sea * (r + h) / r)
-        })
+        ask::position_at(self.q(), latitude, longitude)
     }
 
     /// Latitude and longitude of `position`, degrees (x = latitude, y = longitude).
     #[func]
     fn lat_lon(&self, position: Vector3) -> Vector2 {
-        self.terrain().map_or(Vector2::ZERO, |t| {
-            let (la, lo) = t.lat_lon(node::vec3(position));
-            Vector2::new(la as f32, lo as f32)
-        })
+        ask::lat_lon(self.q(), position)
     }
 
     /// Ground height above the radius at latitude/longitude, degrees.
     #[func]
     fn height_at_lat_lon(&self, latitude: f64, longitude: f64) -> f32 {
-        self.terrain().map_or(f32::NAN, |t| {
-            t.height(t.position_at(latitude, longitude)).height
-        })
+        ask::height_at_lat_lon(self.q(), latitude, longitude)
     }
 
     /// The biome under `position`: `{biome, biome_id, text}`.
     #[func]
     fn ground(&self, position: Vector3) -> VarDictionary {
-        self.terrain().map_or_else(VarDictionary::new, |t| {
-            node::dictionary(answers::planet_ground(t.biome(node::vec3(position))))
-        })
+        ask::ground(self.q(), position)
     }
 
     /// The nearest river reach within `radius` metres: `{reach, kind, width, distance,
     /// bed_height, in_water, nearest_x, nearest_y, nearest_z, text}`; empty if none.
     #[func]
     fn river(&self, position: Vector3, radius: f64) -> VarDictionary {
-        self.terrain()
-            .and_then(|t| t.river(node::vec3(position), radius))
-            .map_or_else(VarDictionary::new, |r| {
-                node::dictionary(answers::planet_river(&r))
-            })
+        ask::river(self.q(), position, radius)
     }
 
     /// The nearest lake within `radius` metres: `{lake, level, distance, inside, text}`.
     #[func]
     fn lake(&self, position: Vector3, radius: f64) -> VarDictionary {
-        self.terrain()
-            .and_then(|t| t.lake(node::vec3(position), radius))
-            .map_or_else(VarDictionary::new, |l| {
-                node::dictionary(answers::planet_lake(&l))
-            })
+        ask::lake(self.q(), position, radius)
     }
 
     /// Whether the collision body under `position` is in the physics space.
@@ -190,14 +180,15 @@ impl ReliefPlanet {
 }
 
 impl ReliefPlanet {
-    fn terrain(&self) -> Option<&PlanetTerrain> {
-        self.streaming.queries.as_ref()?.planet()
+    fn q(&self) -> Option<&Queries> {
+        self.streaming.queries.as_ref()
     }
 }
 
 #[godot_api]
 impl INode3D for ReliefPlanet {
-    fn ready(&mut self) {
+    fn enter_tree(&mut self) {
+        self.base_mut().set_notify_transform(true);
         let settings = Settings {
             load_radius: self.load_radius,
             drop_radius: self.drop_radius,
@@ -206,7 +197,7 @@ impl INode3D for ReliefPlanet {
             collision: self.collision,
             far_ground: self.far_ground,
         };
-        self.streaming.start(self.world.clone(), &settings, true);
+        self.streaming.begin(self.world.clone(), settings, true);
     }
 
     fn process(&mut self, _delta: f64) {
@@ -214,13 +205,32 @@ impl INode3D for ReliefPlanet {
     }
 
     fn exit_tree(&mut self) {
-        self.streaming.stop();
+        node::stop(self);
+    }
+
+    fn on_notification(&mut self, what: Node3DNotification) {
+        if what == Node3DNotification::TRANSFORM_CHANGED {
+            node::moved(self);
+        }
     }
 }
 
 impl StreamingNode for ReliefPlanet {
     fn streaming(&mut self) -> &mut Streaming {
         &mut self.streaming
+    }
+
+    fn streaming_ref(&self) -> &Streaming {
+        &self.streaming
+    }
+
+    fn milestone(&mut self, m: Milestone) {
+        match m {
+            Milestone::Opened => self.signals().opened().emit(),
+            Milestone::OpenFailed(e) => self.signals().open_failed().emit(&GString::from(e)),
+            Milestone::Progress(f) => self.signals().progress().emit(f),
+            Milestone::GroundReady => self.signals().ground_ready().emit(),
+        }
     }
 
     fn owner(&self) -> Gd<Node3D> {

@@ -4,13 +4,15 @@
 //! and physics bodies (through PhysicsServer3D, no node per chunk), and the far-ground levels
 //! that changed re-uploaded into one texture array.
 
+use godot::classes::notify::Node3DNotification;
 use godot::classes::{INode3D, Image, Node3D, ShaderMaterial, Texture2DArray};
 use godot::prelude::*;
 use relief::runtime::{PieceKey, Queries};
 
-use crate::answers;
+use crate::ask;
 use crate::maps::RegionMaps;
-use crate::node::{self, FrameProps, Settings, Streaming, StreamingNode};
+use crate::node::{self, FrameProps, Milestone, Settings, Streaming, StreamingNode};
+use crate::queries::ReliefQueries;
 use crate::world::ReliefWorld;
 
 #[derive(GodotClass)]
@@ -86,76 +88,72 @@ impl ReliefTerrain {
     #[signal]
     fn region_failed(location: Vector2i, message: GString);
 
+    /// The world finished opening and streaming started.
+    #[signal]
+    fn opened();
+
+    /// The world could not be opened (missing, corrupt, the wrong kind, a URL that timed
+    /// out) or the settings were refused; `message` is relief's, also pushed as an error
+    /// once. Nothing streams until the node enters the tree again.
+    #[signal]
+    fn open_failed(message: GString);
+
+    /// How far loading the ground at the focus has come, 0–1, at most once a frame and only
+    /// when it moved by a percent; 1.0 right before `ground_ready`. For a loading screen.
+    #[signal]
+    fn progress(fraction: f64);
+
+    /// A character can stand at the focus: its collision body is in the physics space (the
+    /// pieces around it, with `collision` off). Once per entering the tree.
+    #[signal]
+    fn ground_ready();
+
+    /// The ground's answers for other threads (a `WorkerThreadPool` task): a
+    /// `ReliefQueries`, safe to call from any thread, answering for this node while it
+    /// streams. This node's own query methods are for the main thread.
+    #[func]
+    fn queries(&self) -> Gd<ReliefQueries> {
+        ReliefQueries::create(self.streaming.shared.clone())
+    }
+
     /// Ground height at `position` (x, z in this node's space), metres; NaN for a hole or
-    /// outside the world. Callable from any thread.
+    /// outside the world. Main thread (other threads: `queries()`).
     #[func]
     fn height(&self, position: Vector3) -> f32 {
-        self.streaming
-            .queries
-            .as_ref()
-            .map_or(f32::NAN, |q| q.height(node::vec3(position)))
+        ask::height(self.streaming.queries.as_ref(), position)
     }
 
     /// Heights at many positions at once.
     #[func]
     fn heights(&self, positions: PackedVector3Array) -> PackedFloat32Array {
-        let Some(q) = &self.streaming.queries else {
-            return PackedFloat32Array::new();
-        };
-        positions
-            .as_slice()
-            .iter()
-            .map(|&p| q.height(node::vec3(p)))
-            .collect()
+        ask::heights(self.streaming.queries.as_ref(), &positions)
     }
 
     /// The ground's upward normal at `position` (unit length; straight up where unknown).
     #[func]
     fn normal(&self, position: Vector3) -> Vector3 {
-        match self.streaming.queries.as_ref().and_then(Queries::flat) {
-            Some(t) => {
-                let (n, _) = t.normal(position.x as f64, position.z as f64);
-                Vector3::new(n[0], n[1], n[2])
-            }
-            None => Vector3::UP,
-        }
+        ask::normal(self.streaming.queries.as_ref(), position)
     }
 
     /// What the ground is at `position`: `{biome, base_texture, overlay_texture, blend,
     /// hole, lake, text}`; empty where no region is loaded.
     #[func]
     fn ground(&self, position: Vector3) -> VarDictionary {
-        let Some(t) = self.streaming.queries.as_ref().and_then(Queries::flat) else {
-            return VarDictionary::new();
-        };
-        match t.ground(position.x as f64, position.z as f64) {
-            Some(g) => node::dictionary(answers::ground(&g, t.world().biomes())),
-            None => VarDictionary::new(),
-        }
+        ask::ground(self.streaming.queries.as_ref(), position)
     }
 
     /// The nearest river reach within `radius` metres: `{reach, kind, width, distance,
     /// bed_height, in_water, nearest_x, nearest_z, text}`; empty if none.
     #[func]
     fn river(&self, position: Vector3, radius: f64) -> VarDictionary {
-        self.streaming
-            .queries
-            .as_ref()
-            .and_then(Queries::flat)
-            .and_then(|t| t.river(position.x as f64, position.z as f64, radius))
-            .map_or_else(VarDictionary::new, |r| node::dictionary(answers::river(&r)))
+        ask::river(self.streaming.queries.as_ref(), position, radius)
     }
 
     /// The nearest lake within `radius` metres: `{lake, level, distance, inside, text}`;
     /// empty if none.
     #[func]
     fn lake(&self, position: Vector3, radius: f64) -> VarDictionary {
-        self.streaming
-            .queries
-            .as_ref()
-            .and_then(Queries::flat)
-            .and_then(|t| t.lake(position.x as f64, position.z as f64, radius))
-            .map_or_else(VarDictionary::new, |l| node::dictionary(answers::lake(&l)))
+        ask::lake(self.streaming.queries.as_ref(), position, radius)
     }
 
     /// The world's longest river from its head to the sea, as world (x, z) points; empty
@@ -199,7 +197,8 @@ impl ReliefTerrain {
 }
 #[godot_api]
 impl INode3D for ReliefTerrain {
-    fn ready(&mut self) {
+    fn enter_tree(&mut self) {
+        self.base_mut().set_notify_transform(true);
         let settings = Settings {
             load_radius: self.load_radius,
             drop_radius: self.drop_radius,
@@ -208,7 +207,7 @@ impl INode3D for ReliefTerrain {
             collision: self.collision,
             far_ground: self.far_ground,
         };
-        self.streaming.start(self.world.clone(), &settings, false);
+        self.streaming.begin(self.world.clone(), settings, false);
     }
 
     fn process(&mut self, _delta: f64) {
@@ -216,13 +215,32 @@ impl INode3D for ReliefTerrain {
     }
 
     fn exit_tree(&mut self) {
-        self.streaming.stop();
+        node::stop(self);
+    }
+
+    fn on_notification(&mut self, what: Node3DNotification) {
+        if what == Node3DNotification::TRANSFORM_CHANGED {
+            node::moved(self);
+        }
     }
 }
 
 impl StreamingNode for ReliefTerrain {
     fn streaming(&mut self) -> &mut Streaming {
         &mut self.streaming
+    }
+
+    fn streaming_ref(&self) -> &Streaming {
+        &self.streaming
+    }
+
+    fn milestone(&mut self, m: Milestone) {
+        match m {
+            Milestone::Opened => self.signals().opened().emit(),
+            Milestone::OpenFailed(e) => self.signals().open_failed().emit(&GString::from(e)),
+            Milestone::Progress(f) => self.signals().progress().emit(f),
+            Milestone::GroundReady => self.signals().ground_ready().emit(),
+        }
     }
 
     fn owner(&self) -> Gd<Node3D> {

@@ -1,20 +1,76 @@
 //! `ReliefWorld`: a world directory, `.rlpack` pack or `.plnt` planet by path (`res://`,
-//! `user://` or absolute) or `http(s)://` URL, opened once and shared by every node that
-//! streams it.
+//! `user://` or absolute) or `http(s)://` URL, opened once (on a thread of its own) and
+//! shared by every node that streams it.
+//!
+//! Where the bytes come from is decided on the main thread ([`Location`]): in the editor a
+//! `res://` file is the project folder's file, read with positioned reads; in an exported
+//! game it is inside the `.pck` or the APK and read through `FileAccess`
+//! ([`file_access`](crate::file_access)).
 
-use godot::classes::{IResource, ProjectSettings, Resource};
+use std::sync::mpsc;
+
+use godot::classes::{IResource, Os, ProjectSettings, Resource};
 use godot::prelude::*;
 use relief::http::HttpOptions;
 use relief::runtime::Ground;
+
+/// Where a world's bytes are.
+enum Location {
+    Url(String, HttpOptions),
+    /// A file or directory on the file system.
+    File(String),
+    /// A `res://` file only Godot's FileAccess can read (an exported game's pack or APK).
+    Engine(String),
+}
+
+impl Location {
+    /// Opens the world; runs on any thread.
+    fn open(self) -> Result<Ground, String> {
+        match self {
+            Location::Url(url, options) => {
+                Ground::open_url(&url, &options).map_err(|e| e.to_string())
+            }
+            Location::File(path) => Ground::open(&path).map_err(|e| e.to_string()),
+            Location::Engine(path) => {
+                let bytes = crate::file_access::open(&path).map_err(|e| engine_error(&path, e))?;
+                Ground::open_bytes(&path, Box::new(bytes)).map_err(|e| format!("{path}: {e}"))
+            }
+        }
+    }
+}
+
+/// A FileAccess failure in words a game developer can act on.
+fn engine_error(path: &str, e: std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        let hint = if crate::loader::is_world_file(path) {
+            "is it in the export? (relief registers .rlpack and .plnt as resources, so \"Export all resources\" ships them; \"Export selected scenes\" only ships worlds a scene uses as a resource)"
+        } else {
+            "an exported game reads a world from one file: pack a world directory with `relief pack` into a .rlpack"
+        };
+        format!("{path} was not found in the exported game: {hint}")
+    } else {
+        e.to_string()
+    }
+}
+
+/// A world's opening: not asked yet, under way on its thread, or done.
+#[derive(Default)]
+enum Opening {
+    #[default]
+    Idle,
+    Running(mpsc::Receiver<Result<Ground, String>>),
+    Done(Result<Ground, String>),
+}
 
 /// A relief world as a Godot resource. Opening happens on first use (`ReliefTerrain` asks
 /// when it enters the tree); a failure is kept and reported, and `path` can be set again.
 #[derive(GodotClass)]
 #[class(tool, init, base = Resource)]
 pub struct ReliefWorld {
-    /// Where the world is: `res://world.rlpack` (exported as a file next to the game, not
-    /// inside the `.pck`: relief reads it with positioned reads), `user://`, an absolute path,
-    /// or an `http://`/`https://` URL of a pack or planet.
+    /// Where the world is: `res://world.rlpack` (exported inside the game's `.pck` or APK
+    /// like any resource, and read from there), `user://`, an absolute path, or an
+    /// `http://`/`https://` URL of a pack or planet. A world directory opens in the editor;
+    /// an exported game needs it packed into one `.rlpack`.
     #[export(file = "*.rlpack,*.plnt")]
     #[var(set = set_path)]
     path: GString,
@@ -36,29 +92,66 @@ pub struct ReliefWorld {
     #[export]
     #[init(val = 2)]
     request_retries: i64,
-    opened: Option<Result<Ground, String>>,
+    opening: Opening,
     base: Base<Resource>,
 }
 
 #[godot_api]
 impl ReliefWorld {
     #[func]
-    fn set_path(&mut self, path: GString) {
+    pub fn set_path(&mut self, path: GString) {
         self.path = path;
-        self.opened = None;
+        // An opening under way is left to finish on its own; its answer is not wanted.
+        self.opening = Opening::Idle;
     }
 
-    /// Opens the world if it isn't yet; true if it is open. On failure `error()` says why.
+    /// Opens the world now, on this thread, if it isn't open yet (waiting for an
+    /// `open_async()` under way); true if it is open. On failure `error()` says why. A URL
+    /// can take `request_timeout_s × (request_retries + 1)`: in a game, let the nodes open
+    /// it (they call `open_async()`), or call that yourself.
     #[func]
     pub fn open(&mut self) -> bool {
         self.ground().is_ok()
     }
 
-    /// Why the world could not be opened ("" if it is open or was never asked to).
+    /// Starts opening the world on a thread of its own and returns at once; nothing if it is
+    /// open or opening. `ReliefTerrain`/`ReliefPlanet` call it when they enter the tree and
+    /// emit `opened` or `open_failed` when it is done; `is_open()` and `error()` tell too.
     #[func]
-    fn error(&self) -> GString {
-        match &self.opened {
-            Some(Err(e)) => e.into(),
+    pub fn open_async(&mut self) {
+        if !matches!(self.opening, Opening::Idle) {
+            return;
+        }
+        let location = match self.locate() {
+            Ok(l) => l,
+            Err(e) => {
+                self.opening = Opening::Done(Err(e));
+                return;
+            }
+        };
+        let (send, receive) = mpsc::channel();
+        let spawned = std::thread::Builder::new()
+            .name("relief-open".into())
+            .spawn(move || {
+                let _ = send.send(location.open());
+            });
+        self.opening = match spawned {
+            Ok(_) => Opening::Running(receive),
+            Err(e) => Opening::Done(Err(format!("cannot start a thread to open the world: {e}"))),
+        };
+    }
+
+    /// Whether the world is open (false while opening, or after a failure).
+    #[func]
+    pub fn is_open(&mut self) -> bool {
+        matches!(self.poll(), Some(Ok(_)))
+    }
+
+    /// Why the world could not be opened ("" if it is open, opening or never asked to).
+    #[func]
+    fn error(&mut self) -> GString {
+        match self.poll() {
+            Some(Err(e)) => GString::from(&e),
             _ => GString::new(),
         }
     }
@@ -135,23 +228,48 @@ impl ReliefWorld {
 }
 
 impl ReliefWorld {
-    /// The opened ground, opening it on first use.
+    /// The opened ground, opening it now (or waiting for an opening under way).
     pub fn ground(&mut self) -> Result<Ground, String> {
-        if self.opened.is_none() {
-            self.opened = Some(self.open_now());
-        }
-        self.opened.clone().expect("just set")
+        let result = match std::mem::take(&mut self.opening) {
+            Opening::Done(r) => r,
+            Opening::Running(receive) => receive.recv().unwrap_or_else(|_| Err(lost())),
+            Opening::Idle => self.locate().and_then(Location::open),
+        };
+        self.opening = Opening::Done(result.clone());
+        result
     }
 
-    fn open_now(&self) -> Result<Ground, String> {
+    /// The opening's answer if it is done (without waiting); None while it runs or before
+    /// it was asked for.
+    pub fn poll(&mut self) -> Option<Result<Ground, String>> {
+        if let Opening::Running(receive) = &self.opening {
+            let done = match receive.try_recv() {
+                Ok(r) => r,
+                Err(mpsc::TryRecvError::Empty) => return None,
+                Err(mpsc::TryRecvError::Disconnected) => Err(lost()),
+            };
+            self.opening = Opening::Done(done);
+        }
+        match &self.opening {
+            Opening::Done(r) => Some(r.clone()),
+            _ => None,
+        }
+    }
+
+    /// Where the bytes are: engine calls, so on the main thread.
+    fn locate(&self) -> Result<Location, String> {
         let path = self.path.to_string();
         if path.is_empty() {
             return Err("ReliefWorld has no path".into());
         }
         if relief::http::is_url(&path) {
-            return Ground::open_url(&path, &self.http_options()).map_err(|e| e.to_string());
+            return Ok(Location::Url(path, self.http_options()));
         }
-        Ground::open(globalize(&path)).map_err(|e| e.to_string())
+        // An exported game (no "editor" feature) finds `res://` inside its pack or APK.
+        if path.starts_with("res://") && !Os::singleton().has_feature("editor") {
+            return Ok(Location::Engine(path));
+        }
+        Ok(Location::File(globalize(&path)))
     }
 
     fn http_options(&self) -> HttpOptions {
@@ -182,6 +300,10 @@ impl ReliefWorld {
 
 #[godot_api]
 impl IResource for ReliefWorld {}
+
+fn lost() -> String {
+    "the thread opening the world ended without an answer".into()
+}
 
 /// `res://` and `user://` paths as the file system's; others as they are.
 fn globalize(path: &str) -> String {

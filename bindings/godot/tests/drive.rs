@@ -37,9 +37,9 @@ impl Engine for Recorder {
         self.tiles.insert(key, height);
     }
     fn piece_unloaded(&mut self, key: PieceKey) {
-        // Unloaded may come before the prepared bytes ever arrived: nothing to remove then.
-        self.regions.remove(&key);
-        self.tiles.remove(&key);
+        // Only what was handed over is ever unloaded (Terrain3D errors on anything else).
+        let held = self.regions.remove(&key).is_some() || self.tiles.remove(&key).is_some();
+        assert!(held, "{key:?} unloaded but never handed over");
     }
     fn piece_failed(&mut self, _: PieceKey, message: &str) {
         self.failures.push(message.into());
@@ -48,7 +48,10 @@ impl Engine for Recorder {
         self.bodies.insert(id, shape);
     }
     fn chunk_dropped(&mut self, id: ChunkId) {
-        self.bodies.remove(&id);
+        assert!(
+            self.bodies.remove(&id).is_some(),
+            "{id:?} dropped but never built"
+        );
     }
     fn level_changed(&mut self, level: usize, bytes: &[u8]) {
         self.layers.insert(level, bytes.to_vec());
@@ -206,6 +209,87 @@ fn a_flat_walk_leaves_the_engine_holding_what_is_resident() {
         .unwrap_err();
     assert!(err.to_string().contains("not finite"), "{err}");
     assert_engine_matches(&driver, &engine);
+
+    // Leaving the tree: everything handed over comes back, and nothing else.
+    assert_eq!(driver.handed(), engine.regions.len() + engine.bodies.len());
+    driver.stop(&mut engine);
+    assert!(engine.regions.is_empty() && engine.bodies.is_empty());
+    assert_eq!(driver.handed(), 0);
+}
+
+/// An engine whose node is removed by a signal handler after `limit` pieces: it stops
+/// accepting mid-frame, as a node does once `exit_tree` ran under its own frame.
+struct Removed {
+    inner: Recorder,
+    limit: usize,
+}
+
+impl Engine for Removed {
+    fn region_ready(&mut self, key: PieceKey, maps: RegionMaps) {
+        assert!(self.accepting(), "handed after the node left");
+        self.inner.region_ready(key, maps);
+    }
+    fn tile_ready(&mut self, key: PieceKey, height: ImageBytes) {
+        self.inner.tile_ready(key, height);
+    }
+    fn piece_unloaded(&mut self, key: PieceKey) {
+        self.inner.piece_unloaded(key);
+    }
+    fn piece_failed(&mut self, key: PieceKey, message: &str) {
+        self.inner.piece_failed(key, message);
+    }
+    fn chunk_ready(&mut self, id: ChunkId, shape: ShapeData) {
+        assert!(self.accepting(), "built after the node left");
+        self.inner.chunk_ready(id, shape);
+    }
+    fn chunk_dropped(&mut self, id: ChunkId) {
+        self.inner.chunk_dropped(id);
+    }
+    fn level_changed(&mut self, level: usize, bytes: &[u8]) {
+        self.inner.level_changed(level, bytes);
+    }
+    fn levels_moved(&mut self, far: &FarGround) {
+        self.inner.levels_moved(far);
+    }
+    fn accepting(&self) -> bool {
+        self.inner.regions.len() + self.inner.bodies.len() < self.limit
+    }
+}
+
+#[test]
+fn a_node_removed_mid_frame_gets_back_exactly_what_it_was_given() {
+    let dir = scratch("drive-removed");
+    let mut cfg = BakeConfig::new("drive");
+    (cfg.size, cfg.region_size, cfg.spacing) = (1024.0, 128, 2.0);
+    cfg.erosion.top_height = BakeConfig::default_top(cfg.size);
+    bake::bake(&cfg, &dir, &Silent).unwrap();
+    for limit in [0, 1, 3, 7] {
+        let rt = Runtime::open(&dir, RuntimeConfig::default()).unwrap();
+        let mut driver = Driver::new(rt, 1);
+        let mut engine = Removed {
+            inner: Recorder::default(),
+            limit,
+        };
+        let focus = DVec3::new(512.0, 0.0, 512.0);
+        let deadline = Instant::now() + Duration::from_secs(60);
+        // Frames until the runtime has loaded everything near and prepared it all.
+        loop {
+            driver
+                .frame(focus, Duration::from_secs(1), Instant::now, &mut engine)
+                .unwrap();
+            let rt = driver.runtime();
+            if rt.is_idle() && rt.stats().pieces.ready > 0 && driver.preparing() == 0 {
+                break;
+            }
+            assert!(Instant::now() < deadline);
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let held = engine.inner.regions.len() + engine.inner.bodies.len();
+        assert_eq!(held, limit, "handed until the node left, then nothing");
+        assert_eq!(driver.handed(), held);
+        driver.stop(&mut engine);
+        assert!(engine.inner.regions.is_empty() && engine.inner.bodies.is_empty());
+    }
 }
 
 #[test]

@@ -151,3 +151,131 @@ fn the_built_library_is_the_one_named_and_exports_the_entry_symbol() {
         lib.display()
     );
 }
+
+/// The sample's export presets, as a developer exporting it meets them: one per platform
+/// the extension has libraries for, each shipping the world with no include filter (the
+/// extension's resource loader makes `.rlpack`/`.plnt` resources the editor lists, and
+/// "Export all resources" exports every listed file), none encrypting it (an encrypted entry
+/// is decrypted whole into memory), and every architecture a preset builds for has a library
+/// in `relief.gdextension`.
+#[test]
+fn every_export_preset_ships_the_world_and_finds_a_library() {
+    let sample = manifest_dir().join("../../samples/godot");
+    let presets = parse(&std::fs::read_to_string(sample.join("export_presets.cfg")).unwrap());
+    let libraries = &gdextension()["libraries"];
+    // The world the scene streams is one the loader recognizes.
+    let scene = std::fs::read_to_string(sample.join("main.tscn")).unwrap();
+    let world = scene
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("path = \"res://world/"))
+        .map(|rest| format!("world/{}", rest.trim_end_matches('"')))
+        .expect("the scene's ReliefWorld path");
+    assert!(relief_godot::loader::is_world_file(&world), "{world}");
+
+    let mut platforms = Vec::new();
+    for (name, preset) in presets.iter().filter(|(n, _)| !n.ends_with(".options")) {
+        let options = &presets[&format!("{name}.options")];
+        let platform = preset["platform"].as_str();
+        platforms.push(platform.to_string());
+        assert_eq!(preset["export_filter"], "all_resources", "{name}");
+        assert_eq!(
+            preset["include_filter"], "",
+            "{name}: no filter to remember"
+        );
+        assert_eq!(preset["encryption_include_filters"], "", "{name}");
+        assert_eq!(preset["encrypt_pck"], "false", "{name}");
+        // The `.gdextension` feature tags for this preset's platform and architectures.
+        let (os, arches): (&str, Vec<&str>) = match platform {
+            "Linux" => (
+                "linux",
+                vec![options["binary_format/architecture"].as_str()],
+            ),
+            "Windows Desktop" => (
+                "windows",
+                vec![options["binary_format/architecture"].as_str()],
+            ),
+            "macOS" | "iOS" => (if platform == "iOS" { "ios" } else { "macos" }, vec![]),
+            "Android" => {
+                assert_eq!(
+                    options["gradle_build/use_gradle_build"], "true",
+                    "Android: a Gradle build, so the world can be stored uncompressed"
+                );
+                let abis = [
+                    ("arm64-v8a", "arm64"),
+                    ("armeabi-v7a", "arm32"),
+                    ("x86_64", "x86_64"),
+                    ("x86", "x86_32"),
+                ];
+                let on = abis
+                    .iter()
+                    .filter(|(abi, _)| {
+                        options
+                            .get(&format!("architectures/{abi}"))
+                            .is_some_and(|v| v == "true")
+                    })
+                    .map(|(_, arch)| *arch)
+                    .collect();
+                ("android", on)
+            }
+            other => panic!("{name}: a platform relief has no library for: {other}"),
+        };
+        for build in ["debug", "release"] {
+            if arches.is_empty() {
+                assert!(
+                    libraries.contains_key(&format!("{os}.{build}")),
+                    "{name}: {os}.{build}"
+                );
+            }
+            for arch in &arches {
+                let key = format!("{os}.{build}.{arch}");
+                assert!(libraries.contains_key(&key), "{name}: no library for {key}");
+            }
+        }
+    }
+    platforms.sort();
+    assert_eq!(
+        platforms,
+        ["Android", "Linux", "Windows Desktop", "iOS", "macOS"],
+        "one preset per platform"
+    );
+}
+
+/// Loader threads reading `res://` through FileAccess, the resource loader on the editor's
+/// scan threads and `ReliefQueries` on a game's threads all need gdext's multi-threaded
+/// binding: without `experimental-threads` every engine call off the main thread panics. The
+/// feature as cargo resolves it for this crate's godot.
+#[test]
+fn godot_is_built_with_the_binding_threads_need() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--offline"])
+        .current_dir(manifest_dir())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let nodes = meta["resolve"]["nodes"].as_array().unwrap();
+    let features = |name: &str| -> Vec<String> {
+        let node = nodes
+            .iter()
+            .find(|n| n["id"].as_str().unwrap().contains(&format!("#{name}@")))
+            .unwrap_or_else(|| panic!("{name} resolved"));
+        node["features"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f.as_str().unwrap().to_string())
+            .collect()
+    };
+    for krate in ["godot", "godot-core", "godot-ffi"] {
+        assert!(
+            features(krate).iter().any(|f| f == "experimental-threads"),
+            "{krate}: {:?}",
+            features(krate)
+        );
+    }
+}

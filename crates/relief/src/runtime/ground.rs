@@ -44,21 +44,27 @@ impl Ground {
     /// opening request's bytes: no second request).
     #[cfg(feature = "http")]
     pub fn open_url(url: &str, options: &crate::http::HttpOptions) -> Result<Ground, FormatError> {
-        use crate::io::ReadAt;
         let bytes = crate::http::HttpBytes::open_for_reading(url, options)?;
         let shown = bytes.url().to_string();
+        Ground::open_bytes(&shown, Box::new(bytes))
+    }
+
+    /// Opens a world pack or a planet blob from any random-access bytes (an engine's file
+    /// API, a byte range, memory), told apart by its magic. `name` is how errors name it.
+    pub fn open_bytes(
+        name: &str,
+        bytes: Box<dyn crate::io::ReadAt>,
+    ) -> Result<Ground, FormatError> {
         let mut magic = [0u8; 4];
-        bytes
-            .read_at(0, &mut magic)
-            .map_err(|e| FormatError::io(Path::new(&shown), e))?;
-        if magic == crate::planet::format::MAGIC {
-            let blob = crate::planet::Blob::open_bytes(shown, Box::new(bytes))?;
-            return Ok(Ground::Planet(Arc::new(Planet::from_blob(blob)?)));
+        if bytes.length() >= 4 {
+            bytes
+                .read_at(0, &mut magic)
+                .map_err(|e| FormatError::io(Path::new(name), e))?;
         }
-        Ok(Ground::Flat(Arc::new(World::open_pack(
-            &shown,
-            Box::new(bytes),
-        )?)))
+        if magic == crate::planet::format::MAGIC {
+            return Ok(Ground::Planet(Arc::new(Planet::open_bytes(name, bytes)?)));
+        }
+        Ok(Ground::Flat(Arc::new(World::open_pack(name, bytes)?)))
     }
 
     pub fn is_planet(&self) -> bool {
