@@ -1,67 +1,51 @@
 extends MeshInstance3D
-## The far-ground mesh: one ring of quads per clipmap level, each ring twice as coarse as the
-## one inside it, drawn by far_ground.gdshader from the terrain's level textures. A child of
-## the ReliefTerrain; it follows the focus in steps of its coarsest quad so the grid does not
-## swim.
+## The far-ground mesh: the rings ReliefTerrain.far_ground_mesh() (or ReliefPlanet's) makes,
+## one per clipmap level, each twice as coarse as the one inside it, lifted onto the levels by
+## far_ground.gdshader. A child of the terrain node; it follows the camera in steps of its
+## coarsest quad so the grid does not swim. On a planet it sits on the levels' tangent plane
+## (at planet_radius · plane_up, the plane's axes as its basis), as the shader expects.
 
-## The terrain whose levels it draws (its far_ground_material must be this mesh's material).
-@export var terrain: ReliefTerrain
-## Levels, cells per level side and level 0's spacing: the terrain's clipmap (relief's
-## defaults: 6 levels of 128² from 16 m).
-@export var levels := 6
-@export var level_size := 128
-@export var base_spacing := 16.0
+## The ReliefTerrain or ReliefPlanet whose levels it draws (its far_ground_material must be
+## this mesh's material).
+@export var terrain: Node3D
 ## Nearer than this the streamed regions are drawn by something else (Terrain3D): 0 draws all.
 @export var hide_within := 0.0
 
-var _step := 0.0
-
 
 func _ready() -> void:
-	mesh = _rings()
-	# The shader moves vertices far from the flat grid: never cull the mesh by its flat box.
-	extra_cull_margin = 16384.0
-	_step = base_spacing * pow(2.0, levels - 1) * 2.0
-	if terrain == null:
-		push_error("far_ground.gd: no terrain set")
+	if terrain == null or not terrain.has_method("far_ground_mesh"):
+		push_error("far_ground.gd: terrain is not a ReliefTerrain or ReliefPlanet")
 		return
-	material_override = terrain.far_ground_material
-	if material_override != null:
-		material_override.set_shader_parameter("hide_within", hide_within)
+	material_override = terrain.get("far_ground_material")
+	if material_override == null:
+		push_error("far_ground.gd: the terrain has no far_ground_material")
+		return
+	material_override.set_shader_parameter("hide_within", hide_within)
+	# The mesh (and its bounds, from the world's height range) once the world is open.
+	terrain.connect("opened", func() -> void: mesh = terrain.call("far_ground_mesh"))
 
 
 func _process(_delta: float) -> void:
-	if terrain == null or material_override == null:
-		return
 	var camera := get_viewport().get_camera_3d()
-	if camera == null:
+	if mesh == null or camera == null:
 		return
+	var m := material_override as ShaderMaterial
+	var count: int = m.get_shader_parameter("level_count")
+	var quad: float = m.get_shader_parameter("ring_quad")
+	var step := quad * float(1 << (count - 1))
+	var radius: float = m.get_shader_parameter("planet_radius")
 	var at := terrain.to_local(camera.global_position)
-	var snapped := Vector2(snappedf(at.x, _step), snappedf(at.z, _step))
-	position = Vector3(snapped.x, 0.0, snapped.y)
-	material_override.set_shader_parameter("grid_offset", snapped)
-
-
-## Rings of quads, level k's quads 2·spacing_k wide; level 0 is a full square.
-func _rings() -> ArrayMesh:
-	var st := SurfaceTool.new()
-	st.begin(Mesh.PRIMITIVE_TRIANGLES)
-	var half := level_size / 4
-	for k in levels:
-		var quad := base_spacing * pow(2.0, k) * 2.0
-		for j in range(-half, half):
-			for i in range(-half, half):
-				var inner := absi(i * 2 + 1) < half and absi(j * 2 + 1) < half
-				if k > 0 and inner:
-					continue
-				_quad(st, Vector3(i * quad, 0.0, j * quad), quad)
-	return st.commit()
-
-
-func _quad(st: SurfaceTool, corner: Vector3, side: float) -> void:
-	var a := corner
-	var b := corner + Vector3(side, 0.0, 0.0)
-	var c := corner + Vector3(side, 0.0, side)
-	var d := corner + Vector3(0.0, 0.0, side)
-	for v in [a, b, c, a, c, d]:
-		st.add_vertex(v)
+	if radius > 0.0:
+		var x: Vector3 = m.get_shader_parameter("plane_axis_x")
+		var up: Vector3 = m.get_shader_parameter("plane_up")
+		var z: Vector3 = m.get_shader_parameter("plane_axis_z")
+		# The plane point under the camera: where the ray from the centre meets the plane.
+		var lift := maxf(at.dot(up), 1.0)
+		var on := Vector2(at.dot(x), at.dot(z)) * (radius / lift)
+		var snapped := Vector2(snappedf(on.x, step), snappedf(on.y, step))
+		transform = Transform3D(Basis(x, up, z), up * radius)
+		m.set_shader_parameter("grid_offset", snapped)
+	else:
+		var snapped := Vector2(snappedf(at.x, step), snappedf(at.z, step))
+		transform = Transform3D(Basis.IDENTITY, Vector3(snapped.x, 0.0, snapped.y))
+		m.set_shader_parameter("grid_offset", snapped)

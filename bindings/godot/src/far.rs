@@ -23,9 +23,18 @@ pub struct LevelPlacement {
     pub spacing: f64,
     /// Cells per side.
     pub size: u32,
+    /// The window's first cell (i, j): `origin = origin_cell · spacing`.
+    pub origin_cell: [i64; 2],
 }
 
 impl LevelPlacement {
+    /// The storage texel holding the window's first cell (toroidal storage: cell i at
+    /// `i mod size`), which the shader adds to a point's cell offset in the window.
+    pub fn phase(&self) -> [i64; 2] {
+        let n = self.size.max(1) as i64;
+        self.origin_cell.map(|c| c.rem_euclid(n))
+    }
+
     /// Whether plane point (x, z) lies inside the window.
     pub fn contains(&self, x: f64, z: f64) -> bool {
         let extent = self.spacing * self.size as f64;
@@ -86,13 +95,12 @@ impl FarGround {
         let size = clipmap.config().size;
         for (k, p) in self.placements.iter_mut().enumerate() {
             let level = clipmap.level(k);
-            let origin = level.origin().map_or([0.0; 2], |o| {
-                [o[0] as f64 * level.spacing, o[1] as f64 * level.spacing]
-            });
+            let origin_cell = level.origin().unwrap_or([0; 2]);
             let now = LevelPlacement {
-                origin,
+                origin: origin_cell.map(|c| c as f64 * level.spacing),
                 spacing: level.spacing,
                 size,
+                origin_cell,
             };
             self.moved |= *p != now;
             *p = now;

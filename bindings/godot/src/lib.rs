@@ -6,8 +6,11 @@
 
 pub mod answers;
 mod ask;
+pub mod commands;
 pub mod drive;
+mod editor_tool;
 pub mod far;
+pub mod feed;
 mod file_access;
 pub mod loader;
 pub mod maps;
@@ -16,9 +19,11 @@ mod planet;
 pub mod prepare;
 mod queries;
 pub mod reader;
+pub mod rings;
 pub mod shape;
 pub mod shared;
 mod terrain;
+mod terrain3d_feed;
 mod world;
 
 use godot::prelude::*;

@@ -54,7 +54,7 @@ impl IResourceFormatLoader for ReliefWorldLoader {
         _cache_mode: i32,
     ) -> Variant {
         let mut world = ReliefWorld::new_gd();
-        world.bind_mut().set_path(path);
+        world.bind_mut().set_world_path(path);
         world.to_variant()
     }
 }

@@ -8,8 +8,11 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use godot::classes::image::Format;
+use godot::classes::mesh::{ArrayType, PrimitiveType};
 use godot::classes::physics_server_3d::{BodyMode, BodyState};
-use godot::classes::{Image, Node, Node3D, PhysicsServer3D, ShaderMaterial, Texture2DArray};
+use godot::classes::{
+    ArrayMesh, Image, Node, Node3D, PhysicsServer3D, ShaderMaterial, Texture2DArray,
+};
 use godot::prelude::*;
 use relief::lod::{Clipmap, ClipmapConfig};
 use relief::runtime::{ChunkId, ChunkLookup, CollisionConfig, PieceKey, Queries, RuntimeConfig};
@@ -20,6 +23,7 @@ use crate::answers::{Fields, Value};
 use crate::drive::{Driver, Engine};
 use crate::far::{level_bytes, FarGround};
 use crate::maps::{ImageBytes, RegionMaps, FORMAT_RGBA8};
+use crate::rings;
 use crate::shape::ShapeData;
 use crate::shared::SharedQueries;
 use crate::world::ReliefWorld;
@@ -178,6 +182,52 @@ impl Streaming {
 
     pub fn far_ground_texture(&self) -> Option<Gd<Texture2DArray>> {
         self.far.as_ref().map(FarTextures::texture)
+    }
+
+    /// The rings for the far-ground shader, bounded by where the shader can lift them (so
+    /// the mesh is culled by where it draws, not by its flat grid); None before streaming
+    /// starts or without far ground.
+    pub fn far_ground_mesh(&self) -> Option<Gd<ArrayMesh>> {
+        let driver = self.driver.as_ref()?;
+        let c = *driver.runtime().lod()?.clipmap().config();
+        let ring = rings::rings(c.levels, c.size, c.base_spacing);
+        let (lo, hi) = match self.queries.as_ref()? {
+            Queries::Flat(t) => {
+                let r = t.world().manifest().height_range;
+                (r[0], r[1])
+            }
+            Queries::Planet(t) => {
+                let h = t.planet().blob().header();
+                (h.height_min, h.height_max)
+            }
+        };
+        let reach =
+            rings::ring_quad(c.base_spacing, c.levels.max(1) - 1) * rings::ring_half(c.size) as f32;
+        // A planet's rings sit on its tangent plane and curve down from it (by up to
+        // |p|²/R over twice the reach, as the mesh's centre follows the camera on the plane).
+        let (reach, drop) = if self.radius > 0.0 {
+            (2.0 * reach, (2.0 * reach).powi(2) / self.radius as f32)
+        } else {
+            (reach, 0.0)
+        };
+        let bounds = Aabb::new(
+            Vector3::new(-reach, lo - drop - 1.0, -reach),
+            Vector3::new(2.0 * reach, hi - lo + drop + 2.0, 2.0 * reach),
+        );
+        let vertices: PackedVector3Array = ring
+            .vertices
+            .iter()
+            .map(|v| Vector3::new(v[0], v[1], v[2]))
+            .collect();
+        let indices: PackedInt32Array = ring.indices.iter().map(|&i| i as i32).collect();
+        let mut arrays = VarArray::new();
+        arrays.resize(ArrayType::MAX.ord() as usize, &Variant::nil());
+        arrays.set(ArrayType::VERTEX.ord() as usize, &vertices.to_variant());
+        arrays.set(ArrayType::INDEX.ord() as usize, &indices.to_variant());
+        let mut mesh = ArrayMesh::new_gd();
+        mesh.add_surface_from_arrays(PrimitiveType::TRIANGLES, &arrays);
+        mesh.set_custom_aabb(bounds);
+        Some(mesh)
     }
 }
 
@@ -608,13 +658,27 @@ impl FarTextures {
             .map(|l| Vector2::new(l.origin[0] as f32, l.origin[1] as f32))
             .collect();
         let spacings: PackedFloat32Array = p.iter().map(|l| l.spacing as f32).collect();
+        let phases: PackedVector2Array = p
+            .iter()
+            .map(|l| {
+                let [i, j] = l.phase();
+                Vector2::new(i as f32, j as f32)
+            })
+            .collect();
+        let base = p.first().map_or(0.0, |l| l.spacing);
         let plane = far.plane();
-        let params: [(&str, Variant); 9] = [
+        let params: [(&str, Variant); 12] = [
             ("levels", self.texture.to_variant()),
             ("level_count", (p.len() as i64).to_variant()),
             ("level_size", (self.size as f32).to_variant()),
             ("level_origin", origins.to_variant()),
             ("level_spacing", spacings.to_variant()),
+            ("level_phase", phases.to_variant()),
+            ("ring_quad", rings::ring_quad(base, 0).to_variant()),
+            (
+                "ring_half",
+                (rings::ring_half(self.size as u32) as f32).to_variant(),
+            ),
             ("plane_axis_x", vector(plane.axis_x).to_variant()),
             ("plane_up", vector(plane.up).to_variant()),
             ("plane_axis_z", vector(plane.axis_z).to_variant()),

@@ -5,7 +5,7 @@
 //! node's space, which is the planet's frame) or by latitude and longitude.
 
 use godot::classes::notify::Node3DNotification;
-use godot::classes::{INode3D, Image, Node3D, ShaderMaterial, Texture2DArray};
+use godot::classes::{ArrayMesh, INode3D, Image, Node3D, ShaderMaterial, Texture2DArray};
 use godot::prelude::*;
 use relief::runtime::{PieceKey, Queries};
 
@@ -176,6 +176,15 @@ impl ReliefPlanet {
     #[func]
     fn far_ground_texture(&self) -> Option<Gd<Texture2DArray>> {
         self.streaming.far_ground_texture()
+    }
+
+    /// The far-ground rings for a MeshInstance3D drawn with the far-ground shader
+    /// (`samples/godot/far_ground.gdshader`): vertices `(x, ring, z)`, one ring per level,
+    /// with a custom AABB covering where the shader lifts them. Null until `opened`, or with
+    /// `far_ground` off.
+    #[func]
+    fn far_ground_mesh(&self) -> Option<Gd<ArrayMesh>> {
+        self.streaming.far_ground_mesh()
     }
 }
 

@@ -5,7 +5,7 @@
 //! that changed re-uploaded into one texture array.
 
 use godot::classes::notify::Node3DNotification;
-use godot::classes::{INode3D, Image, Node3D, ShaderMaterial, Texture2DArray};
+use godot::classes::{ArrayMesh, INode3D, Image, Node3D, ShaderMaterial, Texture2DArray};
 use godot::prelude::*;
 use relief::runtime::{PieceKey, Queries};
 
@@ -193,6 +193,15 @@ impl ReliefTerrain {
     #[func]
     fn far_ground_texture(&self) -> Option<Gd<Texture2DArray>> {
         self.streaming.far_ground_texture()
+    }
+
+    /// The far-ground rings for a MeshInstance3D drawn with the far-ground shader
+    /// (`samples/godot/far_ground.gdshader`): vertices `(x, ring, z)`, one ring per level,
+    /// with a custom AABB covering where the shader lifts them. Null until `opened`, or with
+    /// `far_ground` off.
+    #[func]
+    fn far_ground_mesh(&self) -> Option<Gd<ArrayMesh>> {
+        self.streaming.far_ground_mesh()
     }
 }
 #[godot_api]

@@ -47,7 +47,7 @@ fn engine_error(path: &str, e: std::io::Error) -> String {
         } else {
             "an exported game reads a world from one file: pack a world directory with `relief pack` into a .rlpack"
         };
-        format!("{path} was not found in the exported game: {hint}")
+        format!("{path} was not found in the project or its export: {hint}")
     } else {
         e.to_string()
     }
@@ -72,7 +72,7 @@ pub struct ReliefWorld {
     /// `http://`/`https://` URL of a pack or planet. A world directory opens in the editor;
     /// an exported game needs it packed into one `.rlpack`.
     #[export(file = "*.rlpack,*.plnt")]
-    #[var(set = set_path)]
+    #[var(get = get_world_path, set = set_world_path)]
     path: GString,
     /// Disk cache for a URL's bytes (`user://relief-cache` when empty).
     #[export]
@@ -98,8 +98,15 @@ pub struct ReliefWorld {
 
 #[godot_api]
 impl ReliefWorld {
+    // Named apart from Resource's own `get_path`/`set_path` (its `resource_path`), which a
+    // property called `path` would otherwise shadow.
     #[func]
-    pub fn set_path(&mut self, path: GString) {
+    fn get_world_path(&self) -> GString {
+        self.path.clone()
+    }
+
+    #[func]
+    pub fn set_world_path(&mut self, path: GString) {
         self.path = path;
         // An opening under way is left to finish on its own; its answer is not wanted.
         self.opening = Opening::Idle;
@@ -265,9 +272,14 @@ impl ReliefWorld {
         if relief::http::is_url(&path) {
             return Ok(Location::Url(path, self.http_options()));
         }
-        // An exported game (no "editor" feature) finds `res://` inside its pack or APK.
-        if path.starts_with("res://") && !Os::singleton().has_feature("editor") {
-            return Ok(Location::Engine(path));
+        // An exported game (no "editor" feature) finds `res://` inside its pack or APK; so
+        // does an editor build running a pack, where the project folder lacks the file.
+        if path.starts_with("res://") {
+            let file = globalize(&path);
+            if !Os::singleton().has_feature("editor") || !std::path::Path::new(&file).exists() {
+                return Ok(Location::Engine(path));
+            }
+            return Ok(Location::File(file));
         }
         Ok(Location::File(globalize(&path)))
     }

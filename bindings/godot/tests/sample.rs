@@ -317,13 +317,19 @@ fn build_sh_puts_the_library_where_the_gdextension_and_the_world_where_the_scene
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("godot-sample");
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out).unwrap();
-    let (lib, pack) = (out.join("built.so"), out.join("built.rlpack"));
+    let (lib, pack, tool) = (
+        out.join("built.so"),
+        out.join("built.rlpack"),
+        out.join("built-relief"),
+    );
     std::fs::write(&lib, b"the library").unwrap();
     std::fs::write(&pack, b"the world").unwrap();
+    std::fs::write(&tool, b"the command").unwrap();
     let status = Command::new("bash")
         .arg(root.join("build.sh"))
         .env("LIB", &lib)
         .env("PACK", &pack)
+        .env("TOOL", &tool)
         .env("SAMPLE_DIR", &out)
         .status()
         .unwrap();
@@ -339,7 +345,30 @@ fn build_sh_puts_the_library_where_the_gdextension_and_the_world_where_the_scene
                 b"the library",
                 "{key}"
             );
+            // The relief command beside it, where the editor plugin looks first after
+            // $RELIEF_TOOL (relief_godot::commands::find_tool).
+            let beside = res(&out, path).with_file_name("relief");
+            assert_eq!(std::fs::read(beside).unwrap(), b"the command", "{key}");
         }
+    }
+    // The editor plugin the project enables is in the addon.
+    let project = parse(&std::fs::read_to_string(root.join("project.godot")).unwrap());
+    let plugins = project
+        .iter()
+        .find(|s| s.tag == "editor_plugins")
+        .and_then(|s| s.props.iter().find(|(k, _)| k == "enabled"))
+        .map(|(_, v)| v.clone())
+        .expect("[editor_plugins] enabled");
+    for cfg in calls(&plugins, "PackedStringArray") {
+        let cfg = cfg.trim_matches('"');
+        assert!(res(&out, cfg).is_file(), "{cfg}");
+        let plugin = parse(&std::fs::read_to_string(res(&out, cfg)).unwrap());
+        let script = plugin[0].props.iter().find(|(k, _)| k == "script").unwrap();
+        assert!(
+            res(&out, cfg).with_file_name(&script.1).is_file(),
+            "{}",
+            script.1
+        );
     }
     // The world where the scene's ReliefWorld looks, and every script of the addon.
     let scene = parse(&std::fs::read_to_string(root.join("main.tscn")).unwrap());
