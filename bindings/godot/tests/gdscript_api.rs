@@ -96,36 +96,29 @@ fn load_api() -> Api {
     let text = std::fs::read_to_string(api_json()).unwrap();
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
     let mut api = Api::default();
-    for c in json["classes"].as_array().unwrap() {
-        let mut class = Class {
-            inherits: c["inherits"].as_str().map(str::to_string),
-            members: BTreeSet::new(),
-        };
-        for key in ["methods", "properties", "signals", "constants"] {
-            class.members.extend(names(c, key));
+    // Engine classes (with a parent) and builtin ones (Vector2, String, Array…) alike: their
+    // methods, properties or members, signals, constants, enums and enum values.
+    for (list, keys) in [
+        ("classes", ["methods", "properties", "signals", "constants"]),
+        (
+            "builtin_classes",
+            ["methods", "members", "constants", "signals"],
+        ),
+    ] {
+        for c in json[list].as_array().unwrap() {
+            let mut class = Class {
+                inherits: c["inherits"].as_str().map(str::to_string),
+                members: keys.iter().flat_map(|k| names(c, k)).collect(),
+            };
+            for e in c["enums"].as_array().into_iter().flatten() {
+                class.members.extend(names(e, "values"));
+                class
+                    .members
+                    .insert(e["name"].as_str().unwrap().to_string());
+            }
+            api.classes
+                .insert(c["name"].as_str().unwrap().to_string(), class);
         }
-        for e in c["enums"].as_array().into_iter().flatten() {
-            class
-                .members
-                .insert(e["name"].as_str().unwrap().to_string());
-            class.members.extend(names(e, "values"));
-        }
-        api.classes
-            .insert(c["name"].as_str().unwrap().to_string(), class);
-    }
-    for c in json["builtin_classes"].as_array().unwrap() {
-        let mut class = Class::default();
-        for key in ["methods", "members", "constants"] {
-            class.members.extend(names(c, key));
-        }
-        for e in c["enums"].as_array().into_iter().flatten() {
-            class
-                .members
-                .insert(e["name"].as_str().unwrap().to_string());
-            class.members.extend(names(e, "values"));
-        }
-        api.classes
-            .insert(c["name"].as_str().unwrap().to_string(), class);
     }
     for s in json["singletons"].as_array().unwrap() {
         api.singletons.insert(
