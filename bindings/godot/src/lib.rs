@@ -5,6 +5,7 @@
 //! since no Godot binary runs in CI; the engine-facing classes stay thin.
 
 pub mod answers;
+pub mod apk;
 mod ask;
 pub mod commands;
 pub mod drive;
@@ -24,6 +25,8 @@ pub mod shape;
 pub mod shared;
 mod terrain;
 mod terrain3d_feed;
+#[cfg(test)]
+mod test_worlds;
 mod world;
 
 use godot::prelude::*;

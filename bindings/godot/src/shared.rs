@@ -29,7 +29,6 @@ mod tests {
     use relief::flat::terrain::Origin;
     use relief::runtime::Ground;
     use relief::{DVec3, Runtime, RuntimeConfig};
-    use relief_tools::bake::{self, BakeConfig};
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
     fn assert_send_sync<T: Send + Sync + 'static>() {}
@@ -40,13 +39,9 @@ mod tests {
     #[test]
     fn threads_ask_while_the_node_starts_and_stops() {
         assert_send_sync::<SharedQueries>();
-        let dir = std::env::temp_dir().join(format!("relief-godot-shared-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let mut cfg = BakeConfig::new("shared");
-        (cfg.size, cfg.region_size, cfg.spacing) = (512.0, 128, 2.0);
-        cfg.erosion.top_height = BakeConfig::default_top(cfg.size);
-        bake::bake(&cfg, &dir, &relief_tools::Silent).unwrap();
-        let ground = Ground::open(&dir).unwrap();
+        let dir = crate::test_worlds::scratch("shared");
+        let world = crate::test_worlds::small_world(&dir);
+        let ground = Ground::open(&world).unwrap();
         let Ground::Flat(world) = &ground else {
             panic!("flat")
         };

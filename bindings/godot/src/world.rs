@@ -32,6 +32,16 @@ impl Location {
             }
             Location::File(path) => Ground::open(&path).map_err(|e| e.to_string()),
             Location::Engine(path) => {
+                // On Android, a world the APK stores is read in place; a deflated one is an
+                // error saying how to store it; one no APK holds is Godot's to find.
+                if cfg!(target_os = "android") {
+                    let maps = std::fs::read_to_string("/proc/self/maps").unwrap_or_default();
+                    if let Some(ground) =
+                        crate::apk::open_in(&crate::apk::mapped_apks(&maps), &path)?
+                    {
+                        return Ok(ground);
+                    }
+                }
                 let bytes = crate::file_access::open(&path).map_err(|e| engine_error(&path, e))?;
                 Ground::open_bytes(&path, Box::new(bytes)).map_err(|e| format!("{path}: {e}"))
             }
