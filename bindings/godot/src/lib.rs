@@ -13,7 +13,7 @@ mod editor_tool;
 pub mod far;
 pub mod feed;
 mod file_access;
-pub mod loader;
+mod loader;
 pub mod maps;
 mod node;
 mod planet;
@@ -28,6 +28,7 @@ mod terrain3d_feed;
 #[cfg(test)]
 mod test_worlds;
 mod world;
+pub mod world_files;
 
 use godot::prelude::*;
 

@@ -11,16 +11,7 @@ use godot::classes::{IResourceFormatLoader, ResourceFormatLoader, ResourceLoader
 use godot::prelude::*;
 
 use crate::world::ReliefWorld;
-
-/// The extensions relief's worlds come in, as Godot spells them (no dot, lower case).
-pub const EXTENSIONS: [&str; 2] = ["rlpack", "plnt"];
-
-/// Whether `path` names a world file by its extension (Godot compares them without case).
-pub fn is_world_file(path: &str) -> bool {
-    path.rsplit_once('.').is_some_and(|(stem, ext)| {
-        !stem.ends_with('/') && EXTENSIONS.iter().any(|e| ext.eq_ignore_ascii_case(e))
-    })
-}
+use crate::world_files::{is_world_file, EXTENSIONS};
 
 #[derive(GodotClass)]
 #[class(init, tool, base = ResourceFormatLoader)]
@@ -75,31 +66,5 @@ pub fn register() {
 pub fn unregister() {
     if let Some(loader) = REGISTERED.with(|r| r.borrow_mut().take()) {
         ResourceLoader::singleton().remove_resource_format_loader(&loader);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn world_files_are_told_by_their_extension() {
-        for yes in [
-            "res://w.rlpack",
-            "res://a/b.PLNT",
-            "user://x.y.RlPack",
-            "w.plnt",
-        ] {
-            assert!(is_world_file(yes), "{yes}");
-        }
-        for no in [
-            "res://w.rlpack.uid",
-            "res://w",
-            "res://dir.rlpack/",
-            "res://.rlpackx",
-            "res://a/.png",
-        ] {
-            assert!(!is_world_file(no), "{no}");
-        }
     }
 }

@@ -201,14 +201,17 @@ impl Streaming {
                 (h.height_min, h.height_max)
             }
         };
-        let reach =
-            rings::ring_quad(c.base_spacing, c.levels.max(1) - 1) * rings::ring_half(c.size) as f32;
-        // A planet's rings sit on its tangent plane and curve down from it (by up to
-        // |p|²/R over twice the reach, as the mesh's centre follows the camera on the plane).
+        let reach = rings::ring_quad(c.base_spacing, c.levels.max(1) - 1) as f64
+            * rings::ring_half(c.size) as f64;
+        // A planet's mesh node sits at the plane's origin while its centre follows the camera
+        // on the plane, up to R·tan(REANCHOR) away before the plane is laid afresh; its rings
+        // curve down below the plane by about r²/(2R) at r from the origin.
         let (reach, drop) = if self.radius > 0.0 {
-            (2.0 * reach, (2.0 * reach).powi(2) / self.radius as f32)
+            let along = reach + self.radius * relief::planet::rings::REANCHOR.tan();
+            let r = along * std::f64::consts::SQRT_2;
+            (r as f32, (r * r / self.radius) as f32)
         } else {
-            (reach, 0.0)
+            (reach as f32, 0.0)
         };
         let bounds = Aabb::new(
             Vector3::new(-reach, lo - drop - 1.0, -reach),
@@ -300,7 +303,7 @@ pub fn frame<N: StreamingNode>(node: &mut N) {
             .as_ref()
             .and_then(|s| s.world.clone());
         let polled = match world {
-            Some(mut w) => w.bind_mut().poll(),
+            Some(mut w) => w.bind_mut().poll_or_start(),
             None => Some(Err(format!("{} has no world", node.owner().get_class()))),
         };
         match polled {
@@ -356,8 +359,12 @@ fn loading<N: StreamingNode>(node: &mut N, told: f64, focus: DVec3) {
     let s = node.streaming();
     if s.ground_ready(focus) {
         s.phase = Phase::Ready;
+        let generation = s.generation;
         node.milestone(Milestone::Progress(1.0));
-        node.milestone(Milestone::GroundReady);
+        // A progress handler may have removed the node: then it is not ready for anything.
+        if node.streaming().generation == generation {
+            node.milestone(Milestone::GroundReady);
+        }
         return;
     }
     let fraction = s.driver.as_ref().map_or(0.0, |d| {
@@ -408,7 +415,9 @@ impl<N: StreamingNode> Engine for Glue<'_, N> {
     }
 
     fn piece_failed(&mut self, key: PieceKey, message: &str) {
-        self.node.piece_failed(key, message);
+        if self.accepting() {
+            self.node.piece_failed(key, message);
+        }
     }
 
     fn chunk_ready(&mut self, id: ChunkId, shape: ShapeData) {

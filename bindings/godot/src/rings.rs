@@ -142,13 +142,14 @@ impl Lift {
 
     /// `height_at(p, k)`: bilinear between the four texels of level `k` around plane point
     /// `p` (texel i's centre half a cell into cell i), fetched through `fetch(k, column,
-    /// row)`.
+    /// row)`; held inside the window (the coarsest level answers beyond it with its edge).
     pub fn height_at(&self, p: [f32; 2], k: usize, fetch: impl Fn(usize, i32, i32) -> f32) -> f32 {
         let s = self.level_spacing[k];
         let n = self.level_size;
+        let edge = self.level_size as f32 - 2.0;
         let t = [
-            (p[0] - self.level_origin[k][0]) / s - 0.5,
-            (p[1] - self.level_origin[k][1]) / s - 0.5,
+            ((p[0] - self.level_origin[k][0]) / s - 0.5).clamp(0.0, edge),
+            ((p[1] - self.level_origin[k][1]) / s - 0.5).clamp(0.0, edge),
         ];
         let f0 = t.map(f32::floor);
         let f = [t[0] - f0[0], t[1] - f0[1]];

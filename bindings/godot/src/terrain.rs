@@ -94,7 +94,7 @@ impl ReliefTerrain {
 
     /// The world could not be opened (missing, corrupt, the wrong kind, a URL that timed
     /// out) or the settings were refused; `message` is relief's, also pushed as an error
-    /// once. Nothing streams until the node enters the tree again.
+    /// once. Nothing streams until the node enters the tree again, which tries again.
     #[signal]
     fn open_failed(message: GString);
 

@@ -52,7 +52,7 @@ impl Location {
 /// A FileAccess failure in words a game developer can act on.
 fn engine_error(path: &str, e: std::io::Error) -> String {
     if e.kind() == std::io::ErrorKind::NotFound {
-        let hint = if crate::loader::is_world_file(path) {
+        let hint = if crate::world_files::is_world_file(path) {
             "is it in the export? (relief registers .rlpack and .plnt as resources, so \"Export all resources\" ships them; \"Export selected scenes\" only ships worlds a scene uses as a resource)"
         } else {
             "an exported game reads a world from one file: pack a world directory with `relief pack` into a .rlpack"
@@ -123,19 +123,21 @@ impl ReliefWorld {
     }
 
     /// Opens the world now, on this thread, if it isn't open yet (waiting for an
-    /// `open_async()` under way); true if it is open. On failure `error()` says why. A URL
+    /// `open_async()` under way, trying again after a failure); true if it is open. On failure `error()` says why. A URL
     /// can take `request_timeout_s × (request_retries + 1)`: in a game, let the nodes open
     /// it (they call `open_async()`), or call that yourself.
     #[func]
     pub fn open(&mut self) -> bool {
+        self.retry_failed();
         self.ground().is_ok()
     }
 
-    /// Starts opening the world on a thread of its own and returns at once; nothing if it is
-    /// open or opening. `ReliefTerrain`/`ReliefPlanet` call it when they enter the tree and
+    /// Starts opening the world on a thread of its own and returns at once (again after a
+    /// failure); nothing if it is open or opening. `ReliefTerrain`/`ReliefPlanet` call it when they enter the tree and
     /// emit `opened` or `open_failed` when it is done; `is_open()` and `error()` tell too.
     #[func]
     pub fn open_async(&mut self) {
+        self.retry_failed();
         if !matches!(self.opening, Opening::Idle) {
             return;
         }
@@ -254,6 +256,23 @@ impl ReliefWorld {
         };
         self.opening = Opening::Done(result.clone());
         result
+    }
+
+    /// A failed opening is tried again when asked again (a URL that timed out, a file put in
+    /// place since): the nodes ask when they enter the tree.
+    fn retry_failed(&mut self) {
+        if matches!(self.opening, Opening::Done(Err(_))) {
+            self.opening = Opening::Idle;
+        }
+    }
+
+    /// As [`poll`](Self::poll), starting an opening if none was asked for (or `path` changed
+    /// under one): what a node waiting for its world calls each frame.
+    pub fn poll_or_start(&mut self) -> Option<Result<Ground, String>> {
+        if matches!(self.opening, Opening::Idle) {
+            self.open_async();
+        }
+        self.poll()
     }
 
     /// The opening's answer if it is done (without waiting); None while it runs or before

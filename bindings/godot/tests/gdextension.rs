@@ -170,7 +170,7 @@ fn every_export_preset_ships_the_world_and_finds_a_library() {
         .find_map(|l| l.trim().strip_prefix("path = \"res://world/"))
         .map(|rest| format!("world/{}", rest.trim_end_matches('"')))
         .expect("the scene's ReliefWorld path");
-    assert!(relief_godot::loader::is_world_file(&world), "{world}");
+    assert!(relief_godot::world_files::is_world_file(&world), "{world}");
 
     let mut platforms = Vec::new();
     for (name, preset) in presets.iter().filter(|(n, _)| !n.ends_with(".options")) {

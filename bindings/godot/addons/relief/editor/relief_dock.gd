@@ -79,6 +79,14 @@ func _ready() -> void:
 	add_child(_cancel)
 
 
+func _exit_tree() -> void:
+	# The editor is closing or the plugin going: end the job before its runner goes.
+	if _run != null:
+		_run.stop()
+		_remove(_target + ".partial")
+		_run = null
+
+
 func _on_cancel() -> void:
 	if _run != null:
 		_run.cancel()

@@ -21,6 +21,14 @@ func running() -> bool:
 	return _thread.is_started()
 
 
+## Kills the command (if it runs) and waits for the thread: before whatever owns the runner
+## goes away.
+func stop() -> void:
+	cancel()
+	if _thread.is_started():
+		_thread.wait_to_finish()
+
+
 func cancel() -> void:
 	_mutex.lock()
 	_cancelled = true
@@ -37,14 +45,20 @@ func _run(command: String, arguments: PackedStringArray) -> void:
 	_mutex.lock()
 	_pid = pipes["pid"]
 	_mutex.unlock()
+	# A pipe never reports eof_reached(): once the command closes its output, get_line()
+	# comes back empty with an error set.
 	var out: FileAccess = pipes["stdio"]
-	while not out.eof_reached():
+	while true:
 		var text := out.get_line()
 		if not text.is_empty():
-			line.emit.call_deferred(text)
-	var errors: String = (pipes["stderr"] as FileAccess).get_as_text()
+			_line.call_deferred(text)
+		if out.get_error() != OK:
+			break
 	while OS.is_process_running(_pid):
 		OS.delay_msec(10)
+	# What it said on stderr, once it ended (relief writes little there: errors, no progress
+	# bars when not on a terminal).
+	var errors: String = (pipes["stderr"] as FileAccess).get_as_text()
 	var ok := OS.get_process_exit_code(_pid) == 0
 	_mutex.lock()
 	ok = ok and not _cancelled
@@ -52,6 +66,11 @@ func _run(command: String, arguments: PackedStringArray) -> void:
 	_finish.call_deferred(ok, errors)
 
 
+func _line(text: String) -> void:
+	line.emit(text)
+
+
 func _finish(ok: bool, errors: String) -> void:
-	_thread.wait_to_finish()
+	if _thread.is_started():
+		_thread.wait_to_finish()
 	finished.emit(ok, errors)

@@ -78,10 +78,14 @@ func _census_and_preview(
 	info.line.connect(func(text: String) -> void: lines.append(text))
 	info.finished.connect(
 		func(ok: bool, errors: String) -> void:
+			if not is_instance_valid(census):
+				return  # the inspector moved on
 			census.text = "\n".join(lines) if ok else "relief info failed: " + errors
 			var draw := _runner()
 			draw.finished.connect(
 				func(drawn: bool, why: String) -> void:
+					if not is_instance_valid(button):
+						return
 					button.disabled = false
 					if not drawn:
 						census.text += "\nrelief preview failed: " + why
@@ -98,5 +102,15 @@ func _census_and_preview(
 func _runner() -> Runner:
 	var run := Runner.new()
 	_runs.append(run)
-	run.finished.connect(func(_ok: bool, _errors: String) -> void: _runs.erase(run))
+	# One shot: the connection (which holds the runner) goes once it fired.
+	run.finished.connect(
+		func(_ok: bool, _errors: String) -> void: _runs.erase(run), CONNECT_ONE_SHOT
+	)
 	return run
+
+
+## Ends every command under way (the plugin is going).
+func stop_all() -> void:
+	for run in _runs:
+		run.stop()
+	_runs.clear()
