@@ -11,6 +11,9 @@ extends MeshInstance3D
 ## Nearer than this the streamed regions are drawn by something else (Terrain3D): 0 draws all.
 @export var hide_within := 0.0
 
+## The grid offset last set on the material.
+var _grid := Vector2(INF, INF)
+
 
 func _ready() -> void:
 	if terrain == null or not terrain.has_method("far_ground_mesh"):
@@ -35,6 +38,8 @@ func _process(_delta: float) -> void:
 	var step := quad * float(1 << (count - 1))
 	var radius: float = m.get_shader_parameter("planet_radius")
 	var at := terrain.to_local(camera.global_position)
+	var place := Transform3D.IDENTITY
+	var snapped: Vector2
 	if radius > 0.0:
 		var x: Vector3 = m.get_shader_parameter("plane_axis_x")
 		var up: Vector3 = m.get_shader_parameter("plane_up")
@@ -42,10 +47,14 @@ func _process(_delta: float) -> void:
 		# The plane point under the camera: where the ray from the centre meets the plane.
 		var lift := maxf(at.dot(up), 1.0)
 		var on := Vector2(at.dot(x), at.dot(z)) * (radius / lift)
-		var snapped := Vector2(snappedf(on.x, step), snappedf(on.y, step))
-		transform = Transform3D(Basis(x, up, z), up * radius)
-		m.set_shader_parameter("grid_offset", snapped)
+		snapped = Vector2(snappedf(on.x, step), snappedf(on.y, step))
+		place = Transform3D(Basis(x, up, z), up * radius)
 	else:
-		var snapped := Vector2(snappedf(at.x, step), snappedf(at.z, step))
-		transform = Transform3D(Basis.IDENTITY, Vector3(snapped.x, 0.0, snapped.y))
-		m.set_shader_parameter("grid_offset", snapped)
+		snapped = Vector2(snappedf(at.x, step), snappedf(at.z, step))
+		place.origin = Vector3(snapped.x, 0.0, snapped.y)
+	# Most frames the camera stays within its step: nothing to set.
+	if snapped == _grid and place == transform:
+		return
+	_grid = snapped
+	transform = place
+	m.set_shader_parameter("grid_offset", snapped)

@@ -18,19 +18,23 @@ pub fn heights(q: Option<&Queries>, positions: &PackedVector3Array) -> PackedFlo
     let Some(q) = q else {
         return PackedFloat32Array::new();
     };
-    match q.planet() {
-        Some(t) => {
+    // relief's batch queries: one lock taken per stride of points, not per point.
+    let mut out = vec![0.0f32; positions.len()];
+    match q {
+        Queries::Planet(t) => {
             let pos: Vec<_> = positions.as_slice().iter().map(|&p| vec3(p)).collect();
-            let mut out = vec![0.0f32; pos.len()];
             t.heights(&pos, &mut out);
-            PackedFloat32Array::from(out)
         }
-        None => positions
-            .as_slice()
-            .iter()
-            .map(|&p| q.height(vec3(p)))
-            .collect(),
+        Queries::Flat(t) => {
+            let pos: Vec<[f64; 2]> = positions
+                .as_slice()
+                .iter()
+                .map(|p| [p.x as f64, p.z as f64])
+                .collect();
+            t.heights(&pos, &mut out);
+        }
     }
+    PackedFloat32Array::from(out)
 }
 
 /// The ground's unit normal: straight up where unknown on a flat world, zero on a planet

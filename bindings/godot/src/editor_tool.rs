@@ -4,10 +4,10 @@
 
 use std::path::Path;
 
-use godot::classes::ProjectSettings;
 use godot::prelude::*;
 
 use crate::commands;
+use crate::world::globalize;
 
 /// The `relief` command lines behind the editor's Relief dock and world inspector.
 #[derive(GodotClass)]
@@ -20,9 +20,7 @@ fn args(v: Vec<String>) -> PackedStringArray {
 
 /// A `res://` or `user://` path as the file system's (the command runs outside Godot).
 fn disk(path: &GString) -> String {
-    ProjectSettings::singleton()
-        .globalize_path(path)
-        .to_string()
+    globalize(&path.to_string())
 }
 
 #[godot_api]

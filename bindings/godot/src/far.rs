@@ -128,13 +128,15 @@ impl FarGround {
         std::mem::take(&mut self.moved)
     }
 
-    /// The finest level whose window holds plane point (x, z), as the shader picks it.
+    /// The finest level whose window holds plane point (x, z) (the shader's own choice, with
+    /// a two-cell margin, is mirrored in [`crate::rings::Lift::level_at`]).
     pub fn level_at(&self, x: f64, z: f64) -> Option<usize> {
         self.placements.iter().position(|p| p.contains(x, z))
     }
 
-    /// The height the shader reads at plane point (x, z) from `clipmap`'s bytes: level
-    /// [`FarGround::level_at`]'s cell through [`texel`]. None outside every window.
+    /// The cell over plane point (x, z) as the uploaded bytes hold it: level
+    /// [`FarGround::level_at`]'s cell through [`texel`], what a nearest fetch reads. None
+    /// outside every window.
     pub fn height_at(&self, clipmap: &Clipmap, x: f64, z: f64) -> Option<f32> {
         let k = self.level_at(x, z)?;
         let p = self.placements[k];

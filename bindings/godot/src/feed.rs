@@ -84,10 +84,6 @@ impl Feed {
         }
     }
 
-    pub fn config(&self) -> FeedConfig {
-        self.config
-    }
-
     /// Regions Terrain3D holds now.
     pub fn held(&self) -> usize {
         self.held.len()

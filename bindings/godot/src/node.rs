@@ -118,7 +118,7 @@ impl Streaming {
         Runtime::new(g, start.settings.runtime_config()?).map_err(|e| e.to_string())
     }
 
-    /// Opening done: the runtime started (true) or the failure reported (false).
+    /// Opening done: the runtime started, or the failure reported and returned.
     fn opened(&mut self, ground: Result<relief::runtime::Ground, String>) -> Result<(), String> {
         let start = self.start.as_ref().expect("begun");
         match Streaming::runtime(start, ground) {
@@ -168,7 +168,7 @@ impl Streaming {
             return self.collision_ready(pos);
         }
         self.driver.as_ref().is_some_and(|d| {
-            let s = d.runtime().stats().pieces;
+            let s = d.runtime().pieces().stats();
             s.in_flight == 0 && s.ready > 0 && d.preparing() == 0
         })
     }
@@ -368,7 +368,7 @@ fn loading<N: StreamingNode>(node: &mut N, told: f64, focus: DVec3) {
         return;
     }
     let fraction = s.driver.as_ref().map_or(0.0, |d| {
-        let p = d.runtime().stats().pieces;
+        let p = d.runtime().pieces().stats();
         loading_fraction(p.ready, p.in_flight)
     });
     if (fraction - told).abs() >= 0.01 {

@@ -65,6 +65,13 @@ impl ReliefTerrain3DFeed {
         self.feed().updated(now_s, cost_s);
     }
 
+    /// Whether there is anything to do: queued changes, or applied ones not yet shown. The
+    /// bridge asks this first, so a quiet frame builds no plan.
+    #[func]
+    fn busy(&mut self) -> bool {
+        self.feed().busy()
+    }
+
     /// Regions Terrain3D holds.
     #[func]
     fn held(&mut self) -> i64 {

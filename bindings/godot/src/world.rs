@@ -347,7 +347,7 @@ fn lost() -> String {
 }
 
 /// `res://` and `user://` paths as the file system's; others as they are.
-fn globalize(path: &str) -> String {
+pub fn globalize(path: &str) -> String {
     if path.starts_with("res://") || path.starts_with("user://") {
         ProjectSettings::singleton()
             .globalize_path(path)

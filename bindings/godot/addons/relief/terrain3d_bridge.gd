@@ -80,7 +80,7 @@ func _on_opened() -> void:
 
 
 func _process(_delta: float) -> void:
-	if _data == null:
+	if _data == null or not _feed.busy():
 		return
 	var now := Time.get_ticks_usec() / 1e6
 	var plan: Dictionary = _feed.frame(now)
