@@ -1,6 +1,6 @@
 //! Planet speed: opening a blob, reading one tile's stored bytes against reading and decoding
-//! every field of it, the cube-sphere mapping, height queries over resident tiles and a LOD
-//! ring re-anchor:
+//! every field of it, the cube-sphere mapping, height queries over resident tiles, a
+//! collision chunk's build and a LOD ring re-anchor:
 //! `cargo bench --bench planet`.
 
 mod support;
@@ -94,6 +94,41 @@ fn benches(c: &mut Criterion) {
     g.throughput(Throughput::Elements(pos.len() as u64));
     g.bench_function("4096 positions, one lock", |b| {
         b.iter(|| black_box(terrain.heights(&pos, &mut out)))
+    });
+    g.finish();
+
+    // A default collision chunk (65² samples) built over resident tiles, each sample's height
+    // solved so the point is on the ground, against the baseline of one height query at each
+    // of its samples (what a solve costs in lookups).
+    use relief::planet::collision::{PlanetChunkKey, PlanetChunkSource};
+    use relief::stream::Source;
+    let resident = terrain.resident().clone();
+    let chunks = PlanetChunkSource::new(planet.clone(), resident, 64).unwrap();
+    let key = PlanetChunkKey {
+        face: 4,
+        x: 2,
+        z: 5,
+    };
+    let built = chunks.load(key).unwrap();
+    let at: Vec<relief::DVec3> = (0..built.samples)
+        .flat_map(|j| (0..built.samples).map(move |i| (i, j)))
+        .map(|(i, j)| {
+            let f = built.frame;
+            let (x, z) = (
+                built.corner[0] + i as f64 * built.spacing,
+                built.corner[1] + j as f64 * built.spacing,
+            );
+            f.origin + x * f.axis_x + z * f.axis_z
+        })
+        .collect();
+    let mut out = vec![0f32; at.len()];
+    let mut g = c.benchmark_group("planet/collision chunk (65² samples)");
+    g.throughput(Throughput::Elements(at.len() as u64));
+    g.bench_function("heights at its samples, one lock (baseline)", |b| {
+        b.iter(|| black_box(terrain.heights(&at, &mut out)))
+    });
+    g.bench_function("build, every sample solved onto the ground", |b| {
+        b.iter(|| black_box(chunks.load(key).unwrap()))
     });
     g.finish();
 

@@ -72,13 +72,34 @@ typedef struct relief_world relief_world;
 // constants) with details in `relief_last_error_message()`.
 typedef uint32_t relief_status;
 
-// A held chunk's heightfield, read in place: `samples × samples` heights in metres,
-// row-major with X fastest, NaN where the ground has a hole. Sample (i, j) is at
-// `origin + (corner_x + i·spacing)·axis_x + height·up + (corner_z + j·spacing)·axis_z`:
-// on a flat world the frame is the world's (origin 0, axes X, Y, Z), so that is world
-// (`corner_x + i·spacing`, height, `corner_z + j·spacing`); on a planet it is the chunk's
-// own tangent frame. A plain struct borrowed from its `relief_chunk`: copy it freely; its
-// pointer is valid until that chunk is released. Set `struct_size` first.
+// A held chunk's heightfield, read in place. Frames are right-handed, Y up, in metres.
+//
+// Layout: `samples × samples` heights, sample (i, j) at index `j·samples + i` — i along
+// `axis_x` (fastest), j along `axis_z` — NaN where the ground has a hole. Sample (i, j) lies
+// at `origin + (corner_x + i·spacing)·axis_x + height·up + (corner_z + j·spacing)·axis_z`.
+// On a flat world the frame is the world's (origin 0, axes X, Y, Z), so that is world
+// (`corner_x + i·spacing`, height, `corner_z + j·spacing`), and `height` is what
+// `relief_terrain_height` answers there, bit for bit, at every edge and corner of regions
+// and of the world. On a planet the frame is the chunk's own tangent frame, and each
+// height is solved along `up` so that the point is on the ground: its distance from the
+// centre is the radius plus `relief_planet_terrain_height` there, within 1 cm. Between
+// samples the engine's two triangles per cell stand in for the ground.
+//
+// Coverage: flat chunk (x, z) covers `[x·size, (x+1)·size]` metres (size =
+// `(samples − 1)·spacing`), likewise z; neighbours share their edge samples exactly. Rows
+// past the world's last sample (its far edge, or a chunk reaching past the world when the
+// size does not divide it) repeat the edge samples. Planet chunk (face, x, z) covers face
+// cells `[x·C, (x+1)·C] × [z·C, (z+1)·C]` (C = `samples − 1`); its square is a little larger
+// than that footprint so neighbours overlap rather than leave gaps.
+//
+// Holes and engines (docs/c-api.md, "Collision chunks"): Godot's HeightMapShape3D takes
+// NaN as no collision under Jolt; Jolt used directly wants `FLT_MAX`
+// (`HeightFieldShapeConstants::cNoCollisionValue`) in place of NaN; PhysX wants a hole
+// material on the cell's triangles and its rows along X (transpose); Unity's TerrainData a
+// hole mask per cell.
+//
+// A plain struct borrowed from its `relief_chunk`: copy it freely; its pointer is valid until
+// that chunk is released, whatever the runtime does meanwhile. Set `struct_size` first.
 typedef struct relief_chunk_view {
   // sizeof(relief_chunk_view), set by the caller.
   uint32_t struct_size;
@@ -368,7 +389,12 @@ typedef struct relief_runtime_config {
   double collision_drop_radius;
   // Bytes of collision chunks (default 64 MiB).
   uint64_t collision_budget_bytes;
-  // Chunk side; 0 for the default (64 m on a flat world, 64 samples on a planet).
+  // Chunk side in metres; 0 for the default. On a flat world, a whole number of the
+  // world's samples, 2 to 4096 of them and no wider than the world (64 m by default). On a
+  // planet, rounded to the nearest size the planet allows: a divisor of the face
+  // resolution, from 2 samples (and face/256) to half a face (64 samples by default, or
+  // the allowed size nearest it). Any other size is INVALID_ARGUMENT from the create call,
+  // its message naming `collision.chunk_size_m` and the range.
   double chunk_size_m;
   // Far-ground levels, 1–24 (default 6) …
   uint32_t level_count;
@@ -394,7 +420,8 @@ typedef struct relief_runtime_stats {
   uint32_t pieces_last_us;
   uint32_t levels_last_us;
   uint32_t chunks_last_us;
-  // Microseconds over recent updates.
+  // Microseconds over recent updates: `relief_runtime_update` calls, not
+  // `relief_runtime_settle`'s.
   uint32_t update_p50_us;
   uint32_t update_p99_us;
   uint32_t update_max_us;
@@ -415,6 +442,12 @@ typedef struct relief_runtime_stats {
   // done when `ready + failed == wanted` for both. Added in 0.2.1.
   uint32_t pieces_failed;
   uint32_t chunks_failed;
+  // The updates `relief_runtime_settle` made since creation, and the longest of them in
+  // microseconds: a loading screen's work, kept out of the `update_*` figures above (and
+  // the streams' own), which count the game's `relief_runtime_update` calls alone. Added
+  // in 0.2.1.
+  uint32_t settle_updates;
+  uint32_t settle_update_max_us;
 } relief_runtime_stats;
 
 // A snapshot of one of a runtime's streams. Set `struct_size` first.
@@ -504,6 +537,21 @@ typedef struct relief_river {
 // precipitation are NULL for v6 planets. A plain struct borrowed from its `relief_tile`:
 // copy it freely; its pointers are valid until that tile is released. Set `struct_size`
 // first.
+//
+// Where a sample lies: face sample (gi, gj) of a face of N (`face_resolution`) is in the
+// direction `normalize(n + u·r + v·t)` (planet frame, right-handed, Y up), with
+// `a = (gi + 0.5)·2/N − 1`, `u = tan(a·π/4)` (equi-angular, `projection` 1; `u = a` for
+// gnomonic, 0), and `v` likewise from gj; its ground is `radius + height` along it. Face
+// `face`'s normal n, right r (+i) and top t (+j) vectors:
+//
+// | face | n | r | t |
+// |---|---|---|---|
+// | 0 | (1, 0, 0) | (0, 0, −1) | (0, 1, 0) |
+// | 1 | (−1, 0, 0) | (0, 0, 1) | (0, 1, 0) |
+// | 2 | (0, 1, 0) | (1, 0, 0) | (0, 0, −1) |
+// | 3 | (0, −1, 0) | (1, 0, 0) | (0, 0, 1) |
+// | 4 | (0, 0, 1) | (1, 0, 0) | (0, 1, 0) |
+// | 5 | (0, 0, −1) | (−1, 0, 0) | (0, 1, 0) |
 typedef struct relief_tile_view {
   // sizeof(relief_tile_view), set by the caller.
   uint32_t struct_size;
@@ -585,7 +633,10 @@ typedef struct relief_world_info {
 // again, and relief's log has the message.
 #define RELIEF_EVENT_FAILED 2
 
-// Collision chunk (face, x, z) is built: acquire it and make its shape.
+// Collision chunk (face, x, z) is built: acquire it and make its shape. It may come before
+// the LOADED of the regions or tiles it covers: a chunk reads their files itself when they
+// are not resident yet, so it never waits for them (and its heights are the same either
+// way).
 #define RELIEF_EVENT_CHUNK_READY 3
 
 // Chunk (face, x, z) left the collision drop radius: remove its shape.
@@ -681,7 +732,8 @@ const char *relief_version(void);
 // to `*out_chunk` (free with `relief_chunk_release`). Errors: INVALID_ARGUMENT (NULL
 // `runtime`/`out_chunk`, a runtime made with RELIEF_RUNTIME_NO_COLLISION, a face other than
 // 0 on a flat world or ≥ 6 on a planet), NOT_FOUND (not built: wait for its CHUNK_READY
-// event). On failure `*out_chunk` is untouched. Threads: any.
+// event; or dropped by an update since that event — its CHUNK_DROPPED follows in the queue,
+// so skip it). On failure `*out_chunk` is untouched. Threads: any.
 //
 // # Safety
 // `runtime` NULL or live; `out_chunk` NULL or writable.
@@ -729,8 +781,11 @@ relief_status relief_runtime_chunk_at(const struct relief_runtime *runtime,
 // UNLOADED and FAILED, then the chunks' CHUNK_READY, CHUNK_DROPPED and CHUNK_FAILED, then at
 // most one LEVELS_DIRTY, then at most one LEVELS_FAILED. For one item, LOADED and UNLOADED
 // alternate, starting with LOADED (a FAILED item has no LOADED to undo); likewise
-// CHUNK_READY and CHUNK_DROPPED. An OVERFLOW event ends a stretch of dropped events; after
-// it the laws hold again from what `relief_runtime_list_loaded` lists.
+// CHUNK_READY and CHUNK_DROPPED. A chunk's CHUNK_READY does not wait for its regions' or
+// tiles' LOADED. An item may be gone by the time its event is read (a later update in the
+// same drain dropped it): acquiring it is NOT_FOUND, and its UNLOADED or CHUNK_DROPPED
+// follows. An OVERFLOW event ends a stretch of dropped events; after it the laws hold again
+// from what `relief_runtime_list_loaded` lists.
 //
 // Errors: INVALID_ARGUMENT (NULL `runtime` or `out_count`, an `event_size` this relief
 // doesn't write, NULL `events` with a non-zero `capacity`). Threads: as

@@ -27,6 +27,53 @@ fn info_prints_a_census() {
     }
 }
 
+/// The figure `relief info --collision` prints: its worst distance in metres and how many
+/// samples it compared.
+fn collision_figures(out: &str) -> (f64, usize) {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("collision: "))
+        .unwrap_or_else(|| panic!("no collision line in:\n{out}"));
+    let worst = line
+        .split("worst ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    let compared = line.split("; ").nth(1).unwrap().split(' ').next().unwrap();
+    (worst.parse().unwrap(), compared.parse().unwrap())
+}
+
+/// `info --collision` builds every chunk, measures every sample against the height query,
+/// and reports the worst: none off the ground on the test world (at the default size and at
+/// one that leaves partial chunks at the edges) nor on a planet; a size the ground can't hold
+/// is refused naming the range.
+#[test]
+fn info_measures_every_collision_sample_against_the_ground() {
+    let dir = common::world_dir().to_str().unwrap().to_string();
+    for size in ["0", "46"] {
+        let (ok, out, err) = relief(&["info", &dir, "--collision", "--chunk-size", size]);
+        assert!(ok, "{err}");
+        let (worst, compared) = collision_figures(&out);
+        assert_eq!(worst, 0.0, "{out}");
+        // The whole 4 km world at 2 m: 2049² samples and more, each chunk's edges shared.
+        assert!(compared > 2049 * 2049, "{out}");
+    }
+    let planet = common::scratch("cli-collision").with_extension("plnt");
+    std::fs::write(&planet, common::planet_blob("relief")).unwrap();
+    let planet = planet.to_str().unwrap();
+    let (ok, out, err) = relief(&["info", planet, "--collision", "--chunk-size", "5000"]);
+    assert!(ok, "{err}");
+    let (worst, compared) = collision_figures(&out);
+    assert!(worst <= 0.01 && compared > 6 * 128 * 128, "{out}");
+    let (ok, _, err) = relief(&["info", planet, "--collision", "--chunk-size", "1e7"]);
+    assert!(
+        !ok && err.contains("chunk_size_m") && err.contains("samples of"),
+        "{err}"
+    );
+}
+
 #[test]
 fn preview_writes_a_png_of_the_requested_size() {
     let png = common::scratch("preview").with_extension("png");

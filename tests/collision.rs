@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use relief::flat::collision::{self, ChunkKey, ChunkSource, CollisionChunk};
-use relief::flat::terrain::Terrain;
+use relief::flat::terrain::{Origin, Terrain};
 use relief::flat::RegionSource;
 use relief::flat::World;
 use relief::stream::{Loaders, Source, StreamConfig, Streamer};
@@ -118,6 +118,65 @@ fn every_chunk_sample_is_the_ground_height_there() {
             c.centre,
             [c.corner[0] + size / 2.0, c.corner[1] + size / 2.0]
         );
+    }
+}
+
+/// Every sample of every chunk of the world, edges and corners included, placed by the
+/// documented formula (world x = `corner_x + i·spacing`, z likewise), is the height query's
+/// answer there with every region resident: bit for bit, holes aside (NaN in the chunk).
+#[test]
+fn every_sample_of_every_chunk_of_the_world_is_the_queried_height() {
+    let world = Arc::new(World::open(common::world_dir()).unwrap());
+    let mut regions = Streamer::new(
+        Arc::new(RegionSource::new(world.clone())),
+        common::patient(1e6, 10),
+        &Loaders::new(0),
+    )
+    .unwrap();
+    assert!(regions.settle(DVec3::ZERO, Duration::from_secs(120)));
+    let terrain = Terrain::new(world.clone(), regions.resident());
+    for size in [64.0, 46.0] {
+        let source = ChunkSource::new(world.clone(), regions.resident(), size).unwrap();
+        let mut keys = Vec::new();
+        source.keys_within(DVec3::ZERO, 1e9, &mut keys);
+        let (mut samples, mut worst, mut edge, mut outside) = (0usize, 0.0f32, 0usize, 0usize);
+        let e = world.region_extent();
+        let b = world.manifest().region_bounds;
+        let far = [(b.max[0] + 1) as f64 * e, (b.max[1] + 1) as f64 * e];
+        for (key, _) in &keys {
+            let c = source.load(*key).unwrap();
+            let n = c.samples as usize;
+            for j in 0..n {
+                for i in 0..n {
+                    let (x, z) = (
+                        c.corner[0] + i as f64 * c.spacing,
+                        c.corner[1] + j as f64 * c.spacing,
+                    );
+                    let (h, q) = (c.heights[j * n + i], terrain.height(x, z));
+                    // Holes, and ground past the world's edge that a chunk reaching beyond it
+                    // repeats (the query answers there from the overview).
+                    if h.is_nan() || q.origin == Origin::Outside {
+                        outside += (q.origin == Origin::Outside) as usize;
+                        continue;
+                    }
+                    assert!(matches!(q.origin, Origin::Region(_)), "{q:?}");
+                    let q = q.height;
+                    worst = worst.max((h - q).abs());
+                    assert_eq!(h, q, "{key:?} sample ({i}, {j}) at ({x}, {z})");
+                    edge += (x >= far[0] - c.spacing || z >= far[1] - c.spacing) as usize;
+                    samples += 1;
+                }
+            }
+        }
+        println!(
+            "{size} m: {} chunks, {samples} samples ({edge} on the far edges, {outside} past \
+             them): worst {worst} m",
+            keys.len()
+        );
+        // 64 m divides the world: the last samples lie on its far edge. 46 m does not: the
+        // last chunks reach past it.
+        assert!(edge > 0, "the far edges' last cells were swept");
+        assert_eq!(outside > 0, size == 46.0, "{outside} samples past the edge");
     }
 }
 

@@ -13,7 +13,7 @@ use relief::lod::{Clipmap, ClipmapConfig};
 use relief::planet::rings::PlanetRings;
 use relief::runtime::{BadFocus, ChunkId, CollisionConfig, Lod, PieceKey, Queries, UpdateError};
 use relief::stream::{Event, StreamConfig};
-use relief::{Runtime, RuntimeConfig, RuntimeEvent};
+use relief::{Runtime, RuntimeConfig, RuntimeError, RuntimeEvent};
 use relief_tools::bake::planet::bake_planet;
 use relief_tools::Silent;
 
@@ -331,4 +331,139 @@ fn the_levels_follow_the_camera_and_the_pieces_the_focus() {
         )
         .is_err());
     assert_eq!(rt.stats().pieces.wanted, wanted);
+}
+
+/// Planet chunk sizes round to the nearest size the planet allows (a divisor of the face
+/// resolution, 2 samples to half a face, at most 256 chunks a side), as the header says; one
+/// outside that range is a config error naming `collision.chunk_size_m` and the range.
+#[test]
+fn planet_chunk_sizes_round_as_documented_and_the_rest_are_refused_by_name() {
+    use relief::planet::collision::PlanetChunkSource;
+    let planet = relief::planet::Planet::open(planet_path()).unwrap();
+    let (n, at) = (planet.face_resolution(), planet.spacing());
+    let allowed: Vec<u32> = PlanetChunkSource::allowed_cells(n).collect();
+    assert_eq!(allowed, [2, 4, 8, 16, 32, 64], "a 128² face");
+    let open = |size: f64| {
+        let config = RuntimeConfig {
+            collision: Some(CollisionConfig {
+                chunk_size_m: size,
+                ..CollisionConfig::default()
+            }),
+            lod: None,
+            ..RuntimeConfig::default()
+        };
+        Runtime::open(planet_path(), config)
+    };
+    // Sizes in metres at this planet's spacing, and the samples the docs' rule picks: the
+    // nearest allowed (1000 m and 3000 m among them).
+    for size in [
+        1.0,
+        1000.0,
+        3000.0,
+        5.0 * at,
+        6.0 * at,
+        23.0 * at,
+        64.4 * at,
+    ] {
+        let want = size / at;
+        let nearest = *allowed
+            .iter()
+            .min_by(|a, b| {
+                (**a as f64 - want)
+                    .abs()
+                    .total_cmp(&(**b as f64 - want).abs())
+            })
+            .unwrap();
+        let cells = if want < 1.5 {
+            None // under the smallest allowed by more than half a sample
+        } else {
+            Some(nearest)
+        };
+        match (open(size), cells) {
+            (Ok(mut rt), Some(cells)) => {
+                let focus = DVec3::new(0.0, planet.radius(), 0.0);
+                rt.update(focus).unwrap();
+                let id = rt.chunk_lookup().unwrap().key_at(focus).unwrap();
+                let deadline = std::time::Instant::now() + Duration::from_secs(30);
+                let chunk = loop {
+                    rt.update(focus).unwrap();
+                    if let Some(c) = rt.chunk_lookup().unwrap().get(id) {
+                        break c;
+                    }
+                    assert!(std::time::Instant::now() < deadline, "{size} m never built");
+                    std::thread::sleep(Duration::from_millis(2));
+                };
+                assert_eq!(chunk.samples(), cells + 1, "{size} m");
+            }
+            (Err(RuntimeError::Config(e)), None) => {
+                assert_eq!(e.field, "collision.chunk_size_m", "{e}");
+                assert!(e.to_string().contains("2–64 samples"), "{e}");
+            }
+            (got, want) => panic!("{size} m: {:?} but wanted {want:?}", got.err()),
+        }
+    }
+    // Past half a face, or not a size at all: refused by name.
+    for size in [66.0 * at, 1e12, -1.0, f64::NAN, f64::INFINITY] {
+        match open(size) {
+            Err(RuntimeError::Config(e)) => assert_eq!(e.field, "collision.chunk_size_m", "{e}"),
+            other => panic!("{size} m: {:?}", other.err()),
+        }
+    }
+}
+
+/// A flat chunk wider than the world is refused by name; one as wide as it builds.
+#[test]
+fn a_flat_chunk_no_wider_than_the_world() {
+    let world = relief::World::open(common::world_dir()).unwrap();
+    let m = world.manifest();
+    let b = m.region_bounds;
+    let side = ((b.max[0] - b.min[0]).min(b.max[1] - b.min[1]) + 1) as f64 * world.region_extent();
+    let config = |size: f64| RuntimeConfig {
+        collision: Some(CollisionConfig {
+            chunk_size_m: size,
+            ..CollisionConfig::default()
+        }),
+        ..RuntimeConfig::default()
+    };
+    match Runtime::open(common::world_dir(), config(side + 2.0 * m.vertex_spacing)) {
+        Err(RuntimeError::Config(e)) => {
+            assert_eq!(e.field, "collision.chunk_size_m", "{e}");
+            assert!(e.to_string().contains(&format!("to {side} m")), "{e}");
+        }
+        other => panic!("{:?}", other.err()),
+    }
+    let fits = side.min(4096.0 * m.vertex_spacing);
+    assert!(Runtime::open(common::world_dir(), config(fits)).is_ok());
+}
+
+/// Settle's updates are a loading screen's, not frames: the update figures (the runtime's
+/// and each stream's) count the game's own updates alone, and settle's are reported apart.
+#[test]
+fn settling_is_not_counted_as_frames() {
+    let mut rt = Runtime::open(common::world_dir(), RuntimeConfig::default()).unwrap();
+    let focus = DVec3::new(100.0, 0.0, 100.0);
+    assert!(rt.settle(focus, Duration::from_secs(60)).unwrap());
+    let s = rt.stats();
+    assert!(
+        s.settle_updates >= 1 && s.settle_update_max > Duration::ZERO,
+        "{s:?}"
+    );
+    assert_eq!(s.update_max, Duration::ZERO, "no game frame yet");
+    assert_eq!(s.pieces.update_max, Duration::ZERO);
+    assert_eq!(s.chunks.as_ref().unwrap().update_max, Duration::ZERO);
+    rt.update(focus).unwrap();
+    let after = rt.stats();
+    assert_eq!(
+        after.update_max, after.last.total,
+        "one frame: its own time"
+    );
+    assert_eq!(after.pieces.update_max, after.pieces.update_last);
+    assert_eq!(after.settle_updates, s.settle_updates);
+    // Settling again adds to settle's count and leaves the frames' figures be.
+    rt.settle(DVec3::new(300.0, 0.0, 100.0), Duration::from_secs(60))
+        .unwrap();
+    let again = rt.stats();
+    assert!(again.settle_updates > s.settle_updates);
+    assert_eq!(again.update_max, after.update_max);
+    assert_eq!(again.pieces.update_max, after.pieces.update_max);
 }

@@ -95,7 +95,9 @@ int main(int argc, char **argv) {
     EXPECT(hs[0] == h && isfinite(hs[1]));
 
     /* Stats: relief_runtime_stats has grown since 0.2.0; this caller's smaller struct is
-     * filled as far as it reaches, and its size is left as it said. */
+     * filled as far as it reaches, and its size is left as it said. Its update figures count
+     * game frames (relief_runtime_update), never settle's updates: one frame first. */
+    EXPECT(relief_runtime_update(runtime, x, 0, z) == RELIEF_STATUS_OK);
     stats->struct_size = sizeof *stats;
     EXPECT(relief_runtime_get_stats(runtime, stats) == RELIEF_STATUS_OK);
     EXPECT(stats->struct_size == sizeof *stats);

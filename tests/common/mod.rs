@@ -108,6 +108,7 @@ pub fn patient(load_radius: f64, retry_ms: u64) -> relief::stream::StreamConfig 
 
 pub mod native;
 pub mod nginx;
+pub mod planets;
 pub mod relief_exe;
 
 pub use relief_exe::relief_exe;

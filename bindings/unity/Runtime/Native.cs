@@ -129,6 +129,8 @@ namespace Relief.Native
         public uint chunks_ready;
         public uint pieces_failed;
         public uint chunks_failed;
+        public uint settle_updates;
+        public uint settle_update_max_us;
     }
 
     [StructLayout(LayoutKind.Sequential)]

@@ -233,7 +233,7 @@ namespace Relief
         public int PiecesLastUs { get { return (int)c.pieces_last_us; } }
         public int LevelsLastUs { get { return (int)c.levels_last_us; } }
         public int ChunksLastUs { get { return (int)c.chunks_last_us; } }
-        /// <summary>Microseconds over recent updates.</summary>
+        /// <summary>Microseconds over recent updates: Update calls, never Settle's.</summary>
         public int UpdateP50Us { get { return (int)c.update_p50_us; } }
         public int UpdateP99Us { get { return (int)c.update_p99_us; } }
         public int UpdateMaxUs { get { return (int)c.update_max_us; } }
@@ -253,6 +253,11 @@ namespace Relief
         /// failed make up the wanted, for pieces and chunks both.</summary>
         public int PiecesFailed { get { return (int)c.pieces_failed; } }
         public int ChunksFailed { get { return (int)c.chunks_failed; } }
+        /// <summary>The updates Settle made since creation, and the longest of them in
+        /// microseconds: a loading screen's work, kept out of the Update figures above, which
+        /// count the game's own Update calls alone.</summary>
+        public int SettleUpdates { get { return (int)Math.Min(c.settle_updates, (uint)int.MaxValue); } }
+        public int SettleUpdateMaxUs { get { return (int)c.settle_update_max_us; } }
     }
 
     /// <summary>What lies at a point of a flat world (its region's maps there).</summary>

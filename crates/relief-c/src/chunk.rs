@@ -16,13 +16,34 @@ pub struct relief_chunk {
     view: relief_chunk_view,
 }
 
-/// A held chunk's heightfield, read in place: `samples × samples` heights in metres,
-/// row-major with X fastest, NaN where the ground has a hole. Sample (i, j) is at
-/// `origin + (corner_x + i·spacing)·axis_x + height·up + (corner_z + j·spacing)·axis_z`:
-/// on a flat world the frame is the world's (origin 0, axes X, Y, Z), so that is world
-/// (`corner_x + i·spacing`, height, `corner_z + j·spacing`); on a planet it is the chunk's
-/// own tangent frame. A plain struct borrowed from its `relief_chunk`: copy it freely; its
-/// pointer is valid until that chunk is released. Set `struct_size` first.
+/// A held chunk's heightfield, read in place. Frames are right-handed, Y up, in metres.
+///
+/// Layout: `samples × samples` heights, sample (i, j) at index `j·samples + i` — i along
+/// `axis_x` (fastest), j along `axis_z` — NaN where the ground has a hole. Sample (i, j) lies
+/// at `origin + (corner_x + i·spacing)·axis_x + height·up + (corner_z + j·spacing)·axis_z`.
+/// On a flat world the frame is the world's (origin 0, axes X, Y, Z), so that is world
+/// (`corner_x + i·spacing`, height, `corner_z + j·spacing`), and `height` is what
+/// `relief_terrain_height` answers there, bit for bit, at every edge and corner of regions
+/// and of the world. On a planet the frame is the chunk's own tangent frame, and each
+/// height is solved along `up` so that the point is on the ground: its distance from the
+/// centre is the radius plus `relief_planet_terrain_height` there, within 1 cm. Between
+/// samples the engine's two triangles per cell stand in for the ground.
+///
+/// Coverage: flat chunk (x, z) covers `[x·size, (x+1)·size]` metres (size =
+/// `(samples − 1)·spacing`), likewise z; neighbours share their edge samples exactly. Rows
+/// past the world's last sample (its far edge, or a chunk reaching past the world when the
+/// size does not divide it) repeat the edge samples. Planet chunk (face, x, z) covers face
+/// cells `[x·C, (x+1)·C] × [z·C, (z+1)·C]` (C = `samples − 1`); its square is a little larger
+/// than that footprint so neighbours overlap rather than leave gaps.
+///
+/// Holes and engines (docs/c-api.md, "Collision chunks"): Godot's HeightMapShape3D takes
+/// NaN as no collision under Jolt; Jolt used directly wants `FLT_MAX`
+/// (`HeightFieldShapeConstants::cNoCollisionValue`) in place of NaN; PhysX wants a hole
+/// material on the cell's triangles and its rows along X (transpose); Unity's TerrainData a
+/// hole mask per cell.
+///
+/// A plain struct borrowed from its `relief_chunk`: copy it freely; its pointer is valid until
+/// that chunk is released, whatever the runtime does meanwhile. Set `struct_size` first.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct relief_chunk_view {
@@ -63,7 +84,8 @@ grows_zeroed!(relief_chunk_view = 176);
 /// to `*out_chunk` (free with `relief_chunk_release`). Errors: INVALID_ARGUMENT (NULL
 /// `runtime`/`out_chunk`, a runtime made with RELIEF_RUNTIME_NO_COLLISION, a face other than
 /// 0 on a flat world or ≥ 6 on a planet), NOT_FOUND (not built: wait for its CHUNK_READY
-/// event). On failure `*out_chunk` is untouched. Threads: any.
+/// event; or dropped by an update since that event — its CHUNK_DROPPED follows in the queue,
+/// so skip it). On failure `*out_chunk` is untouched. Threads: any.
 ///
 /// # Safety
 /// `runtime` NULL or live; `out_chunk` NULL or writable.

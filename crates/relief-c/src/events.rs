@@ -19,7 +19,10 @@ pub const RELIEF_EVENT_UNLOADED: relief_event_kind = 1;
 /// A region or tile failed to load; `status` says why, `will_retry` whether it will be tried
 /// again, and relief's log has the message.
 pub const RELIEF_EVENT_FAILED: relief_event_kind = 2;
-/// Collision chunk (face, x, z) is built: acquire it and make its shape.
+/// Collision chunk (face, x, z) is built: acquire it and make its shape. It may come before
+/// the LOADED of the regions or tiles it covers: a chunk reads their files itself when they
+/// are not resident yet, so it never waits for them (and its heights are the same either
+/// way).
 pub const RELIEF_EVENT_CHUNK_READY: relief_event_kind = 3;
 /// Chunk (face, x, z) left the collision drop radius: remove its shape.
 pub const RELIEF_EVENT_CHUNK_DROPPED: relief_event_kind = 4;
@@ -146,8 +149,11 @@ fn runtime_event(e: RuntimeEvent) -> relief_event {
 /// UNLOADED and FAILED, then the chunks' CHUNK_READY, CHUNK_DROPPED and CHUNK_FAILED, then at
 /// most one LEVELS_DIRTY, then at most one LEVELS_FAILED. For one item, LOADED and UNLOADED
 /// alternate, starting with LOADED (a FAILED item has no LOADED to undo); likewise
-/// CHUNK_READY and CHUNK_DROPPED. An OVERFLOW event ends a stretch of dropped events; after
-/// it the laws hold again from what `relief_runtime_list_loaded` lists.
+/// CHUNK_READY and CHUNK_DROPPED. A chunk's CHUNK_READY does not wait for its regions' or
+/// tiles' LOADED. An item may be gone by the time its event is read (a later update in the
+/// same drain dropped it): acquiring it is NOT_FOUND, and its UNLOADED or CHUNK_DROPPED
+/// follows. An OVERFLOW event ends a stretch of dropped events; after it the laws hold again
+/// from what `relief_runtime_list_loaded` lists.
 ///
 /// Errors: INVALID_ARGUMENT (NULL `runtime` or `out_count`, an `event_size` this relief
 /// doesn't write, NULL `events` with a non-zero `capacity`). Threads: as

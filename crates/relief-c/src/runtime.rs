@@ -73,7 +73,12 @@ pub struct relief_runtime_config {
     pub collision_drop_radius: f64,
     /// Bytes of collision chunks (default 64 MiB).
     pub collision_budget_bytes: u64,
-    /// Chunk side; 0 for the default (64 m on a flat world, 64 samples on a planet).
+    /// Chunk side in metres; 0 for the default. On a flat world, a whole number of the
+    /// world's samples, 2 to 4096 of them and no wider than the world (64 m by default). On a
+    /// planet, rounded to the nearest size the planet allows: a divisor of the face
+    /// resolution, from 2 samples (and face/256) to half a face (64 samples by default, or
+    /// the allowed size nearest it). Any other size is INVALID_ARGUMENT from the create call,
+    /// its message naming `collision.chunk_size_m` and the range.
     pub chunk_size_m: f64,
     /// Far-ground levels, 1–24 (default 6) …
     pub level_count: u32,
@@ -101,7 +106,8 @@ pub struct relief_runtime_stats {
     pub pieces_last_us: u32,
     pub levels_last_us: u32,
     pub chunks_last_us: u32,
-    /// Microseconds over recent updates.
+    /// Microseconds over recent updates: `relief_runtime_update` calls, not
+    /// `relief_runtime_settle`'s.
     pub update_p50_us: u32,
     pub update_p99_us: u32,
     pub update_max_us: u32,
@@ -122,6 +128,12 @@ pub struct relief_runtime_stats {
     /// done when `ready + failed == wanted` for both. Added in 0.2.1.
     pub pieces_failed: u32,
     pub chunks_failed: u32,
+    /// The updates `relief_runtime_settle` made since creation, and the longest of them in
+    /// microseconds: a loading screen's work, kept out of the `update_*` figures above (and
+    /// the streams' own), which count the game's `relief_runtime_update` calls alone. Added
+    /// in 0.2.1.
+    pub settle_updates: u32,
+    pub settle_update_max_us: u32,
 }
 
 /// One of a runtime's two streams, for `relief_runtime_get_stream_stats`.
@@ -528,6 +540,8 @@ pub unsafe extern "C" fn relief_runtime_get_stats(
             chunks_ready: s.chunks.as_ref().map_or(0, |c| count(c.ready)),
             pieces_failed: count(s.pieces.gave_up),
             chunks_failed: s.chunks.as_ref().map_or(0, |c| count(c.gave_up)),
+            settle_updates: s.settle_updates.min(u32::MAX as u64) as u32,
+            settle_update_max_us: micros(s.settle_update_max),
         };
         // SAFETY: non-NULL, forwarded contract.
         unsafe { write_out(what, stats, filled) }

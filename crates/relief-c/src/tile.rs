@@ -22,6 +22,21 @@ pub struct relief_tile {
 /// precipitation are NULL for v6 planets. A plain struct borrowed from its `relief_tile`:
 /// copy it freely; its pointers are valid until that tile is released. Set `struct_size`
 /// first.
+///
+/// Where a sample lies: face sample (gi, gj) of a face of N (`face_resolution`) is in the
+/// direction `normalize(n + u·r + v·t)` (planet frame, right-handed, Y up), with
+/// `a = (gi + 0.5)·2/N − 1`, `u = tan(a·π/4)` (equi-angular, `projection` 1; `u = a` for
+/// gnomonic, 0), and `v` likewise from gj; its ground is `radius + height` along it. Face
+/// `face`'s normal n, right r (+i) and top t (+j) vectors:
+///
+/// | face | n | r | t |
+/// |---|---|---|---|
+/// | 0 | (1, 0, 0) | (0, 0, −1) | (0, 1, 0) |
+/// | 1 | (−1, 0, 0) | (0, 0, 1) | (0, 1, 0) |
+/// | 2 | (0, 1, 0) | (1, 0, 0) | (0, 0, −1) |
+/// | 3 | (0, −1, 0) | (1, 0, 0) | (0, 0, 1) |
+/// | 4 | (0, 0, 1) | (1, 0, 0) | (0, 1, 0) |
+/// | 5 | (0, 0, −1) | (−1, 0, 0) | (0, 1, 0) |
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct relief_tile_view {

@@ -115,18 +115,29 @@ pub struct ChunkSource {
 }
 
 impl ChunkSource {
-    /// Chunks of `size_m` metres (a whole number of samples; 64 m by default in the config).
+    /// Chunks of `size_m` metres (64 m by default in the config): a whole number of samples,
+    /// 2–4096 of them, and no wider than the world's narrower side. A size outside that is an
+    /// error naming the field and the range.
     pub fn new(
         world: Arc<World>,
         resident: Resident<RegionLocation, Region>,
         size_m: f64,
     ) -> Result<ChunkSource, ConfigError> {
-        let spacing = world.manifest().vertex_spacing;
+        let m = world.manifest();
+        let spacing = m.vertex_spacing;
+        let b = m.region_bounds;
+        let across = (b.max[0] - b.min[0]).min(b.max[1] - b.min[1]) as i64 + 1;
+        let most = (across * m.region_size as i64).min(4096) as f64;
         let cells = (size_m / spacing).round();
-        if !(2.0..=4096.0).contains(&cells) || (cells * spacing - size_m).abs() > 1e-9 {
+        if !(2.0..=most).contains(&cells) || (cells * spacing - size_m).abs() > 1e-9 {
             return Err(ConfigError::new(
                 "chunk_size_m",
-                format!("{size_m} m must be 2–4096 samples of this world's {spacing} m"),
+                format!(
+                    "{size_m} m must be a whole number of this world's {spacing} m samples, \
+                     {} to {} m",
+                    2.0 * spacing,
+                    most * spacing
+                ),
             ));
         }
         Ok(ChunkSource {
@@ -161,16 +172,16 @@ impl ChunkSource {
             .get_or_read(loc, || self.world.read_region_heights(loc))
     }
 
-    /// The chunk indices whose squares lie inside the world's region bounds (inclusive): the
-    /// only chunks `keys_within` can name.
+    /// The chunk indices whose squares overlap the world's region bounds (inclusive): the
+    /// only chunks `keys_within` can name. Every point of the world has collision: where the
+    /// chunk size does not divide the world, the outermost chunks reach past its edge and
+    /// repeat its edge samples there.
     fn chunk_extent(world: &World, cells: u32) -> ([i32; 2], [i32; 2]) {
         let m = world.manifest();
         let (n, size) = (cells as i64, m.region_size as i64);
         let b = m.region_bounds;
-        let lo = |r: i32| {
-            (r as i64 * size).div_euclid(n) + ((r as i64 * size).rem_euclid(n) != 0) as i64
-        };
-        let hi = |r: i32| ((r as i64 + 1) * size).div_euclid(n) - 1;
+        let lo = |r: i32| (r as i64 * size).div_euclid(n);
+        let hi = |r: i32| ((r as i64 + 1) * size - 1).div_euclid(n);
         let clamp = |v: i64| v.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
         (
             [clamp(lo(b.min[0])), clamp(lo(b.min[1]))],
@@ -214,20 +225,21 @@ impl Source for ChunkSource {
         let m = self.world.manifest();
         let size = m.region_size as i64;
         let n = self.cells as i64;
-        // The world's last sample on each axis: a chunk on the far edge shares its last row
-        // with a region that doesn't exist, so that row repeats the world's last samples.
+        // The world's first and last sample on each axis: a chunk on the far edge shares its
+        // last row with a region that doesn't exist, and one reaching past either edge (a
+        // size that doesn't divide the world) covers ground that isn't there, so those rows
+        // repeat the world's edge samples.
         let b = m.region_bounds;
+        let first = [b.min[0] as i64 * size, b.min[1] as i64 * size];
         let last = [
             (b.max[0] as i64 + 1) * size - 1,
             (b.max[1] as i64 + 1) * size - 1,
         ];
+        let clamp = |g: [i64; 2]| [g[0].clamp(first[0], last[0]), g[1].clamp(first[1], last[1])];
         // The at most four regions the chunk touches, looked up once.
         let (g0, g1) = (
-            [key.x as i64 * n, key.z as i64 * n],
-            [
-                ((key.x as i64 + 1) * n).min(last[0]),
-                ((key.z as i64 + 1) * n).min(last[1]),
-            ],
+            clamp([key.x as i64 * n, key.z as i64 * n]),
+            clamp([(key.x as i64 + 1) * n, (key.z as i64 + 1) * n]),
         );
         let mut regions: Vec<(RegionLocation, Arc<Region>)> = Vec::with_capacity(4);
         for lz in g0[1].div_euclid(size)..=g1[1].div_euclid(size) {
@@ -239,7 +251,7 @@ impl Source for ChunkSource {
         let (lx0, lz0) = (g0[0].div_euclid(size), g0[1].div_euclid(size));
         let across = (g1[0].div_euclid(size) - lx0 + 1) as usize;
         build_chunk(key, self.cells, m.vertex_spacing, |gi, gj| {
-            let (gi, gj) = (gi.min(last[0]), gj.min(last[1]));
+            let [gi, gj] = clamp([gi, gj]);
             let r = &regions[(gj.div_euclid(size) - lz0) as usize * across
                 + (gi.div_euclid(size) - lx0) as usize]
                 .1;

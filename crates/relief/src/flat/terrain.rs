@@ -206,8 +206,11 @@ impl Terrain {
             j0.rem_euclid(self.size) as usize,
         );
         let n = self.size as usize;
-        // Fast path: all four samples inside one region, and the world edge not involved.
-        if li + 1 < n && lj + 1 < n && i0 >= self.lo[0] && j0 >= self.lo[1] {
+        // Fast path: all four samples inside one region, and the world edge not involved (a
+        // point on the world's far edge lies in a region beyond it, which never exists: there
+        // the edge clamps, as for the collision chunks' last row).
+        let within = i0 >= self.lo[0] && j0 >= self.lo[1] && i0 < self.hi[0] && j0 < self.hi[1];
+        if li + 1 < n && lj + 1 < n && within {
             let region = match last {
                 Some((l, r)) if *l == loc => Some(*r),
                 _ => map.get(&loc).map(|r| {

@@ -5,7 +5,8 @@
 //! `axis_z = axis_x × up` (right-handed, Y up, as Godot and Jolt expect). Sample (i, j) is
 //! the ground point straight above (or below) the tangent point `origin + (corner_x + i·s)·
 //! axis_x + (corner_z + j·s)·axis_z` along `up`, its value that point's height along `up`:
-//! so every sample lies exactly on the planet's surface, in the chunk's own flat frame.
+//! so every sample lies on the planet's surface (within [`ON_SURFACE_M`] of the height query
+//! there, solved per sample: see [`on_surface`]), in the chunk's own flat frame.
 
 use std::sync::Arc;
 
@@ -96,20 +97,71 @@ pub struct PlanetChunkSource {
 }
 
 impl PlanetChunkSource {
-    /// Chunks of `cells` samples a side (64 ≈ 1.2 km at 19 m cells); it must divide the face
-    /// resolution.
+    /// The chunk sizes a planet of face resolution `n` allows, in samples a side: those
+    /// that divide `n`, from 2 (and at least `n` / [`MAX_CHUNKS_PER_SIDE`]) to half a face
+    /// (so every chunk's frame stays within about 30° of its tangent point, where the
+    /// vertical through each sample meets the ground). Ascending; empty below a 4² face.
+    pub fn allowed_cells(n: u32) -> impl Iterator<Item = u32> {
+        let smallest = 2.max(n.div_ceil(MAX_CHUNKS_PER_SIDE));
+        (smallest..=n / 2).filter(move |c| n % c == 0)
+    }
+
+    /// The chunk size nearest `size_m` metres that `planet` allows (see
+    /// [`allowed_cells`](Self::allowed_cells)), in samples; 0 asks for the default, 64 samples
+    /// (≈ 1.2 km at 19 m), or the allowed size nearest it. A size outside the allowed range
+    /// is an error naming it.
+    pub fn cells_for(planet: &Planet, size_m: f64) -> Result<u32, ConfigError> {
+        let (n, at) = (planet.face_resolution(), planet.spacing());
+        let allowed: Vec<u32> = Self::allowed_cells(n).collect();
+        let (Some(&lo), Some(&hi)) = (allowed.first(), allowed.last()) else {
+            return Err(ConfigError::new(
+                "chunk_size_m",
+                format!("a face of {n}² samples is too small for collision chunks"),
+            ));
+        };
+        let want = if size_m == 0.0 {
+            64.0
+        } else {
+            let want = size_m / at;
+            // Half a sample's grace at either end: a size that rounds to the end is that end.
+            if !(want >= lo as f64 - 0.5 && want <= hi as f64 + 0.5) {
+                return Err(ConfigError::new(
+                    "chunk_size_m",
+                    format!(
+                        "{size_m} m is outside this planet's {:.0}–{:.0} m ({lo}–{hi} samples \
+                         of {at:.1} m: a divisor of the face's {n}, at most half a face and \
+                         at most {MAX_CHUNKS_PER_SIDE} chunks to a face side)",
+                        lo as f64 * at,
+                        hi as f64 * at,
+                    ),
+                ));
+            }
+            want
+        };
+        Ok(allowed
+            .iter()
+            .copied()
+            .min_by(|a, b| {
+                let d = |c: u32| (c as f64 - want).abs();
+                d(*a).total_cmp(&d(*b))
+            })
+            .unwrap_or(lo))
+    }
+
+    /// Chunks of `cells` samples a side (64 ≈ 1.2 km at 19 m cells): one of
+    /// [`allowed_cells`](Self::allowed_cells).
     pub fn new(
         planet: Arc<Planet>,
         resident: Resident<TileKey, PlanetTile>,
         cells: u32,
     ) -> Result<PlanetChunkSource, ConfigError> {
         let n = planet.face_resolution();
-        if cells < 2 || n % cells != 0 || n / cells > MAX_CHUNKS_PER_SIDE {
+        if !Self::allowed_cells(n).any(|c| c == cells) {
             return Err(ConfigError::new(
                 "cells",
                 format!(
-                    "{cells} samples must divide the face resolution {n}, at most \
-                     {MAX_CHUNKS_PER_SIDE} chunks to a face side"
+                    "{cells} samples must divide the face resolution {n}, be at most half a \
+                     face, and make at most {MAX_CHUNKS_PER_SIDE} chunks to a face side"
                 ),
             ));
         }
@@ -241,7 +293,11 @@ impl PlanetChunkSource {
         let samples = self.cells + 1;
         let mut heights = Vec::with_capacity((samples * samples) as usize);
         let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+        // Each solve starts from its neighbour's: the solved height's offset from the
+        // first guess, and the gap's slope, change little from one sample to the next.
+        let mut row_hint = Hint::default();
         for j in 0..samples {
+            let mut hint = row_hint;
             for i in 0..samples {
                 let (x, z) = (
                     corner[0] + i as f64 * spacing,
@@ -249,15 +305,22 @@ impl PlanetChunkSource {
                 );
                 let p = frame.origin + x * frame.axis_x + z * frame.axis_z;
                 // The ground point straight above (x, z) along `up`: where |p + y·up| is
-                // R + the height in its own direction. Three fixed-point steps settle it
-                // (the direction moves by h·|x|/R², a few centimetres).
+                // R + the height in its own direction.
                 let rho2 = x * x + z * z;
-                let mut d = cube::normalize(p);
-                let mut y = 0.0;
-                for _ in 0..3 {
-                    let h = height(d)? as f64;
-                    y = ((r + h) * (r + h) - rho2).max(0.0).sqrt() - r;
-                    d = cube::normalize(p + y * frame.up);
+                let radial = |h: f64| ((r + h) * (r + h) - rho2).max(0.0).sqrt() - r;
+                let first = radial(height(cube::normalize(p))? as f64);
+                let (y, slope) = on_surface(first + hint.offset, hint.slope, |y| {
+                    let h = height(cube::normalize(p + y * frame.up))? as f64;
+                    Some(((r + y) * (r + y) + rho2).sqrt() - r - h)
+                })?;
+                if y.is_finite() {
+                    hint = Hint {
+                        offset: y - first,
+                        slope,
+                    };
+                }
+                if i == 0 {
+                    row_hint = hint;
                 }
                 let y = y as f32;
                 lo = lo.min(y);
@@ -286,6 +349,109 @@ impl PlanetChunkSource {
         self.recent
             .get_or_read(tk, || self.planet.read_heights(tk))
             .map(TileHeights::Read)
+    }
+}
+
+/// How close to the ground a planet chunk's sample is solved: its distance from the planet's
+/// centre is R + the height there within this many metres (then rounded to an f32).
+pub const ON_SURFACE_M: f64 = 1e-4;
+
+/// Most gap evaluations one sample's solve takes (bisection of a 10 km bracket to
+/// [`ON_SURFACE_M`] takes 27).
+const MAX_STEPS: usize = 96;
+
+/// The height `y` along a chunk's `up` at which its sample lies on the ground: a root of
+/// `gap(y)`, the point's distance from the centre less R and the ground's height in the
+/// point's own direction. `gap` rises about `slope_hint` for one with `y` (about one where the
+/// ground is gentle or near the tangent point), so secant steps from `guess` settle it in one
+/// to three evaluations. Where it does not — a steep slope far from the tangent point, on a small
+/// planet, turns the point's direction enough that the height moves as much as `y` — the root
+/// is bracketed (stepping out, then halving), so the sample still ends on the surface.
+/// Returns the height and the gap's last slope (a hint for the next sample). None if a height
+/// is unavailable; NaN if a height is not a number (a damaged tile).
+fn on_surface(
+    guess: f64,
+    slope_hint: f64,
+    mut gap: impl FnMut(f64) -> Option<f64>,
+) -> Option<(f64, f64)> {
+    let first_slope = if slope_hint.is_finite() && slope_hint > 0.25 {
+        slope_hint
+    } else {
+        1.0
+    };
+    let (mut y, mut g) = (guess, gap(guess)?);
+    let mut slope = first_slope;
+    let mut best = (y, g);
+    // The last points with the gap below and above zero: a bracket once both are known.
+    let (mut below, mut above): (Option<f64>, Option<f64>) = (None, None);
+    let mut prev: Option<(f64, f64)> = None;
+    let mut width = f64::INFINITY;
+    for step in 0..MAX_STEPS {
+        if !g.is_finite() {
+            return Some((f64::NAN, first_slope));
+        }
+        if g.abs() < best.1.abs() {
+            best = (y, g);
+        }
+        if g.abs() <= ON_SURFACE_M {
+            return Some((y, slope));
+        }
+        if g < 0.0 {
+            below = Some(y);
+        } else {
+            above = Some(y);
+        }
+        slope = match prev {
+            Some((py, pg)) if py != y => (g - pg) / (y - py),
+            _ => first_slope,
+        };
+        let secant = y - g / slope;
+        let next = match (below, above) {
+            (Some(a), Some(b)) => {
+                // Secant steps while they fall inside the bracket and it at least halves;
+                // otherwise halve it.
+                let (lo, hi) = (a.min(b), a.max(b));
+                let halving = hi - lo <= width / 2.0;
+                width = hi - lo;
+                if secant > lo && secant < hi && slope > 0.0 && halving {
+                    secant
+                } else {
+                    (lo + hi) / 2.0
+                }
+            }
+            // One side only: close the gap by the secant where the gap rises with y about
+            // as it should, else by a step that doubles each time (never an unbounded
+            // secant off a flat stretch).
+            _ => {
+                let reach = g.abs().max(1.0) * (1u64 << step.min(40)) as f64;
+                if slope > 0.25 && (secant - y).abs() <= reach {
+                    secant
+                } else {
+                    y - g.signum() * reach
+                }
+            }
+        };
+        prev = Some((y, g));
+        y = next;
+        g = gap(y)?;
+    }
+    Some((best.0, first_slope))
+}
+
+/// Where a sample's solve starts, from the last one solved: the offset of its height from
+/// the first guess, and the gap's slope.
+#[derive(Clone, Copy)]
+struct Hint {
+    offset: f64,
+    slope: f64,
+}
+
+impl Default for Hint {
+    fn default() -> Hint {
+        Hint {
+            offset: 0.0,
+            slope: 1.0,
+        }
     }
 }
 
@@ -357,7 +523,10 @@ impl Source for PlanetChunkSource {
             self.planet.face_resolution(),
             self.planet.tile_size() as i64,
         );
-        let mut local: rustc_hash::FxHashMap<TileKey, TileHeights> = Default::default();
+        // The few tiles a chunk touches (one to four, more near cube corners), found by a
+        // scan from the last one used: cheaper than hashing for every stencil sample.
+        let mut local: Vec<(TileKey, TileHeights)> = Vec::with_capacity(8);
+        let mut last = 0;
         let mut failure = None;
         let chunk = self.build(key, |d| {
             bilinear(self.planet.projection(), n, d, |f, i, j| {
@@ -366,16 +535,22 @@ impl Source for PlanetChunkSource {
                     tx: (i / t) as u16,
                     ty: (j / t) as u16,
                 };
-                if let std::collections::hash_map::Entry::Vacant(slot) = local.entry(tk) {
-                    match self.heights_of(tk) {
-                        Ok(h) => slot.insert(h),
-                        Err(e) => {
-                            failure = Some(e);
-                            return None;
-                        }
-                    };
+                if local.get(last).map(|(k, _)| *k) != Some(tk) {
+                    match local.iter().position(|(k, _)| *k == tk) {
+                        Some(at) => last = at,
+                        None => match self.heights_of(tk) {
+                            Ok(h) => {
+                                local.push((tk, h));
+                                last = local.len() - 1;
+                            }
+                            Err(e) => {
+                                failure = Some(e);
+                                return None;
+                            }
+                        },
+                    }
                 }
-                Some(local[&tk].at(((j % t) * t + i % t) as usize))
+                Some(local[last].1.at(((j % t) * t + i % t) as usize))
             })
         });
         match (chunk, failure) {
@@ -384,6 +559,52 @@ impl Source for PlanetChunkSource {
             (None, None) => Err(FormatError::Corrupt(format!(
                 "chunk {key:?} has no samples"
             ))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn a_gentle_gap_settles_in_a_few_steps() {
+        let mut calls = 0;
+        let (y, slope) = on_surface(0.0, 1.0, |y| {
+            calls += 1;
+            Some(1.02 * y - 7.5)
+        })
+        .unwrap();
+        assert!((slope - 1.02).abs() < 1e-9, "{slope}");
+        assert!((1.02 * y - 7.5).abs() <= ON_SURFACE_M);
+        assert!(calls <= 3, "{calls} evaluations");
+    }
+
+    #[test]
+    fn unavailable_and_damaged_heights() {
+        assert_eq!(on_surface(0.0, 1.0, |_| None), None);
+        assert!(on_surface(0.0, 1.0, |y| Some(y - f64::NAN))
+            .unwrap()
+            .0
+            .is_nan());
+    }
+
+    proptest! {
+        /// Ground whose height moves with `y` as fast as `y` itself, or faster, one way or the
+        /// other (a steep slope far from the tangent point): every solve still ends on it.
+        #[test]
+        fn every_solve_ends_on_the_ground(
+            guess in -500.0..500.0f64,
+            hint in prop_oneof![Just(1.0), Just(f64::NAN), -3.0..30.0f64],
+            base in -3000.0..3000.0f64,
+            waves in proptest::collection::vec((0.0..400.0f64, 0.001..0.5f64, 0.0..6.3f64), 1..4),
+        ) {
+            let h = |y: f64| {
+                base + waves.iter().map(|(a, w, p)| a * (w * y + p).sin()).sum::<f64>()
+            };
+            let (y, _) = on_surface(guess, hint, |y| Some(y - h(y))).unwrap();
+            prop_assert!((y - h(y)).abs() <= ON_SURFACE_M, "y {} gap {}", y, y - h(y));
         }
     }
 }

@@ -14,9 +14,8 @@ use crate::flat::collision::{ChunkKey, ChunkSource, CollisionChunk};
 use crate::planet::collision::{ChunkFrame, PlanetChunk, PlanetChunkKey, PlanetChunkSource};
 use crate::stream::{Event, Loaders, Resident, Stats, StreamConfig, Streamer};
 
-/// Flat chunks are 64 m by default; planet chunks 64 samples (≈ 1.2 km at 19 m).
+/// Flat chunks are 64 m by default (planet chunks: [`PlanetChunkSource::cells_for`]).
 pub const DEFAULT_FLAT_CHUNK_M: f64 = 64.0;
-pub const DEFAULT_PLANET_CHUNK_CELLS: u32 = 64;
 
 /// A collision chunk of either kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -176,9 +175,9 @@ pub enum Chunks {
 
 impl Chunks {
     /// A chunk streamer over `streamed`'s resident pieces. `size_m` is the chunk's side in
-    /// metres, 0 for the default: on a flat world a whole number of samples (2–4096, 64 m by
-    /// default); on a planet rounded to a number of samples that divides the face resolution
-    /// (64 samples by default).
+    /// metres, 0 for the default: on a flat world a whole number of samples (2–4096, and no
+    /// wider than the world; 64 m by default); on a planet rounded to the nearest size
+    /// [`PlanetChunkSource::cells_for`] allows (64 samples by default).
     /// They load on `loaders`, which the piece streamer may share.
     pub fn new(
         streamed: &Streamed,
@@ -198,21 +197,9 @@ impl Chunks {
                 Chunks::Flat(Streamer::new(Arc::new(source), config, loaders)?)
             }
             Streamed::Planet { planet, tiles } => {
-                let cells = if size_m == 0.0 {
-                    DEFAULT_PLANET_CHUNK_CELLS.min(planet.face_resolution())
-                } else {
-                    (size_m / planet.spacing())
-                        .round()
-                        .clamp(0.0, u32::MAX as f64) as u32
-                };
-                let source =
-                    PlanetChunkSource::new(planet.clone(), tiles.clone(), cells).map_err(|e| {
-                        let at = planet.spacing();
-                        ConfigError::new(
-                            "chunk_size_m",
-                            format!("{size_m} m at {at} m: {}", e.problem),
-                        )
-                    })?;
+                let cells = PlanetChunkSource::cells_for(planet, size_m)?;
+                let source = PlanetChunkSource::new(planet.clone(), tiles.clone(), cells)
+                    .map_err(|e| ConfigError::new("chunk_size_m", e.problem))?;
                 Chunks::Planet(Streamer::new(Arc::new(source), config, loaders)?)
             }
         })
@@ -243,6 +230,14 @@ impl Chunks {
         match self {
             Chunks::Flat(s) => s.update(focus),
             Chunks::Planet(s) => s.update(focus),
+        }
+    }
+
+    /// As [`Streamer::record_update_times`].
+    pub fn record_update_times(&mut self, on: bool) {
+        match self {
+            Chunks::Flat(s) => s.record_update_times(on),
+            Chunks::Planet(s) => s.record_update_times(on),
         }
     }
 

@@ -242,6 +242,14 @@ impl Pieces {
         }
     }
 
+    /// As [`Streamer::record_update_times`].
+    pub fn record_update_times(&mut self, on: bool) {
+        match self {
+            Pieces::Regions(s) => s.record_update_times(on),
+            Pieces::Tiles(s) => s.record_update_times(on),
+        }
+    }
+
     /// As [`Streamer::settle`].
     pub fn settle(&mut self, focus: DVec3, timeout: Duration) -> bool {
         match self {

@@ -206,10 +206,15 @@ pub struct RuntimeStats {
     /// None when the runtime builds no collision.
     pub chunks: Option<Stats>,
     pub last: FrameTimings,
-    /// Whole updates over recent frames.
+    /// Whole updates over recent frames: the game's own [`Runtime::update`] calls, never
+    /// [`Runtime::settle`]'s (a loading screen's work is not a frame's).
     pub update_p50: Duration,
     pub update_p99: Duration,
     pub update_max: Duration,
+    /// The updates [`Runtime::settle`] made since creation, and the longest of them since
+    /// creation or [`Runtime::clear_timings`].
+    pub settle_updates: u64,
+    pub settle_update_max: Duration,
     /// Level cells rewritten in the last update, and since creation.
     pub lod_cells_last: u64,
     pub lod_cells_total: u64,
@@ -264,7 +269,10 @@ pub struct Runtime {
     /// Inside `settle`: its updates queue no LevelsDirty of their own (it queues one).
     settling: bool,
     last: FrameTimings,
+    /// Game frames' updates (settle's are counted apart).
     update_time: Ring,
+    settle_updates: u64,
+    settle_update_max: Duration,
     lod_cells_total: u64,
 }
 
@@ -310,6 +318,8 @@ impl Runtime {
             settling: false,
             last: FrameTimings::default(),
             update_time: Ring::default(),
+            settle_updates: 0,
+            settle_update_max: Duration::ZERO,
             lod_cells_total: 0,
         })
     }
@@ -390,7 +400,12 @@ impl Runtime {
             chunks: t_chunks,
             total: start.elapsed(),
         };
-        self.update_time.push(self.last.total);
+        if self.settling {
+            self.settle_updates += 1;
+            self.settle_update_max = self.settle_update_max.max(self.last.total);
+        } else {
+            self.update_time.push(self.last.total);
+        }
         match failed {
             Some(message) => Err(UpdateError::LevelsPanicked(message)),
             None => Ok(()),
@@ -407,6 +422,7 @@ impl Runtime {
         let start = Instant::now();
         let mut rewrote = false;
         self.settling = true;
+        self.record_update_times(false);
         let settled = loop {
             let updated = self.update(focus);
             rewrote |= !self.dirty.is_empty();
@@ -418,6 +434,7 @@ impl Runtime {
             }
         };
         self.settling = false;
+        self.record_update_times(true);
         if let (true, Some(lod)) = (rewrote, &self.lod) {
             // Every level whole, one rectangle each (within the capacity reserved above).
             let c = *lod.clipmap().config();
@@ -434,6 +451,14 @@ impl Runtime {
             });
         }
         settled
+    }
+
+    /// Whether the piece and chunk streamers count their updates in their update figures.
+    fn record_update_times(&mut self, on: bool) {
+        self.pieces.record_update_times(on);
+        if let Some(c) = &mut self.chunks {
+            c.record_update_times(on);
+        }
     }
 
     /// Whether nothing is queued or loading, pieces and chunks alike, and the levels show
@@ -478,6 +503,8 @@ impl Runtime {
             update_p50: self.update_time.percentile(50.0),
             update_p99: self.update_time.percentile(99.0),
             update_max: self.update_time.max(),
+            settle_updates: self.settle_updates,
+            settle_update_max: self.settle_update_max,
             lod_cells_last: self.dirty_cells(),
             lod_cells_total: self.lod_cells_total,
         }
@@ -495,6 +522,7 @@ impl Runtime {
     /// ```
     pub fn clear_timings(&mut self) {
         self.update_time.clear();
+        self.settle_update_max = Duration::ZERO;
         self.pieces.clear_timings();
         if let Some(c) = &mut self.chunks {
             c.clear_timings();

@@ -278,6 +278,9 @@ pub struct Streamer<S: Source> {
     load_time: Ring,
     update_time: Ring,
     last_update: Duration,
+    /// Whether updates count in `update_time`: not while settling (a loading screen's
+    /// updates are not frames).
+    recording: bool,
 }
 
 const CAPACITY: usize = 1024;
@@ -318,6 +321,7 @@ impl<S: Source> Streamer<S> {
             load_time: Ring::default(),
             update_time: Ring::default(),
             last_update: Duration::ZERO,
+            recording: true,
         })
     }
 
@@ -349,7 +353,16 @@ impl<S: Source> Streamer<S> {
         self.choose(focus, start);
         slowdown::in_update();
         self.last_update = start.elapsed();
-        self.update_time.push(self.last_update);
+        if self.recording {
+            self.update_time.push(self.last_update);
+        }
+    }
+
+    /// Whether updates count in [`Stats`]' update percentiles and maximum (they do unless
+    /// turned off): a caller settling a loading screen by its own updates turns it off, so
+    /// the figures are the game's frames alone. [`Streamer::settle`] does so itself.
+    pub fn record_update_times(&mut self, on: bool) {
+        self.recording = on;
     }
 
     /// Takes the oldest event, if any.
@@ -378,18 +391,22 @@ impl<S: Source> Streamer<S> {
 
     /// Updates every millisecond until nothing is in flight or `timeout` passes; returns
     /// whether it settled. For tools and tests, not for a game loop.
+    /// Its updates are not counted in the update percentiles and maximum.
     pub fn settle(&mut self, focus: DVec3, timeout: Duration) -> bool {
         let start = Instant::now();
-        loop {
+        let recording = std::mem::replace(&mut self.recording, false);
+        let settled = loop {
             self.update(focus);
             if self.is_idle() {
-                return true;
+                break true;
             }
             if start.elapsed() > timeout {
-                return false;
+                break false;
             }
             std::thread::sleep(Duration::from_millis(1));
-        }
+        };
+        self.recording = recording;
+        settled
     }
 
     /// Forgets the timings behind [`Stats`]' percentiles, means and maxima (load latency, load

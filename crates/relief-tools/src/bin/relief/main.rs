@@ -2,6 +2,7 @@
 
 mod bench;
 mod census;
+mod collision_check;
 mod demo;
 mod heightmap;
 mod legend;
@@ -74,6 +75,13 @@ enum Command {
         /// Also read every region and check every checksum.
         #[arg(long)]
         verify: bool,
+        /// Also build every collision chunk and report how far its samples lie from the
+        /// ground the height query describes (every region or tile read into memory).
+        #[arg(long)]
+        collision: bool,
+        /// The chunk side for --collision, metres (0: the runtime's default).
+        #[arg(long, default_value_t = 0.0)]
+        chunk_size: f64,
     },
     /// Put a world directory's files into one pack file: for platforms that can't ship a
     /// directory (Android StreamingAssets), or open from memory or read callbacks.
@@ -350,21 +358,37 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             out,
             profile,
         } => pack(&world, &out, profile),
-        Command::Info { world, verify } if relief::planet::opened::is_planet_file(&world) => {
+        Command::Info {
+            world,
+            verify,
+            collision,
+            chunk_size,
+        } if relief::planet::opened::is_planet_file(&world) => {
             let p = relief::planet::Planet::open(&world)?;
             print!("{}", census::describe_planet(&p)?);
             if verify {
                 let n = census::verify_planet(&p)?;
                 println!("verified {n} tiles: every checksum matches");
             }
+            if collision {
+                println!("{}", collision_check::planet(p, chunk_size)?);
+            }
             Ok(())
         }
-        Command::Info { world, verify } => {
+        Command::Info {
+            world,
+            verify,
+            collision,
+            chunk_size,
+        } => {
             let w = relief::World::open(&world)?;
             print!("{}", census::describe(&w));
             if verify {
                 let n = w.verify()?;
                 println!("verified {n} regions: every checksum matches");
+            }
+            if collision {
+                println!("{}", collision_check::flat(w, chunk_size)?);
             }
             Ok(())
         }
