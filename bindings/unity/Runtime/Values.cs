@@ -139,8 +139,11 @@ namespace Relief
         public double CollisionDropRadius { get { return c.collision_drop_radius; } set { c.collision_drop_radius = value; } }
         /// <summary>Bytes of collision chunks.</summary>
         public ulong CollisionBudgetBytes { get { return c.collision_budget_bytes; } set { c.collision_budget_bytes = value; } }
-        /// <summary>A collision chunk's side; 0: relief's default (64 m on a flat world, 64
-        /// samples on a planet).</summary>
+        /// <summary>A collision chunk's side in metres; 0: relief's default. On a flat world a
+        /// whole number of its samples, 2–4096 and no wider than the world (64 m by default);
+        /// on a planet rounded to the nearest divisor of the face resolution from 2 samples to
+        /// half a face (64 samples by default). Other sizes fail the runtime's creation, the
+        /// message naming the range.</summary>
         public double ChunkSize { get { return c.chunk_size_m; } set { c.chunk_size_m = value; } }
         /// <summary>Far-ground levels (1–24), each twice the spacing of the one before …</summary>
         public int LevelCount { get { return (int)c.level_count; } set { c.level_count = (uint)value; } }
