@@ -130,6 +130,15 @@ typedef struct relief_chunk_view {
   double axis_x[3];
   double up[3];
   double axis_z[3];
+  // `(samples − 1)²` bytes, one per cell: what the ground is made of, for a physics
+  // material or a footstep sound. Cell (i, j), between samples (i, j) and (i+1, j+1), is
+  // at `j·(samples − 1) + i` (Jolt's `inMaterialIndices` order). On a flat world, the
+  // Terrain3D texture slot (0–31) that shows most at sample (i, j): the control word's
+  // overlay where its blend is 128 or more, else its base (0 where the world has no control
+  // map; Terrain3D's autoshader, where on, picks by slope instead). On a planet, the
+  // ground class at the cell's centre, named by `relief_planet_get_biome_name`. Added in
+  // 0.2.1: NULL to a caller whose struct ends before it.
+  const uint8_t *materials;
 } relief_chunk_view;
 
 // What happened to one item. Kinds are `RELIEF_EVENT_*`.

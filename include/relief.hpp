@@ -873,6 +873,13 @@ public:
     Vec3 axis_z() const noexcept { return {v_.axis_z[0], v_.axis_z[1], v_.axis_z[2]}; }
     std::size_t index(uint32_t i, uint32_t j) const noexcept { return std::size_t(j) * v_.samples + i; }
     span<const float> heights() const noexcept { return detail::view_of(v_.heights, std::size_t(v_.samples) * v_.samples); }
+    /// (samples() − 1)² bytes, cell (i, j) at j·(samples() − 1) + i: the Terrain3D texture
+    /// slot that shows most at sample (i, j) on a flat world, the ground class at the cell's
+    /// centre on a planet (relief_chunk_view's `materials`). Jolt's inMaterialIndices order.
+    span<const uint8_t> materials() const noexcept {
+        const std::size_t cells = v_.samples > 0 ? std::size_t(v_.samples - 1) : 0;
+        return detail::view_of(v_.materials, cells * cells);
+    }
     /// Where sample (i, j) lies (world metres, or the planet frame); NaN components at holes.
     Vec3 sample_position(uint32_t i, uint32_t j) const noexcept {
         const double a = v_.corner_x + i * v_.spacing, b = v_.corner_z + j * v_.spacing;

@@ -104,6 +104,47 @@ fn placed_samples(rt: *mut relief_runtime, e: &relief_event, mut f: impl FnMut([
     unsafe { relief_chunk_release(chunk) };
 }
 
+/// Every cell's material byte of a held chunk with its four corners placed by the formula
+/// (holes included, as NaN heights), for `f(corners, material)`.
+fn placed_cells(rt: *mut relief_runtime, e: &relief_event, mut f: impl FnMut([[f64; 3]; 4], u8)) {
+    let mut chunk = ptr::null_mut();
+    // SAFETY: live runtime, valid out-pointer.
+    if unsafe { relief_runtime_acquire_chunk(rt, e.face, e.x, e.z, &mut chunk) } != RELIEF_STATUS_OK
+    {
+        return;
+    }
+    let mut v: relief_chunk_view = sized();
+    // SAFETY: live chunk, view sized.
+    ok(unsafe { relief_chunk_get_view(chunk, &mut v) });
+    let n = v.samples as usize;
+    let c = n - 1;
+    // SAFETY: samples² heights and (samples − 1)² materials while the chunk is held.
+    let (heights, materials) = unsafe {
+        (
+            std::slice::from_raw_parts(v.heights, n * n),
+            std::slice::from_raw_parts(v.materials, c * c),
+        )
+    };
+    let at = |i: usize, j: usize| -> [f64; 3] {
+        let (x, z) = (
+            v.corner_x + i as f64 * v.spacing,
+            v.corner_z + j as f64 * v.spacing,
+        );
+        let h = heights[j * n + i] as f64;
+        std::array::from_fn(|k| v.origin[k] + x * v.axis_x[k] + h * v.up[k] + z * v.axis_z[k])
+    };
+    for j in 0..c {
+        for i in 0..c {
+            f(
+                [at(i, j), at(i + 1, j), at(i, j + 1), at(i + 1, j + 1)],
+                materials[j * c + i],
+            );
+        }
+    }
+    // SAFETY: held above, released once.
+    unsafe { relief_chunk_release(chunk) };
+}
+
 /// A walk from one corner of the world to the other and along its far edges: every sample
 /// of every chunk that became ready is, bit for bit, the height query's answer there.
 #[test]
@@ -147,12 +188,31 @@ fn flat_chunk_samples_are_the_queried_heights_where_the_header_places_them() {
         stops.push([hi[0], 0.0, hi[1] - (hi[1] - lo[1]) * t]);
         stops.push([hi[0] - (hi[0] - lo[0]) * t, 0.0, hi[1]]);
     }
-    let (mut samples, mut on_far_edge) = (0usize, 0usize);
+    let (mut samples, mut on_far_edge, mut cells) = (0usize, 0usize, 0usize);
+    let mut kinds = std::collections::HashSet::new();
     for at in stops {
         settle_and_drain(rt, at, |e| {
             if e.kind != RELIEF_EVENT_CHUNK_READY {
                 return;
             }
+            // Each cell's material is the texture that shows most at its first sample: the
+            // control word's overlay where it blends 128 or more, else its base.
+            placed_cells(rt, e, |corners, material| {
+                let mut g: relief_ground = sized();
+                let [x, _, z] = corners[0];
+                // SAFETY: live terrain, sized struct.
+                ok(unsafe { relief_terrain_ground(terrain, x, z, &mut g) });
+                if g.found == 1 {
+                    let shown = if g.blend >= 128 {
+                        g.overlay_texture
+                    } else {
+                        g.base_texture
+                    };
+                    assert_eq!(material, shown, "cell at ({x}, {z})");
+                    cells += 1;
+                    kinds.insert(material);
+                }
+            });
             placed_samples(rt, e, |p, h| {
                 let (mut q, mut origin) = (0.0f32, 0);
                 // SAFETY: live terrain, valid out-pointers.
@@ -166,7 +226,11 @@ fn flat_chunk_samples_are_the_queried_heights_where_the_header_places_them() {
             });
         });
     }
-    println!("{samples} samples checked, {on_far_edge} on the far edges");
+    println!("{samples} samples checked, {on_far_edge} on the far edges, {cells} cells");
+    assert!(
+        cells > 100_000 && kinds.len() >= 3,
+        "{cells} cells' materials checked, {kinds:?} seen"
+    );
     assert!(
         samples > 100_000 && on_far_edge > 100,
         "{samples}, {on_far_edge}"
@@ -251,6 +315,8 @@ fn planet_tiles_and_chunks_lie_where_the_header_places_them() {
         [1.0, 0.4, 0.3],
     ];
     let (mut tile_samples, mut chunk_samples, mut worst) = (0usize, 0usize, 0.0f64);
+    let mut planet_cells = 0usize;
+    let mut classes = std::collections::HashSet::new();
     for w in waypoints.windows(2) {
         for k in 0..6 {
             let t = k as f64 / 6.0;
@@ -298,21 +364,53 @@ fn planet_tiles_and_chunks_lie_where_the_header_places_them() {
                     // SAFETY: held above, released once.
                     unsafe { relief_tile_release(tile) };
                 }
-                RELIEF_EVENT_CHUNK_READY => placed_samples(rt, e, |p, _| {
-                    let (h, origin) = height_at(&p);
-                    if origin == RELIEF_ORIGIN_REGION {
-                        let from_centre = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
-                        let gap = (from_centre - (r + h as f64)).abs();
-                        worst = worst.max(gap);
-                        assert!(gap <= 0.01, "{p:?}: {gap} m off the ground");
-                        chunk_samples += 1;
-                    }
-                }),
+                RELIEF_EVENT_CHUNK_READY => {
+                    // Each cell's material is the ground class at its centre (the mean of its
+                    // corners): the biome sample nearest there.
+                    placed_cells(rt, e, |corners, material| {
+                        let mid: [f64; 3] = std::array::from_fn(|k| {
+                            corners.iter().map(|c| c[k]).sum::<f64>() / 4.0
+                        });
+                        let (mut found, mut value) = (0, 0.0);
+                        // SAFETY: live terrain, 3 doubles, valid out-pointers.
+                        ok(unsafe {
+                            relief_planet_terrain_sample(
+                                terrain,
+                                mid.as_ptr(),
+                                RELIEF_PLANET_FIELD_BIOME,
+                                &mut found,
+                                &mut value,
+                            )
+                        });
+                        if found == 1 {
+                            assert_eq!(material as f64, value, "cell at {mid:?}");
+                            planet_cells += 1;
+                            classes.insert(material);
+                        }
+                    });
+                    placed_samples(rt, e, |p, _| {
+                        let (h, origin) = height_at(&p);
+                        if origin == RELIEF_ORIGIN_REGION {
+                            let from_centre = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
+                            let gap = (from_centre - (r + h as f64)).abs();
+                            worst = worst.max(gap);
+                            assert!(gap <= 0.01, "{p:?}: {gap} m off the ground");
+                            chunk_samples += 1;
+                        }
+                    })
+                }
                 _ => {}
             });
         }
     }
-    println!("{tile_samples} tile samples, {chunk_samples} chunk samples (worst {worst:.4} m)");
+    println!(
+        "{tile_samples} tile samples, {chunk_samples} chunk samples (worst {worst:.4} m), \
+         {planet_cells} cells"
+    );
+    assert!(
+        planet_cells > 1_000 && classes.len() >= 2,
+        "{planet_cells} cells' materials checked, {classes:?} seen"
+    );
     assert!(
         tile_samples > 10_000 && chunk_samples > 1_000,
         "{tile_samples}, {chunk_samples}"

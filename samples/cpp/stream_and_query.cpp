@@ -175,6 +175,13 @@ void check_chunk(const relief::Chunk& chunk, Walk& w) {
     } else {
         check(r.lo >= w.hmin && r.hi <= w.hmax, "chunk heights [%g, %g] outside the world's", r.lo, r.hi);
     }
+    // One material byte per cell (a texture slot 0–31 on a flat world, a ground class on a
+    // planet), for a physics material or a footstep sound.
+    const std::size_t cells = std::size_t(chunk.samples() - 1) * (chunk.samples() - 1);
+    check(chunk.materials().size() == cells, "chunk (%u, %d, %d): %zu materials for %zu cells", chunk.face(),
+          chunk.x(), chunk.z(), chunk.materials().size(), cells);
+    if (!w.planet)
+        for (const uint8_t m : chunk.materials()) check(m < 32, "a flat cell's texture slot %u past 31", unsigned(m));
     const relief::Vec3 ax = chunk.axis_x(), up = chunk.up(), az = chunk.axis_z(), c = cross(ax, up);
     check(std::fabs(length(ax) - 1) < 1e-9 && std::fabs(length(up) - 1) < 1e-9 && std::fabs(dot(ax, up)) < 1e-9 &&
               length({az[0] - c[0], az[1] - c[1], az[2] - c[2]}) < 1e-9,

@@ -181,6 +181,7 @@ mod tests {
             key: ChunkKey { x: 0, z: 0 },
             samples: 3,
             heights: vec![1.0; 9],
+            materials: vec![0; 4],
             min_height: 1.0,
             max_height: 1.0,
             centre: [1.0, 1.0],

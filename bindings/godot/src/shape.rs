@@ -107,6 +107,7 @@ mod tests {
             min_height: heights.iter().copied().fold(f32::INFINITY, f32::min),
             max_height: heights.iter().copied().fold(f32::NEG_INFINITY, f32::max),
             heights,
+            materials: vec![0; ((n - 1) * (n - 1)) as usize],
             centre: [corner[0] + side / 2.0, corner[1] + side / 2.0],
             corner,
             spacing,
@@ -174,6 +175,7 @@ mod tests {
             min_height: -10.0,
             max_height: 38.0,
             heights,
+            materials: vec![0; ((n - 1) * (n - 1)) as usize],
             spacing: 19.2,
             corner: [-614.4, -614.4],
         }));

@@ -225,6 +225,7 @@ namespace Relief.Native
         public fixed double axis_x[3];
         public fixed double up[3];
         public fixed double axis_z[3];
+        public IntPtr materials;
     }
 
     /// <summary>Written in arrays whose element size relief is told (sizeof(relief_dirty_rect)).</summary>

@@ -302,6 +302,14 @@ namespace Relief
         public unsafe Double3 AxisZ { get { relief_chunk_view v = view; return Double3.From(v.axis_z); } }
 
         public ViewSpan<float> Heights { get { return new ViewSpan<float>(this, view.heights, (int)(view.samples * view.samples)); } }
+        /// <summary>(Samples − 1)² bytes, one per cell, cell (i, j) at j·(Samples − 1) + i: what
+        /// the ground is made of there, for a physics material or a footstep sound. On a flat
+        /// world the Terrain3D texture slot (0–31) that shows most at sample (i, j); on a planet
+        /// the ground class at the cell's centre (Planet.BiomeName names it). Unity's
+        /// MeshCollider takes one physics material, so the package's colliders carry none per
+        /// cell: at a raycast's hit point ask TerrainQueries.Ground (or PlanetQueries.Sample
+        /// with PlanetField.Biome) for the same answer.</summary>
+        public ViewSpan<byte> Materials { get { return new ViewSpan<byte>(this, view.materials, (int)((view.samples - 1) * (view.samples - 1))); } }
 
         /// <summary>Lets go of the chunk; reads after this throw. Twice is fine.</summary>
         public void Dispose() { Close(handle.Dispose); }

@@ -2,7 +2,8 @@
 // queries: every vertex ChunkMeshes.Build makes for every chunk that became ready, turned and
 // moved by ChunkMeshes.Placement as ChunkColliders does, lies on the ground the queries
 // describe — on a flat world to a millimetre, on a planet (its own tangent frames) within a
-// centimetre. Engine-free: no UnityEngine type is touched.
+// centimetre — and every cell's material is the ground query's texture there. Engine-free: no
+// UnityEngine type is touched.
 using System;
 using System.Collections.Generic;
 using NUnit.Framework;
@@ -88,7 +89,7 @@ namespace Relief.Tests
                     stops.Add(new Double3(x1, 0, z1 - (z1 - z0) * k / 4));
                     stops.Add(new Double3(x1 - (x1 - x0) * k / 4, 0, z1));
                 }
-                int vertices = 0;
+                int vertices = 0, cells = 0;
                 double worst = 0;
                 int chunks = Walk(rt, stops, c =>
                 {
@@ -101,7 +102,21 @@ namespace Relief.Tests
                         worst = Math.Max(worst, Math.Abs(p[1] - h));
                         vertices++;
                     }
+                    // Each cell's material: the texture that shows most at its first sample.
+                    int m = c.Samples - 1;
+                    byte[] materials = c.Materials.ToArray();
+                    Assert.AreEqual(m * m, materials.Length);
+                    for (int j = 0; j < m; j++)
+                        for (int i = 0; i < m; i++)
+                        {
+                            Ground g = terrain.Ground(c.CornerX + i * c.Spacing, c.CornerZ + j * c.Spacing);
+                            if (!g.Found) continue;
+                            int shown = g.Blend >= 128 ? g.OverlayTexture : g.BaseTexture;
+                            Assert.AreEqual(shown, materials[j * m + i], "cell ({0}, {1}) of {2}", i, j, c.Key);
+                            cells++;
+                        }
                 });
+                Assert.Greater(cells, 100000);
                 Console.WriteLine("{0} chunks, {1} vertices: worst {2} m", chunks, vertices, worst);
                 Assert.Greater(chunks, 200);
                 Assert.Greater(vertices, 100000);

@@ -33,6 +33,10 @@ pub struct CollisionChunk {
     pub samples: u32,
     /// `samples²` heights in metres, row-major with X fastest; NaN where the ground has a hole.
     pub heights: Vec<f32>,
+    /// `(samples − 1)²` cells, row-major with X fastest: the Terrain3D texture slot that shows
+    /// most at each cell's first sample (i, j) ([`Control::shown_texture`]; 0 where the
+    /// world has no control map).
+    pub materials: Vec<u8>,
     /// Lowest and highest non-hole height (both 0 if every sample is a hole).
     pub min_height: f32,
     pub max_height: f32,
@@ -55,15 +59,16 @@ pub fn build_chunk(
     let n = cells as i64;
     let samples = cells + 1;
     let mut heights = Vec::with_capacity((samples * samples) as usize);
+    let mut materials = Vec::with_capacity((cells * cells) as usize);
     let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
     for j in 0..=n {
         for i in 0..=n {
             let (h, control) = sample(key.x as i64 * n + i, key.z as i64 * n + j)?;
-            let h = if Control::decode(control).hole {
-                f32::NAN
-            } else {
-                h
-            };
+            let control = Control::decode(control);
+            if i < n && j < n {
+                materials.push(control.shown_texture());
+            }
+            let h = if control.hole { f32::NAN } else { h };
             if !h.is_nan() {
                 lo = lo.min(h);
                 hi = hi.max(h);
@@ -80,6 +85,7 @@ pub fn build_chunk(
         key,
         samples,
         heights,
+        materials,
         min_height: lo,
         max_height: hi,
         centre: [corner[0] + size / 2.0, corner[1] + size / 2.0],
@@ -211,11 +217,11 @@ impl Source for ChunkSource {
     }
 
     fn estimate_bytes(&self, _: ChunkKey) -> usize {
-        ((self.cells + 1) as usize).pow(2) * 4
+        ((self.cells + 1) as usize).pow(2) * 4 + (self.cells as usize).pow(2)
     }
 
     fn item_bytes(c: &CollisionChunk) -> usize {
-        c.heights.len() * 4
+        c.heights.len() * 4 + c.materials.len()
     }
 
     /// Reads the samples from resident regions; a region that is not resident yet is read
@@ -296,5 +302,31 @@ mod tests {
             finite.iter().cloned().fold(f32::NEG_INFINITY, f32::max)
         );
         assert!(build_chunk(key, 4, 2.0, |_, _| None).is_none());
+    }
+
+    /// A cell's material is the texture that shows most at its first sample: the overlay
+    /// where the blend is 128 or more, else the base; one per cell, X fastest.
+    #[test]
+    fn each_cell_carries_the_texture_its_first_sample_shows() {
+        let word = |gi: i64, gj: i64| {
+            Control {
+                base: (gi.rem_euclid(7)) as u8,
+                overlay: 20 + (gj.rem_euclid(5)) as u8,
+                blend: if (gi + gj) % 2 == 0 { 200 } else { 100 },
+                ..Default::default()
+            }
+            .encode()
+        };
+        let key = ChunkKey { x: 2, z: -1 };
+        let c = build_chunk(key, 3, 1.0, |gi, gj| Some((0.0, word(gi, gj)))).unwrap();
+        assert_eq!(c.materials.len(), 9);
+        for j in 0..3i64 {
+            for i in 0..3i64 {
+                let (gi, gj) = (6 + i, -3 + j);
+                let want = Control::decode(word(gi, gj)).shown_texture();
+                assert_eq!(c.materials[(j * 3 + i) as usize], want, "cell ({i}, {j})");
+                assert_eq!(want >= 20, (gi + gj) % 2 == 0);
+            }
+        }
     }
 }

@@ -42,6 +42,17 @@ impl Control {
         }
     }
 
+    /// The texture slot that shows most at this sample: the overlay where the blend is past
+    /// half, else the base (what a footstep or physics material should follow). Terrain3D's
+    /// autoshader, where on, picks by slope from its material's own slots instead.
+    pub fn shown_texture(&self) -> u8 {
+        if self.blend >= 128 {
+            self.overlay
+        } else {
+            self.base
+        }
+    }
+
     pub fn encode(self) -> u32 {
         (self.base as u32 & 0x1f) << 27
             | (self.overlay as u32 & 0x1f) << 22

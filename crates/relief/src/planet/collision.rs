@@ -12,7 +12,6 @@ use std::sync::Arc;
 
 use crate::config::ConfigError;
 use crate::error::FormatError;
-use crate::layer::Layer;
 use crate::recent::Recent;
 use crate::stream::{Resident, Source};
 
@@ -56,6 +55,9 @@ pub struct PlanetChunk {
     pub samples: u32,
     /// `samples²` heights along `up`, row-major with X fastest.
     pub heights: Vec<f32>,
+    /// `(samples − 1)²` cells, row-major with X fastest: the ground class (biome id) at each
+    /// cell's centre (the face sample nearest the mean of its four corners).
+    pub materials: Vec<u8>,
     pub min_height: f32,
     pub max_height: f32,
     /// Metres between samples in the tangent plane.
@@ -69,28 +71,13 @@ pub struct PlanetChunk {
 pub const MAX_CHUNKS_PER_SIDE: u32 = 256;
 
 /// Tiles read for chunks while not resident, kept for the next chunks: a tile is 4–16
-/// chunks a side, and a chunk reads up to four tiles.
+/// chunks a side, and a chunk reads up to four tiles (their heights and classes).
 const RECENT_TILES: usize = 4;
-
-/// One tile's heights as a chunk reads them.
-enum TileHeights {
-    Resident(Arc<PlanetTile>),
-    Read(Arc<Layer<f32>>),
-}
-
-impl TileHeights {
-    fn at(&self, k: usize) -> f32 {
-        match self {
-            TileHeights::Resident(t) => t.height[k],
-            TileHeights::Read(h) => h[k],
-        }
-    }
-}
 
 pub struct PlanetChunkSource {
     planet: Arc<Planet>,
     resident: Resident<TileKey, PlanetTile>,
-    recent: Recent<TileKey, Layer<f32>>,
+    recent: Recent<TileKey, PlanetTile>,
     cells: u32,
     /// Per chunk (face-major, then z, then x): centre direction and angular radius.
     bounds: Vec<(DVec3, f64)>,
@@ -282,14 +269,21 @@ impl PlanetChunkSource {
         )
     }
 
-    /// Builds a chunk from a height lookup by direction.
+    /// Builds a chunk from a face-sample lookup: `get(face, i, j)` gives sample (i, j)'s
+    /// height and ground class, or None if it is unavailable. Heights are bilinear between
+    /// samples (as the height query reads them), classes the nearest sample's.
     pub fn build(
         &self,
         key: PlanetChunkKey,
-        mut height: impl FnMut(DVec3) -> Option<f32>,
+        mut get: impl FnMut(usize, i64, i64) -> Option<(f32, u8)>,
     ) -> Option<PlanetChunk> {
         let (frame, corner, spacing) = self.frame(key);
-        let r = self.planet.radius();
+        let (r, n, p) = (
+            self.planet.radius(),
+            self.planet.face_resolution(),
+            self.planet.projection(),
+        );
+        let mut height = |d: DVec3| bilinear(p, n, d, |f, i, j| get(f, i, j).map(|s| s.0));
         let samples = self.cells + 1;
         let mut heights = Vec::with_capacity((samples * samples) as usize);
         let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
@@ -328,11 +322,30 @@ impl PlanetChunkSource {
                 heights.push(y);
             }
         }
+        // Each cell's class where its centre lies on the ground: the mean of its corners.
+        let c = self.cells as usize;
+        let mut materials = Vec::with_capacity(c * c);
+        let at = |i: usize, j: usize| {
+            let (x, z) = (
+                corner[0] + i as f64 * spacing,
+                corner[1] + j as f64 * spacing,
+            );
+            let y = heights[j * (c + 1) + i] as f64;
+            frame.origin + x * frame.axis_x + y.max(-r) * frame.up + z * frame.axis_z
+        };
+        for j in 0..c {
+            for i in 0..c {
+                let mid = at(i, j) + at(i + 1, j) + at(i, j + 1) + at(i + 1, j + 1);
+                let (f, si, sj) = cube::nearest(p, n, cube::normalize(mid));
+                materials.push(get(f, si, sj)?.1);
+            }
+        }
         Some(PlanetChunk {
             key,
             frame,
             samples,
             heights,
+            materials,
             min_height: lo,
             max_height: hi,
             spacing,
@@ -340,15 +353,13 @@ impl PlanetChunkSource {
         })
     }
 
-    /// Tile `tk`'s heights: resident, read lately, or read now (outside any lock: two chunks
-    /// wanting one tile at once share its read through the byte source).
-    fn heights_of(&self, tk: TileKey) -> Result<TileHeights, FormatError> {
+    /// Tile `tk`: resident, read lately, or read now (outside any lock: two chunks wanting
+    /// one tile at once share its read through the byte source).
+    fn tile(&self, tk: TileKey) -> Result<Arc<PlanetTile>, FormatError> {
         if let Some(tile) = self.resident.read().get(&tk).cloned() {
-            return Ok(TileHeights::Resident(tile));
+            return Ok(tile);
         }
-        self.recent
-            .get_or_read(tk, || self.planet.read_heights(tk))
-            .map(TileHeights::Read)
+        self.recent.get_or_read(tk, || self.planet.read_tile(tk))
     }
 }
 
@@ -508,50 +519,46 @@ impl Source for PlanetChunkSource {
     }
 
     fn estimate_bytes(&self, _: PlanetChunkKey) -> usize {
-        ((self.cells + 1) as usize).pow(2) * 4
+        ((self.cells + 1) as usize).pow(2) * 4 + (self.cells as usize).pow(2)
     }
 
     fn item_bytes(c: &PlanetChunk) -> usize {
-        c.heights.len() * 4
+        c.heights.len() * 4 + c.materials.len()
     }
 
     /// Heights from resident tiles; a tile not resident yet is read from the blob (slower,
     /// but the chunk is never late for want of it) and kept among the last few so read, for
     /// the chunks beside this one that want it too.
     fn load(&self, key: PlanetChunkKey) -> Result<PlanetChunk, FormatError> {
-        let (n, t) = (
-            self.planet.face_resolution(),
-            self.planet.tile_size() as i64,
-        );
+        let t = self.planet.tile_size() as i64;
         // The few tiles a chunk touches (one to four, more near cube corners), found by a
         // scan from the last one used: cheaper than hashing for every stencil sample.
-        let mut local: Vec<(TileKey, TileHeights)> = Vec::with_capacity(8);
+        let mut local: Vec<(TileKey, Arc<PlanetTile>)> = Vec::with_capacity(8);
         let mut last = 0;
         let mut failure = None;
-        let chunk = self.build(key, |d| {
-            bilinear(self.planet.projection(), n, d, |f, i, j| {
-                let tk = TileKey {
-                    face: f as u8,
-                    tx: (i / t) as u16,
-                    ty: (j / t) as u16,
-                };
-                if local.get(last).map(|(k, _)| *k) != Some(tk) {
-                    match local.iter().position(|(k, _)| *k == tk) {
-                        Some(at) => last = at,
-                        None => match self.heights_of(tk) {
-                            Ok(h) => {
-                                local.push((tk, h));
-                                last = local.len() - 1;
-                            }
-                            Err(e) => {
-                                failure = Some(e);
-                                return None;
-                            }
-                        },
-                    }
+        let chunk = self.build(key, |f, i, j| {
+            let tk = TileKey {
+                face: f as u8,
+                tx: (i / t) as u16,
+                ty: (j / t) as u16,
+            };
+            if local.get(last).map(|(k, _)| *k) != Some(tk) {
+                match local.iter().position(|(k, _)| *k == tk) {
+                    Some(at) => last = at,
+                    None => match self.tile(tk) {
+                        Ok(tile) => {
+                            local.push((tk, tile));
+                            last = local.len() - 1;
+                        }
+                        Err(e) => {
+                            failure = Some(e);
+                            return None;
+                        }
+                    },
                 }
-                Some(local[last].1.at(((j % t) * t + i % t) as usize))
-            })
+            }
+            let (tile, k) = (&local[last].1, ((j % t) * t + i % t) as usize);
+            Some((tile.height[k], tile.biome[k]))
         });
         match (chunk, failure) {
             (Some(c), _) => Ok(c),

@@ -202,7 +202,7 @@ impl Planet {
         self.with_span(key, |span| self.decode_tile(key, pool, span))
     }
 
-    /// A tile's heights alone, metres: what a collision chunk needs of a tile not resident.
+    /// A tile's heights alone, metres.
     /// It reads the same bytes as [`read_tile`](Self::read_tile) where a tile's fields lie
     /// together, so over HTTP it shares that request (or its cache entry) rather than making
     /// one more; else the height field only.

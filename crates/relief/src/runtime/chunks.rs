@@ -67,6 +67,16 @@ impl Heightfield {
         }
     }
 
+    /// `(samples − 1)²` cells, row-major with X fastest, one byte each: the Terrain3D
+    /// texture slot that shows most at the cell's first sample on a flat world, the ground
+    /// class at its centre on a planet.
+    pub fn materials(&self) -> &[u8] {
+        match self {
+            Heightfield::Flat(c) => &c.materials,
+            Heightfield::Planet(c) => &c.materials,
+        }
+    }
+
     /// Lowest and highest non-hole height (both 0 if every sample is a hole).
     pub fn height_range(&self) -> (f32, f32) {
         match self {
