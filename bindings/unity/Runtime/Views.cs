@@ -308,7 +308,7 @@ namespace Relief
         /// the ground class at the cell's centre (Planet.BiomeName names it). Unity's
         /// MeshCollider takes one physics material, so the package's colliders carry none per
         /// cell: at a raycast's hit point ask TerrainQueries.Ground (or PlanetQueries.Sample
-        /// with PlanetField.Biome) for the same answer.</summary>
+        /// with PlanetField.Biome), which answers for the sample nearest the hit.</summary>
         public ViewSpan<byte> Materials { get { return new ViewSpan<byte>(this, view.materials, (int)((view.samples - 1) * (view.samples - 1))); } }
 
         /// <summary>Lets go of the chunk; reads after this throw. Twice is fine.</summary>

@@ -24,15 +24,17 @@ pub struct relief_chunk {
 /// On a flat world the frame is the world's (origin 0, axes X, Y, Z), so that is world
 /// (`corner_x + i·spacing`, height, `corner_z + j·spacing`), and `height` is what
 /// `relief_terrain_height` answers there, bit for bit, at every edge and corner of regions
-/// and of the world. On a planet the frame is the chunk's own tangent frame, and each
-/// height is solved along `up` so that the point is on the ground: its distance from the
-/// centre is the radius plus `relief_planet_terrain_height` there, within 1 cm. Between
+/// and of the world, wherever it reads resident regions. On a planet the frame is the
+/// chunk's own tangent frame, and each height is solved along `up` so that the point is on
+/// the ground: its distance from the centre is the radius plus `relief_planet_terrain_height`
+/// there, within 1 cm (plus the f32 rounding of heights past 131 km, which only chunks
+/// hundreds of kilometres wide reach; a sample no solve can place is a hole). Between
 /// samples the engine's two triangles per cell stand in for the ground.
 ///
 /// Coverage: flat chunk (x, z) covers `[x·size, (x+1)·size]` metres (size =
 /// `(samples − 1)·spacing`), likewise z; neighbours share their edge samples exactly. Rows
-/// past the world's last sample (its far edge, or a chunk reaching past the world when the
-/// size does not divide it) repeat the edge samples. Planet chunk (face, x, z) covers face
+/// past the world's first or last sample (its far edge, or a chunk reaching past the world
+/// when the size does not divide it) repeat the edge samples. Planet chunk (face, x, z) covers face
 /// cells `[x·C, (x+1)·C] × [z·C, (z+1)·C]` (C = `samples − 1`); its square is a little larger
 /// than that footprint so neighbours overlap rather than leave gaps.
 ///

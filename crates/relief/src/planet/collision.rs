@@ -303,7 +303,7 @@ impl PlanetChunkSource {
                 let rho2 = x * x + z * z;
                 let radial = |h: f64| ((r + h) * (r + h) - rho2).max(0.0).sqrt() - r;
                 let first = radial(height(cube::normalize(p))? as f64);
-                let (y, slope) = on_surface(first + hint.offset, hint.slope, |y| {
+                let (y, slope) = on_surface(first + hint.offset, hint.slope, r, |y| {
                     let h = height(cube::normalize(p + y * frame.up))? as f64;
                     Some(((r + y) * (r + y) + rho2).sqrt() - r - h)
                 })?;
@@ -377,12 +377,14 @@ const MAX_STEPS: usize = 96;
 /// ground is gentle or near the tangent point), so secant steps from `guess` settle it in one
 /// to three evaluations. Where it does not — a steep slope far from the tangent point, on a small
 /// planet, turns the point's direction enough that the height moves as much as `y` — the root
-/// is bracketed (stepping out, then halving), so the sample still ends on the surface.
-/// Returns the height and the gap's last slope (a hint for the next sample). None if a height
-/// is unavailable; NaN if a height is not a number (a damaged tile).
+/// is bracketed (stepping out, by steps that double up to `limit`, then halving), so the
+/// sample still ends on the surface. Returns the height and the gap's last slope (a hint for
+/// the next sample). None if a height is unavailable; NaN (a hole) if a height is not a
+/// number (a damaged tile) or no point within a centimetre of the ground was found.
 fn on_surface(
     guess: f64,
     slope_hint: f64,
+    limit: f64,
     mut gap: impl FnMut(f64) -> Option<f64>,
 ) -> Option<(f64, f64)> {
     let first_slope = if slope_hint.is_finite() && slope_hint > 0.25 {
@@ -397,7 +399,9 @@ fn on_surface(
     let (mut below, mut above): (Option<f64>, Option<f64>) = (None, None);
     let mut prev: Option<(f64, f64)> = None;
     let mut width = f64::INFINITY;
-    for step in 0..MAX_STEPS {
+    // Steps taken outward without a bracket: each doubles the last, up to `limit`.
+    let mut outward = 0u32;
+    for _ in 0..MAX_STEPS {
         if !g.is_finite() {
             return Some((f64::NAN, first_slope));
         }
@@ -434,10 +438,11 @@ fn on_surface(
             // as it should, else by a step that doubles each time (never an unbounded
             // secant off a flat stretch).
             _ => {
-                let reach = g.abs().max(1.0) * (1u64 << step.min(40)) as f64;
+                let reach = (g.abs().max(1.0) * (1u64 << outward.min(40)) as f64).min(limit);
                 if slope > 0.25 && (secant - y).abs() <= reach {
                     secant
                 } else {
+                    outward += 1;
                     y - g.signum() * reach
                 }
             }
@@ -446,7 +451,14 @@ fn on_surface(
         y = next;
         g = gap(y)?;
     }
-    Some((best.0, first_slope))
+    // Never settled (ground no real planet has): the best point if it is within a
+    // centimetre, else a hole rather than collision off the ground.
+    let y = if best.1.abs() <= 0.01 {
+        best.0
+    } else {
+        f64::NAN
+    };
+    Some((y, first_slope))
 }
 
 /// Where a sample's solve starts, from the last one solved: the offset of its height from
@@ -578,7 +590,7 @@ mod tests {
     #[test]
     fn a_gentle_gap_settles_in_a_few_steps() {
         let mut calls = 0;
-        let (y, slope) = on_surface(0.0, 1.0, |y| {
+        let (y, slope) = on_surface(0.0, 1.0, 1e6, |y| {
             calls += 1;
             Some(1.02 * y - 7.5)
         })
@@ -590,8 +602,13 @@ mod tests {
 
     #[test]
     fn unavailable_and_damaged_heights() {
-        assert_eq!(on_surface(0.0, 1.0, |_| None), None);
-        assert!(on_surface(0.0, 1.0, |y| Some(y - f64::NAN))
+        assert_eq!(on_surface(0.0, 1.0, 1e6, |_| None), None);
+        assert!(on_surface(0.0, 1.0, 1e6, |y| Some(y - f64::NAN))
+            .unwrap()
+            .0
+            .is_nan());
+        // No root at all (the gap never reaches zero): a hole, not a point off the ground.
+        assert!(on_surface(0.0, 1.0, 1e6, |y| Some(y.abs() + 5.0))
             .unwrap()
             .0
             .is_nan());
@@ -610,7 +627,7 @@ mod tests {
             let h = |y: f64| {
                 base + waves.iter().map(|(a, w, p)| a * (w * y + p).sin()).sum::<f64>()
             };
-            let (y, _) = on_surface(guess, hint, |y| Some(y - h(y))).unwrap();
+            let (y, _) = on_surface(guess, hint, 1e5, |y| Some(y - h(y))).unwrap();
             prop_assert!((y - h(y)).abs() <= ON_SURFACE_M, "y {} gap {}", y, y - h(y));
         }
     }

@@ -57,10 +57,17 @@ impl Sweep {
         self.compared += other.compared;
         self.holes += other.holes;
         self.outside += other.outside;
-        if other.worst > self.worst || self.worst_at.is_empty() && !other.worst_at.is_empty() {
+        if worse(other.worst, self.worst) || self.worst_at.is_empty() && !other.worst_at.is_empty()
+        {
             (self.worst, self.worst_at) = (other.worst, other.worst_at);
         }
     }
+}
+
+/// Whether gap `a` is worse than `b`: larger, or not a number (a sample off the ground by any
+/// measure), which stays the worst once found.
+fn worse(a: f64, b: f64) -> bool {
+    !b.is_nan() && (a.is_nan() || a > b)
 }
 
 /// Runs `check` on keys `0..count` over every core, merging what each found.
@@ -122,7 +129,7 @@ pub fn flat(world: World, size_m: f64) -> Result<Sweep, Box<dyn std::error::Erro
                     out.outside += 1;
                 } else {
                     let gap = (h as f64 - q.height as f64).abs();
-                    if gap > out.worst || out.worst_at.is_empty() {
+                    if worse(gap, out.worst) || out.worst_at.is_empty() {
                         out.worst = gap;
                         out.worst_at = format!("chunk ({}, {}) sample ({i}, {j})", key.x, key.z);
                     }
@@ -185,7 +192,7 @@ pub fn planet(planet: Planet, size_m: f64) -> Result<Sweep, Box<dyn std::error::
                     out.holes += 1;
                 } else if matches!(q.origin, PlanetOrigin::Tile(_)) {
                     let gap = (p.length() - r - q.height as f64).abs();
-                    if gap > out.worst || out.worst_at.is_empty() {
+                    if worse(gap, out.worst) || out.worst_at.is_empty() {
                         out.worst = gap;
                         out.worst_at = format!(
                             "face {} chunk ({}, {}) sample ({i}, {j})",
