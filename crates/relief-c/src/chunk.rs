@@ -34,9 +34,9 @@ pub struct relief_chunk {
 /// Coverage: flat chunk (x, z) covers `[x·size, (x+1)·size]` metres (size =
 /// `(samples − 1)·spacing`), likewise z; neighbours share their edge samples exactly. Rows
 /// past the world's first or last sample (its far edge, or a chunk reaching past the world
-/// when the size does not divide it) repeat the edge samples. Planet chunk (face, x, z) covers face
-/// cells `[x·C, (x+1)·C] × [z·C, (z+1)·C]` (C = `samples − 1`); its square is a little larger
-/// than that footprint so neighbours overlap rather than leave gaps.
+/// when the size does not divide it) repeat the edge samples. Planet chunk (face, x, z)
+/// covers face cells `[x·C, (x+1)·C] × [z·C, (z+1)·C]` (C = `samples − 1`); its square is a
+/// little larger than that footprint so neighbours overlap rather than leave gaps.
 ///
 /// Holes and engines (docs/c-api.md, "Collision chunks"): Godot's HeightMapShape3D takes
 /// NaN as no collision under Jolt; Jolt used directly wants `FLT_MAX`
@@ -85,7 +85,7 @@ pub struct relief_chunk_view {
     /// overlay where its blend is 128 or more, else its base (0 where the world has no control
     /// map; Terrain3D's autoshader, where on, picks by slope instead). On a planet, the
     /// ground class at the cell's centre, named by `relief_planet_get_biome_name`. Added in
-    /// 0.2.1: NULL to a caller whose struct ends before it.
+    /// 0.2.1 (a 0.2.0 caller's smaller struct ends before it).
     pub materials: *const u8,
 }
 
