@@ -69,44 +69,9 @@ fn settle_and_drain(rt: *mut relief_runtime, at: [f64; 3], mut f: impl FnMut(&re
     }
 }
 
-/// Every sample of a held chunk, placed by the documented formula: `origin + (corner_x +
-/// i·spacing)·axis_x + height·up + (corner_z + j·spacing)·axis_z`, holes skipped.
-fn placed_samples(rt: *mut relief_runtime, e: &relief_event, mut f: impl FnMut([f64; 3], f32)) {
-    let mut chunk = ptr::null_mut();
-    // SAFETY: live runtime, valid out-pointer.
-    if unsafe { relief_runtime_acquire_chunk(rt, e.face, e.x, e.z, &mut chunk) } != RELIEF_STATUS_OK
-    {
-        return; // dropped since its event, as the header allows
-    }
-    let mut v: relief_chunk_view = sized();
-    // SAFETY: live chunk, view sized.
-    ok(unsafe { relief_chunk_get_view(chunk, &mut v) });
-    let n = v.samples as usize;
-    // SAFETY: the view's heights are samples² floats while the chunk is held.
-    let heights = unsafe { std::slice::from_raw_parts(v.heights, n * n) };
-    for j in 0..n {
-        for i in 0..n {
-            let h = heights[j * n + i];
-            if h.is_nan() {
-                continue;
-            }
-            let (x, z) = (
-                v.corner_x + i as f64 * v.spacing,
-                v.corner_z + j as f64 * v.spacing,
-            );
-            let p: [f64; 3] = std::array::from_fn(|c| {
-                v.origin[c] + x * v.axis_x[c] + h as f64 * v.up[c] + z * v.axis_z[c]
-            });
-            f(p, h);
-        }
-    }
-    // SAFETY: held above, released once.
-    unsafe { relief_chunk_release(chunk) };
-}
-
-/// Every cell's material byte of a held chunk with its four corners placed by the formula
-/// (holes included, as NaN heights), for `f(corners, material)`.
-fn placed_cells(rt: *mut relief_runtime, e: &relief_event, mut f: impl FnMut([[f64; 3]; 4], u8)) {
+/// Runs `f` on chunk `e`'s view while it is held; nothing if it was dropped since its
+/// event, as the header allows.
+fn with_view(rt: *mut relief_runtime, e: &relief_event, f: impl FnOnce(&relief_chunk_view)) {
     let mut chunk = ptr::null_mut();
     // SAFETY: live runtime, valid out-pointer.
     if unsafe { relief_runtime_acquire_chunk(rt, e.face, e.x, e.z, &mut chunk) } != RELIEF_STATUS_OK
@@ -116,33 +81,61 @@ fn placed_cells(rt: *mut relief_runtime, e: &relief_event, mut f: impl FnMut([[f
     let mut v: relief_chunk_view = sized();
     // SAFETY: live chunk, view sized.
     ok(unsafe { relief_chunk_get_view(chunk, &mut v) });
-    let n = v.samples as usize;
-    let c = n - 1;
-    // SAFETY: samples² heights and (samples − 1)² materials while the chunk is held.
-    let (heights, materials) = unsafe {
-        (
-            std::slice::from_raw_parts(v.heights, n * n),
-            std::slice::from_raw_parts(v.materials, c * c),
-        )
-    };
-    let at = |i: usize, j: usize| -> [f64; 3] {
-        let (x, z) = (
-            v.corner_x + i as f64 * v.spacing,
-            v.corner_z + j as f64 * v.spacing,
-        );
-        let h = heights[j * n + i] as f64;
-        std::array::from_fn(|k| v.origin[k] + x * v.axis_x[k] + h * v.up[k] + z * v.axis_z[k])
-    };
-    for j in 0..c {
-        for i in 0..c {
-            f(
-                [at(i, j), at(i + 1, j), at(i, j + 1), at(i + 1, j + 1)],
-                materials[j * c + i],
-            );
-        }
-    }
+    f(&v);
     // SAFETY: held above, released once.
     unsafe { relief_chunk_release(chunk) };
+}
+
+/// Sample (i, j) of a held view where the documented formula puts it: `origin + (corner_x +
+/// i·spacing)·axis_x + height·up + (corner_z + j·spacing)·axis_z`.
+fn place(v: &relief_chunk_view, i: usize, j: usize) -> [f64; 3] {
+    let n = v.samples as usize;
+    // SAFETY: the view's heights are samples² floats while the chunk is held.
+    let h = unsafe { *v.heights.add(j * n + i) } as f64;
+    let (x, z) = (
+        v.corner_x + i as f64 * v.spacing,
+        v.corner_z + j as f64 * v.spacing,
+    );
+    std::array::from_fn(|k| v.origin[k] + x * v.axis_x[k] + h * v.up[k] + z * v.axis_z[k])
+}
+
+/// Every sample of a held chunk, placed by the documented formula, with its height; holes
+/// skipped.
+fn placed_samples(rt: *mut relief_runtime, e: &relief_event, mut f: impl FnMut([f64; 3], f32)) {
+    with_view(rt, e, |v| {
+        let n = v.samples as usize;
+        // SAFETY: the view's heights are samples² floats while the chunk is held.
+        let heights = unsafe { std::slice::from_raw_parts(v.heights, n * n) };
+        for j in 0..n {
+            for i in 0..n {
+                let h = heights[j * n + i];
+                if !h.is_nan() {
+                    f(place(v, i, j), h);
+                }
+            }
+        }
+    });
+}
+
+/// Every cell's material byte of a held chunk with its four corners placed by the formula
+/// (holes included, as NaN heights), for `f(corners, material)`.
+fn placed_cells(rt: *mut relief_runtime, e: &relief_event, mut f: impl FnMut([[f64; 3]; 4], u8)) {
+    with_view(rt, e, |v| {
+        let c = v.samples as usize - 1;
+        // SAFETY: (samples − 1)² materials while the chunk is held.
+        let materials = unsafe { std::slice::from_raw_parts(v.materials, c * c) };
+        for j in 0..c {
+            for i in 0..c {
+                let corners = [
+                    place(v, i, j),
+                    place(v, i + 1, j),
+                    place(v, i, j + 1),
+                    place(v, i + 1, j + 1),
+                ];
+                f(corners, materials[j * c + i]);
+            }
+        }
+    });
 }
 
 /// A walk from one corner of the world to the other and along its far edges: every sample

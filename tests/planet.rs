@@ -198,17 +198,7 @@ fn latitude_follows_the_polar_axis_in_the_header() {
 
 /// A streamer over the whole planet, settled: every tile resident.
 fn everything_resident() -> (Streamer<TileSource>, PlanetTerrain) {
-    let p = planet();
-    let cfg = StreamConfig {
-        load_radius: 1e9,
-        drop_radius: 1e9,
-        budget_bytes: 1 << 30,
-        ..StreamConfig::default()
-    };
-    let mut s = Streamer::new(Arc::new(TileSource::new(p.clone())), cfg, &Loaders::new(0)).unwrap();
-    assert!(s.settle(DVec3::new(0.0, 1.0, 0.0), Duration::from_secs(60)));
-    let t = PlanetTerrain::new(p, s.resident()).unwrap();
-    (s, t)
+    common::planets::resident(&planet())
 }
 
 #[test]

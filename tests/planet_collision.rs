@@ -7,32 +7,12 @@ mod common;
 
 use proptest::prelude::*;
 use relief::planet::collision::{PlanetChunk, PlanetChunkKey, PlanetChunkSource};
-use relief::planet::{Planet, PlanetTerrain, TileSource};
-use relief::stream::{Loaders, Source, StreamConfig, Streamer};
+use relief::planet::Planet;
+use relief::stream::Source;
 use relief::DVec3;
 use std::sync::Arc;
-use std::time::Duration;
 
-use common::planets::{rolling, write_planet};
-
-/// Every tile resident, and a query over them.
-fn resident(planet: &Arc<Planet>) -> (Streamer<TileSource>, PlanetTerrain) {
-    let cfg = StreamConfig {
-        load_radius: 1e12,
-        drop_radius: 1e12,
-        budget_bytes: 1 << 34,
-        ..StreamConfig::default()
-    };
-    let mut s = Streamer::new(
-        Arc::new(TileSource::new(planet.clone())),
-        cfg,
-        &Loaders::new(0),
-    )
-    .unwrap();
-    assert!(s.settle(DVec3::Y * planet.radius(), Duration::from_secs(120)));
-    let t = PlanetTerrain::new(planet.clone(), s.resident()).unwrap();
-    (s, t)
-}
+use common::planets::{resident, rolling, write_planet};
 
 /// Sample (i, j) where the documented formula puts it.
 fn placed(c: &PlanetChunk, i: u32, j: u32) -> DVec3 {

@@ -2,12 +2,15 @@
 //! ground, in a second (the baker's planets are one kind of ground at one radius).
 
 use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
 
 use relief::planet::cube;
 use relief::planet::format::{self, standard_fields};
 use relief::planet::tables::{encode_lakes, encode_reaches};
 use relief::planet::writer::{encode_tile, BlobSpec, BlobWriter};
-use relief::planet::{Projection, TileKey};
+use relief::planet::{Planet, PlanetTerrain, Projection, TileKey, TileSource};
+use relief::stream::{Loaders, StreamConfig, Streamer};
 use relief::DVec3;
 
 /// Writes a planet of `radius` with faces of `n`² in tiles of `tile`², each sample's height
@@ -84,4 +87,23 @@ pub fn rolling(radius: f64, waves: Vec<(f64, f64, DVec3)>) -> impl Fn(DVec3) -> 
             .map(|(a, l, u)| a * (d.dot(*u) * radius * std::f64::consts::TAU / l).sin())
             .sum::<f64>() as f32
     }
+}
+
+/// A streamer holding every tile of `planet`, settled, and a query over them.
+pub fn resident(planet: &Arc<Planet>) -> (Streamer<TileSource>, PlanetTerrain) {
+    let cfg = StreamConfig {
+        load_radius: 1e12,
+        drop_radius: 1e12,
+        budget_bytes: 1 << 34,
+        ..StreamConfig::default()
+    };
+    let mut s = Streamer::new(
+        Arc::new(TileSource::new(planet.clone())),
+        cfg,
+        &Loaders::new(0),
+    )
+    .unwrap();
+    assert!(s.settle(DVec3::Y * planet.radius(), Duration::from_secs(120)));
+    let t = PlanetTerrain::new(planet.clone(), s.resident()).unwrap();
+    (s, t)
 }

@@ -97,12 +97,17 @@ fn on_every_core(count: usize, check: impl Fn(usize, &mut Sweep) + Sync) -> Swee
 /// height query there, bit for bit expected.
 pub fn flat(world: World, size_m: f64) -> Result<Sweep, Box<dyn std::error::Error>> {
     let world = Arc::new(world);
+    let spacing = world.manifest().vertex_spacing;
     let mut map = PieceMap::default();
     for loc in world.region_locations().collect::<Vec<_>>() {
         map.insert(loc, Arc::new(world.read_region_heights(loc)?));
     }
     let resident = Arc::new(RwLock::new(map));
-    let size = if size_m == 0.0 { 64.0 } else { size_m };
+    let size = if size_m == 0.0 {
+        relief::runtime::chunks::DEFAULT_FLAT_CHUNK_M
+    } else {
+        size_m
+    };
     let source = ChunkSource::new(world.clone(), resident.clone(), size)?;
     let terrain = Terrain::new(world, resident);
     let mut keys = Vec::new();
@@ -141,8 +146,9 @@ pub fn flat(world: World, size_m: f64) -> Result<Sweep, Box<dyn std::error::Erro
     if let Some(e) = failure.into_inner() {
         return Err(e.into());
     }
-    let probe = source.load(keys[0].0)?;
-    (sweep.chunks, sweep.samples, sweep.spacing) = (keys.len(), probe.samples, probe.spacing);
+    sweep.spacing = spacing;
+    sweep.chunks = keys.len();
+    sweep.samples = (source.chunk_metres() / spacing).round() as u32 + 1;
     Ok(sweep)
 }
 
