@@ -189,9 +189,14 @@ typedef struct relief_http_options {
   // cache (nothing is kept, and nothing loads with the network down).
   uint64_t cache_budget_bytes;
   // `header_count` NUL-terminated `"Name: value"` strings sent with every request, such as
-  // `"Authorization: Bearer …"`. May be NULL when `header_count` is 0.
+  // `"Authorization: Bearer …"`. May be NULL when `header_count` is 0. A redirect to
+  // another origin (scheme, host or port) drops them all unless `headers_to_other_hosts`
+  // is set. A string holding a line break is INVALID_ARGUMENT.
   const char *const *headers;
   uintptr_t header_count;
+  // Nonzero: send `headers` on after a redirect to another origin too (a CDN that wants
+  // the same token). 0 (the default): they stay with the URL's own origin.
+  uint8_t headers_to_other_hosts;
 } relief_http_options;
 
 // A rectangle of a level's storage rewritten by the last update, in storage cells: columns

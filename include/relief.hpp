@@ -371,6 +371,9 @@ struct HttpOptions {
     std::string cache_dir;            ///< empty: the user's cache directory
     uint64_t cache_budget_bytes = 0;  ///< 0: no disk cache
     std::vector<std::string> headers; ///< "Name: value" strings sent with every request
+    /// Send `headers` on after a redirect to another host too (off: they stay with the
+    /// URL's own origin).
+    bool headers_to_other_hosts = false;
 
     HttpOptions() {
         relief_http_options c = detail::sized<relief_http_options>();
@@ -401,6 +404,7 @@ relief_status with_http(const HttpOptions& o, F open) {
     c.cache_budget_bytes = o.cache_budget_bytes;
     c.headers = headers.empty() ? nullptr : headers.data();
     c.header_count = headers.size();
+    c.headers_to_other_hosts = o.headers_to_other_hosts ? 1 : 0;
     return open(&c);
 }
 inline int32_t read_trampoline(void* user, uint64_t offset, uint64_t length, uint8_t* out) {

@@ -369,7 +369,17 @@ fn a_file_too_large_to_read_whole_is_refused() {
         m.files.get_mut("lakes.json").unwrap().bytes = huge
     });
     match World::open(&dir) {
-        Err(FormatError::Corrupt(m)) => assert!(m.contains("limit"), "{m}"),
+        Err(FormatError::TooLarge {
+            what,
+            declared,
+            limit,
+        }) => {
+            assert!(what.ends_with("lakes.json"), "{what}");
+            assert_eq!(
+                (declared, limit),
+                (huge, relief::flat::store::MAX_WHOLE_FILE)
+            );
+        }
         other => panic!("{:?}", other.map(|_| ())),
     }
 }

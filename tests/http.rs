@@ -38,6 +38,7 @@ fn options(cache: Option<&Path>) -> HttpOptions {
         timeout: Duration::from_secs(5),
         retries: 1,
         headers: Vec::new(),
+        headers_to_other_hosts: false,
     }
 }
 

@@ -385,9 +385,9 @@ pub fn planet_tables(data: &[u8]) {
         return;
     };
     let from = |offset: u64| &b[(offset as usize).min(b.len())..];
-    let _ = decode_fields(from(128), h.field_count as usize);
-    let tiles = (h.field_count as usize).saturating_mul(h.tiles_per_field());
-    let _ = decode_index(from(h.index_offset), tiles, &h);
+    if let Ok(fields) = decode_fields(from(128), h.field_count as usize) {
+        let _ = decode_index(from(h.index_offset), &fields, &h);
+    }
     if let Ok(sections) = decode_sections(from(h.sections_offset), h.section_count as usize, &h) {
         for s in sections {
             let bytes = span(&b, s.offset, s.length);

@@ -329,12 +329,18 @@ impl ReliefWorld {
                 Some((name.trim().to_string(), value.trim().to_string()))
             })
             .collect();
+        // A NaN or infinite timeout from the inspector or a script is the default's 10 s
+        // (Duration::from_secs_f64 panics on NaN; clamp passes NaN through).
+        let timeout = Some(self.request_timeout_s)
+            .filter(|t| t.is_finite())
+            .map_or(10.0, |t| t.clamp(0.1, 3600.0));
         HttpOptions {
             cache_dir: Some(globalize(&dir.to_string()).into()),
             cache_budget: (self.cache_budget_mb.max(0) as u64) << 20,
-            timeout: std::time::Duration::from_secs_f64(self.request_timeout_s.clamp(0.1, 3600.0)),
+            timeout: std::time::Duration::from_secs_f64(timeout),
             retries: self.request_retries.clamp(0, 20) as u32,
             headers,
+            ..HttpOptions::default()
         }
     }
 }

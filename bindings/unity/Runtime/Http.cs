@@ -21,8 +21,12 @@ namespace Relief
         public string CacheDirectory;
         /// <summary>The most the cache may hold, bytes; 0: no disk cache.</summary>
         public ulong CacheBudgetBytes;
-        /// <summary>Sent with every request, such as "Authorization: Bearer ...".</summary>
+        /// <summary>Sent with every request, such as "Authorization: Bearer ...". A redirect
+        /// to another host drops them unless <see cref="HeadersToOtherHosts"/> is set.</summary>
         public readonly List<string> Headers = new List<string>();
+        /// <summary>Send <see cref="Headers"/> on after a redirect to another host too (a CDN
+        /// that wants the same token); off by default.</summary>
+        public bool HeadersToOtherHosts;
 
         public HttpOptions()
         {
@@ -50,6 +54,7 @@ namespace Relief
                 Options.timeout_ms = o.TimeoutMs;
                 Options.retries = o.Retries;
                 Options.cache_budget_bytes = o.CacheBudgetBytes;
+                Options.headers_to_other_hosts = (byte)(o.HeadersToOtherHosts ? 1 : 0);
                 if (o.CacheDirectory != null)
                     Options.cache_dir = Copy(o.CacheDirectory);
                 if (o.Headers.Count > 0)

@@ -25,6 +25,8 @@ namespace Relief.Native
         /// <summary>An array of header_count NUL-terminated UTF-8 "Name: value" strings.</summary>
         public IntPtr headers;
         public UIntPtr header_count;
+        /// <summary>Nonzero: headers also go to another host a redirect names.</summary>
+        public byte headers_to_other_hosts;
     }
 
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]

@@ -29,9 +29,14 @@ pub struct relief_http_options {
     /// cache (nothing is kept, and nothing loads with the network down).
     pub cache_budget_bytes: u64,
     /// `header_count` NUL-terminated `"Name: value"` strings sent with every request, such as
-    /// `"Authorization: Bearer …"`. May be NULL when `header_count` is 0.
+    /// `"Authorization: Bearer …"`. May be NULL when `header_count` is 0. A redirect to
+    /// another origin (scheme, host or port) drops them all unless `headers_to_other_hosts`
+    /// is set. A string holding a line break is INVALID_ARGUMENT.
     pub headers: *const *const c_char,
     pub header_count: usize,
+    /// Nonzero: send `headers` on after a redirect to another origin too (a CDN that wants
+    /// the same token). 0 (the default): they stay with the URL's own origin.
+    pub headers_to_other_hosts: u8,
 }
 
 /// Fills `*out` with the defaults: 10 s per request, 2 retries, the user's cache directory
@@ -64,6 +69,7 @@ fn default_options() -> relief_http_options {
         cache_budget_bytes: d.cache_budget,
         headers: std::ptr::null(),
         header_count: 0,
+        headers_to_other_hosts: d.headers_to_other_hosts as u8,
     }
 }
 
@@ -100,6 +106,7 @@ pub(crate) unsafe fn options_from(
         }?));
     }
     out.cache_budget = o.cache_budget_bytes;
+    out.headers_to_other_hosts = o.headers_to_other_hosts != 0;
     if o.cache_budget_bytes == 0 {
         out.cache_dir = None;
     }
@@ -117,6 +124,12 @@ pub(crate) unsafe fn options_from(
         }
         // SAFETY: non-NULL; the caller promises NUL-terminated.
         let text = unsafe { super::utf8_path(what, h) }?;
+        // Before any trimming: a trailing line break is an injection attempt too.
+        if text.contains(['\r', '\n']) {
+            return Err(Failure::invalid(format!(
+                "{what}: headers[{i}] holds a line break"
+            )));
+        }
         let Some((name, value)) = text.split_once(':') else {
             return Err(Failure::invalid(format!(
                 "{what}: headers[{i}] is not \"Name: value\""

@@ -79,6 +79,10 @@ impl From<FormatError> for Failure {
                 RELIEF_STATUS_NOT_FOUND
             }
             FormatError::UnsupportedVersion { .. } => RELIEF_STATUS_UNSUPPORTED_VERSION,
+            // A URL or HTTP options refused before anything was sent: the caller's argument.
+            FormatError::Io { source, .. } if is_refused_option(source) => {
+                RELIEF_STATUS_INVALID_ARGUMENT
+            }
             FormatError::Io { .. } => RELIEF_STATUS_IO,
             FormatError::LoadPanicked(_) => RELIEF_STATUS_PANIC,
             _ => RELIEF_STATUS_CORRUPT,
@@ -88,6 +92,14 @@ impl From<FormatError> for Failure {
             message: e.to_string(),
         }
     }
+}
+
+/// An I/O error that is HTTP options (or a URL) refused before any request.
+fn is_refused_option(source: &std::io::Error) -> bool {
+    source
+        .get_ref()
+        .and_then(|e| e.downcast_ref::<relief::http::HttpError>())
+        .is_some_and(|e| matches!(e, relief::http::HttpError::Options(_)))
 }
 
 thread_local! {

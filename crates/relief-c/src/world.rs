@@ -200,6 +200,7 @@ pub unsafe extern "C" fn relief_world_open_url(
         )?;
         // SAFETY: checked non-NULL; the caller promises NUL-terminated.
         let url = unsafe { super::utf8_path(what, url) }?;
+        relief::http::check_url(url).map_err(|e| Failure::invalid(format!("{what}: {e}")))?;
         // SAFETY: forwarded contract.
         let options = unsafe { super::http::options_from(what, options) }?;
         publish(out_world, World::open_url(url, &options)?);

@@ -18,9 +18,10 @@ pub struct WriteError {
     pub source: std::io::Error,
 }
 
-/// Writes one file of a world, returning its manifest entry.
+/// Writes one file of a world whole or not at all (a fresh temporary file renamed into place:
+/// never written through a file or symlink already there), returning its manifest entry.
 pub fn write(path: &Path, bytes: &[u8]) -> Result<FileEntry, WriteError> {
-    std::fs::write(path, bytes).map_err(|source| WriteError {
+    relief::io::write_atomic(path, bytes).map_err(|source| WriteError {
         path: path.to_path_buf(),
         source,
     })?;

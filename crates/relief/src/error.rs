@@ -39,6 +39,14 @@ pub enum FormatError {
     UnknownLayer(u8),
     #[error("corrupt data: {0}")]
     Corrupt(String),
+    /// A size or count the input declares past what its source holds or a documented cap
+    /// (`crate::bounds`): refused before anything is allocated for it.
+    #[error("{what} declares {declared}, more than the {limit} it may")]
+    TooLarge {
+        what: String,
+        declared: u64,
+        limit: u64,
+    },
     #[error("region file holds location ({found_x}, {found_z}), expected ({want_x}, {want_z})")]
     WrongLocation {
         want_x: i32,

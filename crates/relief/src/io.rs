@@ -43,6 +43,11 @@ pub trait ReadAt: Send + Sync {
     fn is_remote(&self) -> bool {
         false
     }
+    /// Says the `len` bytes read at `offset` passed their format's own check (a CRC): a
+    /// source that keeps copies between sessions (the HTTP disk cache) serves only what was
+    /// vouched for, so a wrong answer is never served again. Readers call it with exactly
+    /// the range of one read once its check passed; sources that keep nothing ignore it.
+    fn vouch(&self, _offset: u64, _len: u64) {}
 }
 
 /// A file read with positioned reads (no shared cursor, so threads don't contend).
@@ -171,6 +176,51 @@ impl ReadAt for Vec<u8> {
     }
 }
 
+/// A new, empty file beside `path` for writing what will replace it, and its path: named
+/// `.NAME.RANDOM.tmp` with a random part no other user can predict, and created exclusively
+/// (`O_CREAT | O_EXCL`: a file or symlink already there under that name is an error, never
+/// written through). Rename it over `path` when it is whole; remove it on failure.
+pub fn create_temp_beside(path: &Path) -> std::io::Result<(std::fs::File, std::path::PathBuf)> {
+    use std::hash::{BuildHasher, Hasher};
+    static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    let mut tries = 0;
+    loop {
+        // std's RandomState is keyed from the OS's random source.
+        let mut h = std::hash::RandomState::new().build_hasher();
+        h.write_u32(std::process::id());
+        h.write_u64(SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+        let tmp_name = format!(".{name}.{:016x}.tmp", h.finish());
+        let tmp = dir.map_or_else(|| tmp_name.clone().into(), |d| d.join(&tmp_name));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(file) => return Ok((file, tmp)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && tries < 8 => tries += 1,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Writes `bytes` to `path` whole or not at all: into [`create_temp_beside`]'s fresh file,
+/// then renamed over `path`. A reader sees the old file or the new one, never part of
+/// either; a symlink at `path` is replaced, not followed.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let (mut file, tmp) = create_temp_beside(path)?;
+    let written = file
+        .write_all(bytes)
+        .and_then(|()| file.sync_data())
+        .and_then(|()| std::fs::rename(&tmp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
 /// True if `name` is an `http://` or `https://` URL: what `World::open`, `Planet::open` and
 /// the runtime send to [`crate::http`] instead of the file system (or refuse, in a build
 /// without the `http` feature).
@@ -182,6 +232,31 @@ pub fn is_url(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn an_atomic_write_replaces_a_symlink_and_never_writes_through_it() {
+        let dir = std::env::temp_dir().join(format!("relief-atomic-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let victim = dir.join("victim");
+        std::fs::write(&victim, b"keep").unwrap();
+        let out = dir.join("out.json");
+        std::os::unix::fs::symlink(&victim, &out).unwrap();
+        write_atomic(&out, b"new").unwrap();
+        assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
+        assert_eq!(std::fs::read(&out).unwrap(), b"new");
+        assert!(!std::fs::symlink_metadata(&out).unwrap().is_symlink());
+        // Two temp files beside one path never share a name, and nothing is left behind.
+        let (_, a) = create_temp_beside(&out).unwrap();
+        let (_, b) = create_temp_beside(&out).unwrap();
+        assert_ne!(a, b);
+        std::fs::remove_file(a).unwrap();
+        std::fs::remove_file(b).unwrap();
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(left.len(), 2, "{left:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn a_file_range_reads_its_own_bytes_and_nothing_past_them() {

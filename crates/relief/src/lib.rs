@@ -11,7 +11,8 @@
 //!   maps as slices, a reach's kind.
 //! - [`config`]: [`ConfigError`], what every config's `validate` and every constructor taking
 //!   one returns for a setting that cannot work, naming the field.
-//! - [`error`], [`io`], `http`, [`hash`]: what every format reads through: [`FormatError`],
+//! - [`error`], [`io`], [`bounds`], `http`, [`hash`]: what every format reads through:
+//!   [`FormatError`], the one rule for sizes an input declares,
 //!   [`io::ReadAt`] (files, byte ranges, memory, callbacks; URLs with the default feature
 //!   `http`, which a game that never streams from a server can turn off to drop ureq and
 //!   rustls), FNV-1a.
@@ -21,6 +22,7 @@
 //! `relief-tools`.
 
 mod background;
+pub mod bounds;
 pub mod codec;
 pub mod config;
 pub mod error;

@@ -91,6 +91,9 @@ pub enum ImportError {
     },
     #[error("{path}: {problem}")]
     Heightmap { path: PathBuf, problem: String },
+    /// A file refused before it was parsed: not a regular file, or larger than relief reads.
+    #[error(transparent)]
+    Read(#[from] relief::FormatError),
 }
 
 impl From<WriteError> for ImportError {

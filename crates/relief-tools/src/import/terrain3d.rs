@@ -118,10 +118,8 @@ fn read_region_file(path: &Path) -> Result<(ImportedRegion, u32, Option<f64>, u6
             path.display()
         ))
     })?;
-    let bytes = std::fs::read(path).map_err(|source| ImportError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    // A region file is at most a container of the largest stream relief parses.
+    let bytes = relief::bounds::read_file(path, crate::terrain3d::container::MAX_STREAM)?;
     let terrain3d = |source| ImportError::Terrain3d {
         path: path.to_path_buf(),
         source,

@@ -15,7 +15,10 @@
 //! Strings are a u32 byte count (NUL included) and UTF-8; packed byte arrays are padded to 4.
 //! Only the variant types a Terrain3D region can hold are read; any other is an
 //! [`ResError::UnsupportedVariant`] naming it. Every count and length is checked against the
-//! bytes left before anything is allocated for it.
+//! bytes left before anything is allocated for it; bodies may not overlap (Godot writes them
+//! one after another), so no byte is parsed twice; and the values of arrays and dictionaries
+//! share one allowance ([`MAX_VALUES_BYTES`]), so a file's parse costs at most its length and
+//! that allowance.
 
 use super::ResError;
 
@@ -26,6 +29,12 @@ pub const FLAG_HAS_SCRIPT_CLASS: u32 = 8;
 pub const RESERVED_FIELDS: usize = 11;
 /// Nesting deeper than this (arrays in dictionaries in arrays …) is a damaged file.
 const MAX_DEPTH: u32 = 32;
+/// The memory the arrays and dictionaries of one file may take as parsed values: 64 MiB, about
+/// 1.6 million values. A value costs 4 bytes in the file and ten times that parsed, so this,
+/// not the file's length, bounds them; a Terrain3D region's own arrays and dictionaries (its
+/// instances) are a small fraction of it, and its maps are packed arrays, parsed at their
+/// length.
+pub const MAX_VALUES_BYTES: usize = 64 << 20;
 
 /// Godot's variant type tags in binary resources.
 pub mod tag {
@@ -165,6 +174,8 @@ impl Resource {
 struct Cursor<'a> {
     bytes: &'a [u8],
     at: usize,
+    /// What is left of [`MAX_VALUES_BYTES`] for this file.
+    values_left: usize,
 }
 
 impl<'a> Cursor<'a> {
@@ -225,6 +236,23 @@ impl<'a> Cursor<'a> {
         })
     }
 
+    /// Takes `n` parsed values' memory from the file's allowance.
+    fn values(&mut self, n: usize, what: &'static str) -> Result<(), ResError> {
+        let cost = n.saturating_mul(std::mem::size_of::<Variant>());
+        if cost > self.values_left {
+            return Err(ResError::Corrupt {
+                at: self.at as u64,
+                problem: format!(
+                    "{what} of {n} values: the file's arrays and dictionaries would take more \
+                     than {} MiB",
+                    MAX_VALUES_BYTES >> 20
+                ),
+            });
+        }
+        self.values_left -= cost;
+        Ok(())
+    }
+
     fn pad(&mut self, len: usize) -> Result<(), ResError> {
         let extra = (4 - len % 4) % 4;
         self.take(extra, "padding").map(|_| ())
@@ -235,7 +263,11 @@ impl<'a> Cursor<'a> {
 /// word first (the inside of an `RSCC` container).
 pub fn parse(stream: &[u8]) -> Result<Resource, ResError> {
     let body = stream.strip_prefix(MAGIC).unwrap_or(stream);
-    let mut c = Cursor { bytes: body, at: 0 };
+    let mut c = Cursor {
+        bytes: body,
+        at: 0,
+        values_left: MAX_VALUES_BYTES,
+    };
     let big_endian = c.u32("header")?;
     let real64 = c.u32("header")?;
     if big_endian != 0 {
@@ -299,6 +331,10 @@ pub fn parse(stream: &[u8]) -> Result<Resource, ResError> {
         external,
     };
     let mut bodies = Vec::with_capacity(index.len());
+    // Where the last body ended: the next starts there or later. Bodies that overlap (a
+    // thousand entries naming one 60 MiB array) would parse the same bytes again and again.
+    let mut parsed_to = c.at;
+    let mut values_total = c.values_left;
     for (path, offset) in index {
         // Offsets count from the start of the stream, `RSRC` included when it is there.
         let skip = stream.len() - body.len();
@@ -309,7 +345,17 @@ pub fn parse(stream: &[u8]) -> Result<Resource, ResError> {
                 at: offset,
                 problem: format!("{path}: offset past the end"),
             })?;
-        let mut c = Cursor { bytes: body, at };
+        if at < parsed_to {
+            return Err(ResError::Corrupt {
+                at: offset,
+                problem: format!("{path}: its body overlaps the one before it"),
+            });
+        }
+        let mut c = Cursor {
+            bytes: body,
+            at,
+            values_left: values_total,
+        };
         let class = c.string("resource class")?;
         let n = c.count(8, "properties")?;
         let mut properties = Vec::with_capacity(n);
@@ -322,6 +368,8 @@ pub fn parse(stream: &[u8]) -> Result<Resource, ResError> {
             })?;
             properties.push((name.clone(), variant(&mut c, 0)?));
         }
+        parsed_to = c.at;
+        values_total = c.values_left;
         bodies.push(Body {
             path,
             class,
@@ -375,6 +423,7 @@ fn variant(c: &mut Cursor, depth: u32) -> Result<Variant, ResError> {
                     problem: format!("dictionary of {n} entries can't fit"),
                 });
             }
+            c.values(n.saturating_mul(2), "dictionary")?;
             let mut entries = Vec::with_capacity(n);
             for _ in 0..n {
                 let k = variant(c, depth + 1)?;
@@ -390,6 +439,7 @@ fn variant(c: &mut Cursor, depth: u32) -> Result<Variant, ResError> {
                     problem: format!("array of {n} values can't fit"),
                 });
             }
+            c.values(n, "array")?;
             let mut items = Vec::with_capacity(n);
             for _ in 0..n {
                 items.push(variant(c, depth + 1)?);

@@ -5,6 +5,9 @@
 //! Everything that could stop the export is checked before the first file is written:
 //! Terrain3D keeps regions in a 32×32 map (locations −16…15 on each axis), and a directory
 //! already holding region files this world would not overwrite is refused rather than mixed.
+//! Each file is then made in a fresh temporary file beside its place (never written through
+//! a file or symlink already there), and only when every region has read, checked and
+//! encoded are they renamed into place: a damaged region leaves the directory as it was.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -181,7 +184,9 @@ pub fn export(
     );
     let mut locations: Vec<RegionLocation> = world.region_locations().collect();
     locations.sort_by_key(|l| (l.z, l.x));
-    let written: Mutex<Vec<Result<u64, ExportError>>> = Mutex::new(Vec::new());
+    // Each region's temporary file, the path it goes to and its length; or what failed.
+    type Staged = Result<(PathBuf, PathBuf, u64), ExportError>;
+    let written: Mutex<Vec<Staged>> = Mutex::new(Vec::new());
     let next = AtomicUsize::new(0);
     let threads = match threads {
         0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
@@ -205,12 +210,10 @@ pub fn export(
                             })
                         })
                         .and_then(|bytes| {
-                            std::fs::write(&path, &bytes)
-                                .map(|()| bytes.len() as u64)
-                                .map_err(|source| ExportError::Io {
-                                    path: path.clone(),
-                                    source,
-                                })
+                            stage(&path, &bytes).map_err(|source| ExportError::Io {
+                                path: path.clone(),
+                                source,
+                            })
                         });
                     written.lock().unwrap().push(r);
                     progress.inc(1);
@@ -219,9 +222,33 @@ pub fn export(
         }
     });
     progress.finish();
+    let staged = written.into_inner().unwrap();
+    let mut ready = Vec::with_capacity(staged.len());
+    let mut first_error = None;
+    for r in staged {
+        match r {
+            Ok(s) => ready.push(s),
+            Err(e) => first_error = first_error.or(Some(e)),
+        }
+    }
+    if let Some(e) = first_error {
+        for (tmp, _, _) in &ready {
+            let _ = std::fs::remove_file(tmp);
+        }
+        return Err(e);
+    }
     let mut bytes = 0;
-    for r in written.into_inner().unwrap() {
-        bytes += r?;
+    for (k, (tmp, path, len)) in ready.iter().enumerate() {
+        if let Err(source) = std::fs::rename(tmp, path) {
+            for (tmp, _, _) in &ready[k..] {
+                let _ = std::fs::remove_file(tmp);
+            }
+            return Err(ExportError::Io {
+                path: path.clone(),
+                source,
+            });
+        }
+        bytes += len;
     }
     let size = world.manifest().region_size as u64;
     Ok(ExportReport {
@@ -229,4 +256,15 @@ pub fn export(
         map_bytes: locations.len() as u64 * size * size * 12,
         bytes,
     })
+}
+
+/// Writes `bytes` into a fresh temporary file beside `path`: (that file, `path`, length).
+fn stage(path: &Path, bytes: &[u8]) -> std::io::Result<(PathBuf, PathBuf, u64)> {
+    use std::io::Write;
+    let (mut file, tmp) = relief::io::create_temp_beside(path)?;
+    if let Err(e) = file.write_all(bytes).and_then(|()| file.sync_data()) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    Ok((tmp, path.to_path_buf(), bytes.len() as u64))
 }

@@ -211,6 +211,16 @@ pub fn max_decoded(codec: Codec, stored: usize) -> usize {
     }
 }
 
+/// The most bytes `decoded` bytes can be stored in: themselves raw; LZ4's bound (an
+/// incompressible block grows by a byte in 255, plus 16) for the LZ4 family. A stored length
+/// past this is refused before a buffer is sized by it.
+pub fn max_stored(codec: Codec, decoded: usize) -> usize {
+    match codec {
+        Codec::Raw => decoded,
+        _ => decoded + decoded / 255 + 16,
+    }
+}
+
 /// Decodes `stored` into `out`, whose length is the layer's exact raw size.
 ///
 /// Fails (never panics) when the stored bytes do not decode to exactly `out.len()` bytes.

@@ -173,6 +173,17 @@ impl World {
             }
         }
         tables::validate(&rivers.reaches, &lakes.lakes, &biomes.biomes)?;
+        // Everything read so far checked out: a server's copy may be cached.
+        let overview_file = manifest.overview.file.clone();
+        for name in [
+            manifest::MANIFEST_FILE,
+            &overview_file,
+            RIVERS_FILE,
+            LAKES_FILE,
+            BIOMES_FILE,
+        ] {
+            store.vouch(name);
+        }
         Ok(World {
             store,
             manifest,
@@ -292,6 +303,7 @@ impl World {
                 ),
             });
         }
+        self.store.vouch(&Manifest::region_path(loc));
         Ok(region)
     }
 

@@ -140,6 +140,6 @@ impl World {
 type Recoded = (String, FileEntry, bool);
 
 fn write(path: &Path, bytes: &[u8]) -> Result<FileEntry, FormatError> {
-    std::fs::write(path, bytes).map_err(|e| FormatError::io(path, e))?;
+    crate::io::write_atomic(path, bytes).map_err(|e| FormatError::io(path, e))?;
     Ok(FileEntry::of(bytes))
 }

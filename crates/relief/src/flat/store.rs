@@ -64,14 +64,14 @@ impl Pack {
             });
         }
         let (count, index_len) = (word(8) as usize, word(12) as usize);
-        if index_len > PACK_INDEX_MAX {
-            return Err(FormatError::Corrupt(format!(
-                "pack index of {index_len} bytes"
-            )));
-        }
-        need((PACK_HEAD + index_len + 4) as u64)?;
-        let mut index = vec![0u8; index_len + 4];
-        bytes.read_at(PACK_HEAD as u64, &mut index).map_err(io)?;
+        let index = crate::bounds::read(
+            bytes.as_ref(),
+            &name,
+            "pack index",
+            PACK_HEAD as u64,
+            index_len as u64 + 4,
+            PACK_INDEX_MAX as u64 + 4,
+        )?;
         let stored = u32::from_le_bytes(index[index_len..].try_into().unwrap());
         let mut crc = crc32fast::Hasher::new();
         crc.update(&head);
@@ -106,6 +106,8 @@ impl Pack {
                 at.len()
             )));
         }
+        bytes.vouch(0, PACK_HEAD as u64);
+        bytes.vouch(PACK_HEAD as u64, index.len() as u64);
         Ok(Pack { name, bytes, files })
     }
 
@@ -166,15 +168,47 @@ pub fn write_pack(dir: &Path, names: &[String], out: &Path) -> Result<u64, Forma
     crc.update(&head);
     crc.update(&index);
 
+    // Into a fresh temporary file, renamed over `out` once whole.
     let io = |e| FormatError::io(out, e);
-    let file = std::fs::File::create(out).map_err(io)?;
-    let mut w = std::io::BufWriter::new(file);
+    let (file, tmp) = crate::io::create_temp_beside(out).map_err(io)?;
+    let written = write_pack_into(
+        file,
+        out,
+        dir,
+        names,
+        &offsets,
+        &head,
+        &index,
+        crc.finalize(),
+    )
+    .and_then(|n| std::fs::rename(&tmp, out).map(|()| n).map_err(io));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// The pack's bytes into `file` (which will be `out`): head, index, CRC, then each file of
+/// `dir` at its offset.
+#[allow(clippy::too_many_arguments)]
+fn write_pack_into(
+    file: std::fs::File,
+    out: &Path,
+    dir: &Path,
+    names: &[String],
+    offsets: &[u64],
+    head: &[u8],
+    index: &[u8],
+    crc: u32,
+) -> Result<u64, FormatError> {
     use std::io::Write;
-    w.write_all(&head).map_err(io)?;
-    w.write_all(&index).map_err(io)?;
-    w.write_all(&crc.finalize().to_le_bytes()).map_err(io)?;
+    let io = |e| FormatError::io(out, e);
+    let mut w = std::io::BufWriter::new(file);
+    w.write_all(head).map_err(io)?;
+    w.write_all(index).map_err(io)?;
+    w.write_all(&crc.to_le_bytes()).map_err(io)?;
     let mut written = (PACK_HEAD + index.len() + 4) as u64;
-    for (name, &start) in names.iter().zip(&offsets) {
+    for (name, &start) in names.iter().zip(offsets) {
         let pad = (start - written) as usize;
         w.write_all(&[0u8; PACK_ALIGN as usize][..pad])
             .map_err(io)?;
@@ -183,6 +217,7 @@ pub fn write_pack(dir: &Path, names: &[String], out: &Path) -> Result<u64, Forma
         written = start + std::io::copy(&mut src, &mut w).map_err(io)?;
     }
     w.flush().map_err(io)?;
+    w.get_ref().sync_data().map_err(io)?;
     Ok(written)
 }
 
@@ -230,6 +265,16 @@ impl Store {
         }
     }
 
+    /// Says `file` was read whole and passed its checks ([`ReadAt::vouch`]): a pack on a
+    /// server may keep it in its disk cache from now on.
+    pub fn vouch(&self, file: &str) {
+        if let Store::Pack(p) = self {
+            if let Ok((offset, len)) = p.entry(file) {
+                p.bytes.vouch(offset, len);
+            }
+        }
+    }
+
     /// How a file is named in messages: `dir/file`, or `pack!file`.
     pub fn path_of(&self, file: &str) -> PathBuf {
         match self {
@@ -253,16 +298,20 @@ impl Store {
     /// Reads a whole file (the manifest, a table, the overview): at most [`MAX_WHOLE_FILE`]
     /// bytes, so a file that claims (or sparsely is) a terabyte is an error, not an abort.
     pub fn read(&self, file: &str) -> Result<Vec<u8>, FormatError> {
-        let (mut r, len) = self.open_file(file)?;
-        if len > MAX_WHOLE_FILE {
-            return Err(FormatError::Corrupt(format!(
-                "{}: {len} bytes is past the {MAX_WHOLE_FILE}-byte limit for a file read whole",
-                self.path_of(file).display()
-            )));
+        let (r, len) = self.open_file(file)?;
+        let path = self.path_of(file);
+        let len = crate::bounds::fits(path.display(), len, u64::MAX, MAX_WHOLE_FILE)?;
+        // Grown as the bytes arrive: a sparse or lying file costs what it really holds.
+        let mut out = Vec::new();
+        r.take(len as u64)
+            .read_to_end(&mut out)
+            .map_err(|e| FormatError::io(&path, e))?;
+        if out.len() != len {
+            return Err(FormatError::Truncated {
+                need: len as u64,
+                have: out.len() as u64,
+            });
         }
-        let mut out = vec![0u8; len as usize];
-        r.read_exact(&mut out)
-            .map_err(|e| FormatError::io(&self.path_of(file), e))?;
         Ok(out)
     }
 
@@ -278,16 +327,15 @@ impl Store {
             Store::Pack(p) if p.bytes.is_remote() => {
                 // One request for the whole file, then read from memory.
                 let (offset, len) = p.entry(file)?;
-                if len > MAX_WHOLE_FILE {
-                    return Err(FormatError::Corrupt(format!(
-                        "{}: {len} bytes is past the {MAX_WHOLE_FILE}-byte limit for one read",
-                        self.path_of(file).display()
-                    )));
-                }
-                let mut bytes = vec![0u8; len as usize];
-                p.bytes
-                    .read_at(offset, &mut bytes)
-                    .map_err(|e| FormatError::io(&self.path_of(file), e))?;
+                let path = self.path_of(file);
+                let bytes = crate::bounds::read(
+                    p.bytes.as_ref(),
+                    &path,
+                    path.display(),
+                    offset,
+                    len,
+                    MAX_WHOLE_FILE,
+                )?;
                 Ok((Box::new(std::io::Cursor::new(bytes)), len))
             }
             Store::Pack(p) => {

@@ -1,12 +1,20 @@
-//! The disk cache of fetched bytes: one file per entry, named by a hash of its key (URL
-//! without query, validator, range), holding the key itself and a CRC-32 of the bytes.
+//! The disk cache of fetched bytes: one file per entry, named by a SHA-256 digest of its key
+//! (URL without query, validator, range), holding that digest (never the key: a URL's
+//! credentials stay out of the cache), a CRC-32 of the bytes and whether they are proven.
 //!
-//! Why it is safe to share and to crash in: an entry is written to a temporary file and
-//! renamed into place, so a reader sees a whole entry or none; every read checks the key and
-//! the CRC, and an entry that fails is deleted and fetched again. Two processes on one
-//! directory each keep their own tally of its size and evict by the files' modification times
-//! (touched on every hit), so neither needs a lock the other could leave held; an entry one
-//! deletes while the other reads it is, to the reader, a miss or a read that completed.
+//! Why it is safe to share and to crash in: an entry is written to a fresh temporary file
+//! (a name no one can predict, created exclusively) and renamed into place, so a reader sees
+//! a whole entry or none; every read checks the digest and the CRC, and an entry that fails
+//! is deleted and fetched again. Two processes on one directory each keep their own tally of
+//! its size and evict by the files' modification times (touched on every hit), so neither
+//! needs a lock the other could leave held; an entry one deletes while the other reads it is,
+//! to the reader, a miss or a read that completed.
+//!
+//! Why it never serves a wrong answer twice: bytes a server sent are *staged* — written but
+//! not served — until the format that read them has checked them (a tile's or region's own
+//! CRC) and *proves* them. An answer of the right length but the wrong bytes fails that check
+//! and is never proven, so the next session fetches it again from a server that may since
+//! have been fixed.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -16,9 +24,12 @@ use std::time::SystemTime;
 use parking_lot::Mutex;
 
 const MAGIC: [u8; 4] = *b"RLCE";
-const VERSION: u32 = 1;
-/// Magic, version, key length, payload length, payload CRC.
-const HEAD: usize = 4 + 4 + 4 + 8 + 4;
+/// 2: digests for keys, and the proven flag (entries of version 1 are dropped on sight).
+const VERSION: u32 = 2;
+/// Magic, version, proven flag, key digest, payload length, payload CRC.
+const HEAD: usize = 4 + 4 + 4 + 32 + 8 + 4;
+/// Where the proven flag is: the one word ever rewritten in place.
+const PROVEN_AT: u64 = 8;
 const SUFFIX: &str = "rce";
 /// After an eviction the cache holds at most this share of its budget, so that eviction
 /// (a directory scan) runs once per tenth of the budget written, not once per entry.
@@ -33,6 +44,12 @@ pub struct DiskCache {
     evicting: Mutex<()>,
     hits: AtomicU64,
     dropped: AtomicU64,
+}
+
+/// The SHA-256 of a key: what names and identifies its entry.
+fn digest(key: &str) -> [u8; 32] {
+    let d = ring::digest::digest(&ring::digest::SHA256, key.as_bytes());
+    d.as_ref().try_into().expect("32 bytes")
 }
 
 impl DiskCache {
@@ -61,23 +78,38 @@ impl DiskCache {
         self.hits.load(Ordering::Relaxed)
     }
 
-    /// Entries found damaged (wrong key, length or CRC) and deleted.
+    /// Entries found damaged (wrong digest, length or CRC, or not a file) and deleted.
     pub fn dropped(&self) -> u64 {
         self.dropped.load(Ordering::Relaxed)
     }
 
     fn path(&self, key: &str) -> PathBuf {
-        let a = crate::hash::fnv1a(key);
-        let b = crc32fast::hash(key.as_bytes());
-        self.dir.join(format!("{a:016x}{b:08x}.{SUFFIX}"))
+        let d = digest(key);
+        let name: String = d[..16].iter().map(|b| format!("{b:02x}")).collect();
+        self.dir.join(format!("{name}.{SUFFIX}"))
     }
 
-    /// Fills `out` from the entry for `key` if there is one of exactly that length, whole.
+    /// Opens an entry for reading: a regular file only (a FIFO put in its place is refused
+    /// without blocking, and deleted).
+    fn open_entry(&self, path: &Path) -> Option<std::fs::File> {
+        match crate::io::open_regular(path) {
+            Ok(file) => Some(file),
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+                self.dropped.fetch_add(1, Ordering::Relaxed);
+                let _ = std::fs::remove_file(path);
+                None
+            }
+            Err(_) => None,
+        }
+    }
+
+    /// Fills `out` from the proven entry for `key` if there is one of exactly that length,
+    /// whole.
     pub fn get_into(&self, key: &str, out: &mut [u8]) -> bool {
         let path = self.path(key);
-        match std::fs::File::open(&path) {
-            Ok(mut file) => self.check(&path, &mut file, key, out),
-            Err(_) => false,
+        match self.open_entry(&path) {
+            Some(mut file) => self.check(&path, &mut file, key, out),
+            None => false,
         }
     }
 
@@ -85,10 +117,10 @@ impl DiskCache {
     pub fn get(&self, key: &str, max: u64) -> Option<Vec<u8>> {
         use std::io::Seek;
         let path = self.path(key);
-        let mut file = std::fs::File::open(&path).ok()?;
+        let mut file = self.open_entry(&path)?;
         let mut head = [0u8; HEAD];
         file.read_exact(&mut head).ok()?;
-        let len = u64::from_le_bytes(head[12..20].try_into().unwrap());
+        let len = u64::from_le_bytes(head[44..52].try_into().unwrap());
         if len > max {
             return None;
         }
@@ -98,14 +130,14 @@ impl DiskCache {
     }
 
     fn check(&self, path: &Path, file: &mut std::fs::File, key: &str, out: &mut [u8]) -> bool {
-        match read_entry(file, key, out) {
+        match read_entry(file, &digest(key), out) {
             Ok(Entry::Whole) => {
                 self.hits.fetch_add(1, Ordering::Relaxed);
                 // The LRU clock: a hit makes the entry the newest. Best effort.
                 let _ = file.set_modified(SystemTime::now());
                 true
             }
-            Ok(Entry::Other) => false,
+            Ok(Entry::Other | Entry::Unproven) => false,
             Ok(Entry::Damaged) | Err(_) => {
                 self.dropped.fetch_add(1, Ordering::Relaxed);
                 let _ = std::fs::remove_file(path);
@@ -114,15 +146,50 @@ impl DiskCache {
         }
     }
 
-    /// Stores `bytes` as the entry for `key`, replacing any. Best effort: a cache that can't
-    /// be written (full disk, read-only) costs refetches, never a failed load.
+    /// Stores `bytes` as the entry for `key`, proven (served from now on), replacing any.
+    /// Best effort: a cache that can't be written (full disk, read-only) costs refetches,
+    /// never a failed load.
     pub fn put(&self, key: &str, bytes: &[u8]) {
-        let size = (HEAD + key.len() + bytes.len()) as u64;
+        self.write(key, bytes, true);
+    }
+
+    /// Stores `bytes` as the entry for `key` but does not serve them until
+    /// [`prove`](Self::prove) says their format found them whole.
+    pub fn stage(&self, key: &str, bytes: &[u8]) {
+        self.write(key, bytes, false);
+    }
+
+    /// Marks `key`'s staged entry proven. Best effort, as [`put`](Self::put).
+    pub fn prove(&self, key: &str) {
+        use std::io::{Seek, SeekFrom};
+        let path = self.path(key);
+        let Some(mut file) = crate::io::open_regular(&path).ok().and_then(|_| {
+            std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(&path)
+                .ok()
+        }) else {
+            return;
+        };
+        // Only an entry of this key (not one another process has since replaced).
+        let mut head = [0u8; HEAD];
+        let ours = file.read_exact(&mut head).is_ok()
+            && head[..4] == MAGIC
+            && head[4..8] == VERSION.to_le_bytes()
+            && head[12..44] == digest(key);
+        if ours && file.seek(SeekFrom::Start(PROVEN_AT)).is_ok() {
+            let _ = file.write_all(&1u32.to_le_bytes());
+        }
+    }
+
+    fn write(&self, key: &str, bytes: &[u8], proven: bool) {
+        let size = (HEAD + bytes.len()) as u64;
         if size > self.budget {
             return;
         }
         let path = self.path(key);
-        if write_entry(&self.dir, &path, key, bytes).is_ok() {
+        if write_entry(&path, &digest(key), bytes, proven).is_ok() {
             let used = self.used.fetch_add(size, Ordering::Relaxed) + size;
             if used > self.budget {
                 self.evict();
@@ -186,54 +253,52 @@ impl DiskCache {
 
 enum Entry {
     Whole,
-    /// Whole, but of another key (a hash collision) or another length than asked.
+    /// Whole, but not yet proven by its format: not served.
+    Unproven,
+    /// Whole, but of another key (a digest collision of the name) or another length.
     Other,
     /// Torn, flipped or not an entry at all.
     Damaged,
 }
 
-/// Reads an entry into `out` if it is of `key` with `out.len()` bytes, checking its CRC.
-fn read_entry(file: &mut std::fs::File, key: &str, out: &mut [u8]) -> std::io::Result<Entry> {
+/// Reads an entry into `out` if it is of the key with `digest` and `out.len()` bytes,
+/// checking its CRC.
+fn read_entry(
+    file: &mut std::fs::File,
+    digest: &[u8; 32],
+    out: &mut [u8],
+) -> std::io::Result<Entry> {
     let mut head = [0u8; HEAD];
     file.read_exact(&mut head)?;
     let word = |i: usize| u32::from_le_bytes(head[i..i + 4].try_into().unwrap());
-    let len = u64::from_le_bytes(head[12..20].try_into().unwrap());
-    if head[..4] != MAGIC || word(4) != VERSION {
+    let len = u64::from_le_bytes(head[44..52].try_into().unwrap());
+    if head[..4] != MAGIC || word(4) != VERSION || word(8) > 1 {
         return Ok(Entry::Damaged);
     }
-    if word(8) as usize != key.len() || len != out.len() as u64 {
+    if head[12..44] != digest[..] || len != out.len() as u64 {
         return Ok(Entry::Other);
     }
-    let mut stored_key = vec![0u8; key.len()];
-    file.read_exact(&mut stored_key)?;
-    if stored_key != key.as_bytes() {
-        return Ok(Entry::Other);
+    if word(8) != 1 {
+        return Ok(Entry::Unproven);
     }
     file.read_exact(out)?;
     // Nothing may follow, and the bytes must be the ones written.
-    if file.read(&mut [0u8; 1])? != 0 || crc32fast::hash(out) != word(20) {
+    if file.read(&mut [0u8; 1])? != 0 || crc32fast::hash(out) != word(52) {
         return Ok(Entry::Damaged);
     }
     Ok(Entry::Whole)
 }
 
-fn write_entry(dir: &Path, path: &Path, key: &str, bytes: &[u8]) -> std::io::Result<()> {
-    static SERIAL: AtomicU64 = AtomicU64::new(0);
-    let tmp = dir.join(format!(
-        "{}.{}.{}.tmp",
-        path.file_stem().and_then(|s| s.to_str()).unwrap_or("entry"),
-        std::process::id(),
-        SERIAL.fetch_add(1, Ordering::Relaxed)
-    ));
+fn write_entry(path: &Path, digest: &[u8; 32], bytes: &[u8], proven: bool) -> std::io::Result<()> {
+    let (mut f, tmp) = crate::io::create_temp_beside(path)?;
     let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        let mut head = Vec::with_capacity(HEAD + key.len());
+        let mut head = Vec::with_capacity(HEAD);
         head.extend_from_slice(&MAGIC);
         head.extend_from_slice(&VERSION.to_le_bytes());
-        head.extend_from_slice(&(key.len() as u32).to_le_bytes());
+        head.extend_from_slice(&(proven as u32).to_le_bytes());
+        head.extend_from_slice(digest);
         head.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
         head.extend_from_slice(&crc32fast::hash(bytes).to_le_bytes());
-        head.extend_from_slice(key.as_bytes());
         f.write_all(&head)?;
         f.write_all(bytes)?;
         // No fsync: an entry torn by a power cut fails its CRC and is fetched again.
@@ -290,7 +355,7 @@ mod tests {
     fn eviction_keeps_the_budget_and_the_newest() {
         let dir = temp("evict");
         let entry = 10_000usize;
-        let size = (HEAD + 2 + entry) as u64;
+        let size = (HEAD + entry) as u64;
         let cache = DiskCache::open(&dir, size * 10).unwrap();
         let mut out = vec![0u8; entry];
         for i in 0..10u8 {

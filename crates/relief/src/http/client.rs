@@ -103,10 +103,27 @@ impl std::fmt::Display for Version {
     }
 }
 
-/// The URL as messages show it: without its query (a presigned URL's signature).
+/// The URL as messages show it: without its query (a presigned URL's signature) and with
+/// any `user:password@` replaced by `***@`.
 pub fn shown(url: &str) -> String {
-    url.split(['?', '#']).next().unwrap_or(url).to_string()
+    let plain = without_query(url);
+    let Some((scheme, rest)) = plain.split_once("://") else {
+        return plain.to_string();
+    };
+    let end = rest.find('/').unwrap_or(rest.len());
+    match rest[..end].rfind('@') {
+        Some(at) => format!("{scheme}://***@{}", &rest[at + 1..]),
+        None => plain.to_string(),
+    }
 }
+
+/// The URL without its query and fragment.
+fn without_query(url: &str) -> &str {
+    url.split(['?', '#']).next().unwrap_or(url)
+}
+
+/// Redirects followed for one request, at most.
+pub const MAX_REDIRECTS: u32 = 10;
 
 /// A pool of connections to one server and the options every request carries.
 pub struct Client {
@@ -114,6 +131,7 @@ pub struct Client {
     url: String,
     shown: String,
     headers: Vec<(String, String)>,
+    headers_to_other_hosts: bool,
     retries: u32,
     retry_wait_max: Duration,
 }
@@ -131,6 +149,9 @@ impl Client {
             .timeout_global(Some(options.timeout))
             // Loader threads, and an old blob's tile fields fetched side by side, each hold one.
             .max_idle_connections_per_host(32)
+            // Redirects are followed here (`send`), where the caller's headers are kept
+            // from other hosts; ureq would forward all but Authorization and cookies.
+            .max_redirects(0)
             .build()
             .into();
         Client {
@@ -138,6 +159,7 @@ impl Client {
             url: url.to_string(),
             shown: shown(url),
             headers: options.headers.clone(),
+            headers_to_other_hosts: options.headers_to_other_hosts,
             retries: options.retries,
             retry_wait_max: options.timeout,
         }
@@ -145,6 +167,12 @@ impl Client {
 
     pub fn shown(&self) -> &str {
         &self.shown
+    }
+
+    /// What identifies the file in cache keys (which are hashed): the URL without its query,
+    /// credentials included, so two users' files are never one entry.
+    pub fn key_url(&self) -> &str {
+        without_query(&self.url)
     }
 
     /// The file's first `want` bytes (fewer if it is shorter), its length and validator: one
@@ -219,26 +247,51 @@ impl Client {
     }
 
     /// One GET of `len` bytes at `offset`, answered 206 (or 200 with the whole file, which
-    /// the caller checks); any other status is an error here.
+    /// the caller checks); any other status is an error here. Redirects are followed, at
+    /// most [`MAX_REDIRECTS`]; the caller's headers go only to the URL's own origin unless
+    /// the options allow others.
     fn send(
         &self,
         offset: u64,
         len: u64,
         if_range: Option<&str>,
     ) -> Result<ureq::http::Response<ureq::Body>, HttpError> {
-        let mut request = self
-            .agent
-            .get(&self.url)
-            .header("Range", format!("bytes={}-{}", offset, offset + len - 1))
-            // Ranges are of the bytes as stored: no transfer encoding may re-compress them.
-            .header("Accept-Encoding", "identity");
-        if let Some(v) = if_range {
-            request = request.header("If-Range", v);
-        }
-        for (name, value) in &self.headers {
-            request = request.header(name.as_str(), value.as_str());
-        }
-        let response = request.call().map_err(|e| self.transport(e))?;
+        let home = origin(&self.url);
+        let mut at = self.url.clone();
+        let mut redirects = 0;
+        let response = loop {
+            let mut request = self
+                .agent
+                .get(&at)
+                .header("Range", format!("bytes={}-{}", offset, offset + len - 1))
+                // Ranges are of the bytes as stored: no transfer encoding may re-compress
+                // them.
+                .header("Accept-Encoding", "identity");
+            if let Some(v) = if_range {
+                request = request.header("If-Range", v);
+            }
+            if self.headers_to_other_hosts || origin(&at) == home {
+                for (name, value) in &self.headers {
+                    request = request.header(name.as_str(), value.as_str());
+                }
+            }
+            let response = request.call().map_err(|e| self.transport(e))?;
+            if !matches!(response.status().as_u16(), 301 | 302 | 303 | 307 | 308) {
+                break response;
+            }
+            let bad = |detail: String| HttpError::BadResponse {
+                url: self.shown.clone(),
+                detail,
+            };
+            redirects += 1;
+            if redirects > MAX_REDIRECTS {
+                return Err(bad(format!("more than {MAX_REDIRECTS} redirects")));
+            }
+            let location = header(&response, "location")
+                .ok_or_else(|| bad(format!("HTTP {} without Location", response.status())))?;
+            at = resolve(&at, &location)
+                .ok_or_else(|| bad("a redirect to a location that is not http(s)".into()))?;
+        };
         let status = response.status().as_u16();
         match status {
             200 | 206 => Ok(response),
@@ -361,17 +414,35 @@ impl Client {
             },
             other => HttpError::Transport {
                 url: self.shown.clone(),
-                detail: other.to_string(),
+                detail: self.redact(other.to_string()),
             },
         }
+    }
+
+    /// `text` with the URL's secrets (its credentials and query) taken out: what ureq and
+    /// the OS say may quote the URL.
+    fn redact(&self, text: String) -> String {
+        let mut out = text.replace(&self.url, &self.shown);
+        let plain = without_query(&self.url);
+        out = out.replace(plain, &self.shown);
+        if let Some(query) = self.url.get(plain.len()..).filter(|q| q.len() > 1) {
+            out = out.replace(query, "");
+        }
+        if let Some((_, rest)) = plain.split_once("://") {
+            let authority = &rest[..rest.find('/').unwrap_or(rest.len())];
+            if let Some(at) = authority.rfind('@') {
+                out = out.replace(&authority[..=at], "***@");
+            }
+        }
+        out
     }
 
     fn transport_io(&self, e: std::io::Error) -> HttpError {
         let detail = match e.kind() {
             std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock => {
-                format!("timed out ({e})")
+                self.redact(format!("timed out ({e})"))
             }
-            _ => e.to_string(),
+            _ => self.redact(e.to_string()),
         };
         HttpError::Transport {
             url: self.shown.clone(),
@@ -380,10 +451,98 @@ impl Client {
     }
 }
 
+/// Scheme, host and port of a URL (lower case, the default port filled in, credentials
+/// left out): what decides whether a redirect stays with the server the caller named.
+fn origin(url: &str) -> Option<(String, String)> {
+    let (scheme, rest) = without_query(url).split_once("://")?;
+    let scheme = scheme.to_ascii_lowercase();
+    let authority = &rest[..rest.find('/').unwrap_or(rest.len())];
+    let host_port = authority.rsplit('@').next()?.to_ascii_lowercase();
+    let has_port = host_port
+        .rsplit_once(':')
+        .is_some_and(|(_, p)| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
+    let default = match scheme.as_str() {
+        "http" => "80",
+        "https" => "443",
+        _ => return None,
+    };
+    let host_port = if has_port {
+        host_port
+    } else {
+        format!("{host_port}:{default}")
+    };
+    Some((scheme, host_port))
+}
+
+/// Where a redirect's `Location` points from `base`: an absolute http(s) URL, a
+/// scheme-relative one, an absolute path, or a path relative to `base`'s directory. `None`
+/// for any other scheme or a location with control characters.
+fn resolve(base: &str, location: &str) -> Option<String> {
+    let loc = location.trim();
+    if loc.chars().any(|c| c.is_control()) {
+        return None;
+    }
+    if loc.contains("://") {
+        return origin(loc).map(|_| loc.to_string());
+    }
+    let (scheme, rest) = base.split_once("://")?;
+    if let Some(r) = loc.strip_prefix("//") {
+        return Some(format!("{scheme}://{r}"));
+    }
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    let authority = &rest[..authority_end];
+    if loc.starts_with('/') {
+        return Some(format!("{scheme}://{authority}{loc}"));
+    }
+    let path = without_query(&rest[authority_end..]);
+    let dir = &path[..path.rfind('/').map_or(0, |i| i + 1)];
+    let dir = if dir.is_empty() { "/" } else { dir };
+    Some(format!("{scheme}://{authority}{dir}{loc}"))
+}
+
 fn header(response: &ureq::http::Response<ureq::Body>, name: &str) -> Option<String> {
     response
         .headers()
         .get(name)
         .and_then(|v| v.to_str().ok())
         .map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shown_urls_keep_no_secret() {
+        assert_eq!(
+            shown("https://user:pw@cdn.example/w.rlpack?sig=abc#x"),
+            "https://***@cdn.example/w.rlpack"
+        );
+        assert_eq!(shown("http://host/a@b"), "http://host/a@b");
+        assert_eq!(shown("http://host:8080/p?q"), "http://host:8080/p");
+    }
+
+    #[test]
+    fn origins_and_redirect_locations() {
+        let o = |u: &str| origin(u);
+        assert_eq!(o("HTTP://Host/x"), o("http://host:80/y?q"));
+        assert_eq!(o("https://u:p@host/x"), o("https://host:443/"));
+        assert_ne!(o("http://host/x"), o("https://host/x"));
+        assert_ne!(o("http://host/x"), o("http://host:8080/x"));
+        assert_ne!(o("http://host/x"), o("http://other/x"));
+        assert_eq!(o("ftp://host/x"), None);
+        let base = "http://h:1/a/b/c.rlpack?sig=1";
+        assert_eq!(resolve(base, "/z").as_deref(), Some("http://h:1/z"));
+        assert_eq!(
+            resolve(base, "d.rlpack").as_deref(),
+            Some("http://h:1/a/b/d.rlpack")
+        );
+        assert_eq!(resolve(base, "//cdn/x").as_deref(), Some("http://cdn/x"));
+        assert_eq!(
+            resolve(base, "https://cdn/x").as_deref(),
+            Some("https://cdn/x")
+        );
+        assert_eq!(resolve(base, "file:///etc/passwd"), None);
+        assert_eq!(resolve(base, "/x\r\nSet-Cookie: a"), None);
+    }
 }

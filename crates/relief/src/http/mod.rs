@@ -44,13 +44,20 @@ pub struct HttpOptions {
     /// Further tries of a request that failed transiently (no answer, reset, truncated, 5xx,
     /// 429). The streamer retries a failed load again later on top of these.
     pub retries: u32,
-    /// Sent with every request, such as `("Authorization", "Bearer …")`.
+    /// Sent with every request, such as `("Authorization", "Bearer …")`. A redirect to
+    /// another origin (scheme, host or port) drops them all unless
+    /// [`headers_to_other_hosts`](Self::headers_to_other_hosts) is set: a server must not
+    /// be able to send a caller's secrets wherever it names.
     pub headers: Vec<(String, String)>,
+    /// Send [`headers`](Self::headers) on after a redirect to another origin too (a CDN
+    /// that wants the same token). Off by default.
+    pub headers_to_other_hosts: bool,
 }
 
 impl Default for HttpOptions {
     /// The user's cache directory (`$XDG_CACHE_HOME` or `~/.cache`, `relief/http`) with a
-    /// 2 GiB budget, 10 s per request, 2 retries, no extra headers.
+    /// 2 GiB budget, 10 s per request, 2 retries, no extra headers (and none sent to
+    /// another host a redirect names).
     fn default() -> HttpOptions {
         let cache_dir = std::env::var_os("XDG_CACHE_HOME")
             .map(PathBuf::from)
@@ -63,6 +70,7 @@ impl Default for HttpOptions {
             timeout: Duration::from_secs(10),
             retries: 2,
             headers: Vec::new(),
+            headers_to_other_hosts: false,
         }
     }
 }
@@ -93,10 +101,14 @@ impl HttpOptions {
                     format!("{name:?} is not a header name"),
                 ));
             }
-            if value.chars().any(|c| matches!(c, '\r' | '\n' | '\0')) {
+            // Field values are visible characters, spaces and tabs (RFC 9110): a line break
+            // would start a header of the value's choosing.
+            if value.chars().any(|c| c.is_control() && c != '\t') {
                 return Err(ConfigError::new(
                     format!("headers[{i}]"),
-                    format!("the value of {name} holds a line break or NUL"),
+                    format!(
+                        "the value of {name} holds a line break, NUL or other control character"
+                    ),
                 ));
             }
         }
@@ -105,6 +117,25 @@ impl HttpOptions {
 }
 
 pub use crate::io::is_url;
+
+/// Checks a URL before anything is sent: `http://` or `https://`, with no space or control
+/// character (a line break in a URL would write a header of its own). [`HttpBytes::open`]
+/// calls it; the error names the field `url`.
+pub fn check_url(url: &str) -> Result<(), ConfigError> {
+    if !is_url(url) {
+        return Err(ConfigError::new(
+            "url",
+            "must start with http:// or https://",
+        ));
+    }
+    if url.chars().any(|c| c.is_control() || c.is_whitespace()) {
+        return Err(ConfigError::new(
+            "url",
+            "holds a space, line break or other control character",
+        ));
+    }
+    Ok(())
+}
 
 /// What was fetched and from where, since the bytes were opened.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -157,7 +188,16 @@ pub struct HttpBytes {
     cache: Option<DiskCache>,
     /// Cache keys start with this: the URL without its query (presigned signatures change
     /// with every signing; the validator says whether the bytes did) and the validator.
+    /// Keys are hashed before they name or enter an entry ([`cache`]).
     key_prefix: Option<String>,
+    /// The cache's key of this URL's record (version and head, for opening offline).
+    record_key: String,
+    /// Whether the record has been written this session: once the format vouched for the
+    /// head.
+    recorded: std::sync::atomic::AtomicBool,
+    /// Ranges fetched and staged in the cache, not yet vouched for (a few thousand at most:
+    /// past that the oldest are forgotten, and stay unproven).
+    staged: Mutex<std::collections::HashSet<(u64, u64)>>,
     /// Set when the server's file is found replaced: later fetches fail at once with it.
     changed: Mutex<Option<HttpError>>,
     requests: AtomicU64,
@@ -184,13 +224,14 @@ impl HttpBytes {
     /// unreachable, a cache that has seen this URL opens it as it was then, and reads what it
     /// holds; a server that answers with an error is that error.
     pub fn open(url: &str, options: &HttpOptions) -> Result<HttpBytes, HttpError> {
+        check_url(url)?;
         options.validate()?;
         let client = client::Client::new(url, options);
         let cache = options
             .cache_dir
             .as_deref()
             .and_then(|dir| DiskCache::open(dir, options.cache_budget).ok());
-        let record_key = format!("record {}", client.shown());
+        let record_key = format!("record {}", client.key_url());
         let (probe, offline) = match client.probe(HEAD_BYTES) {
             Ok(probe) => (probe, false),
             Err(e) if e.is_unreachable() => {
@@ -206,11 +247,8 @@ impl HttpBytes {
         let key_prefix = version
             .validator
             .as_ref()
-            .map(|v| format!("{} {v} {}", client.shown(), version.length));
+            .map(|v| format!("{} {v} {}", client.key_url(), version.length));
         let cache = cache.filter(|_| key_prefix.is_some());
-        if let (Some(c), false) = (&cache, offline) {
-            write_record(c, &record_key, &version, &head);
-        }
         let (requests, fetched) = (AtomicU64::new(0), AtomicU64::new(0));
         if !offline {
             count(&requests, 0, 1);
@@ -229,6 +267,10 @@ impl HttpBytes {
             head_hits: AtomicU64::new(0),
             shared_reads: AtomicU64::new(0),
             flights: flight::Flights::default(),
+            record_key,
+            // Offline, the record is what opened it: nothing to write.
+            recorded: std::sync::atomic::AtomicBool::new(offline),
+            staged: Mutex::new(Default::default()),
             offline,
         })
     }
@@ -308,7 +350,13 @@ impl HttpBytes {
                 Ok(()) => {
                     count(&self.fetched, 1, out.len() as u64);
                     if let (Some(cache), Some(key)) = (&self.cache, self.key(offset, out.len())) {
-                        cache.put(&key, out);
+                        // Served from the cache only once the format vouches for it.
+                        cache.stage(&key, out);
+                        let mut staged = self.staged.lock();
+                        if staged.len() >= MAX_STAGED {
+                            staged.clear();
+                        }
+                        staged.insert((offset, out.len() as u64));
                     }
                 }
                 Err(e @ HttpError::Changed { .. }) => *self.changed.lock() = Some(e.clone()),
@@ -346,7 +394,24 @@ impl ReadAt for HttpBytes {
     fn is_remote(&self) -> bool {
         true
     }
+
+    /// Proves the staged cache entry of exactly this range; a vouch for the file's first
+    /// bytes (a header whose checksum held) also writes the record that opens it offline.
+    fn vouch(&self, offset: u64, len: u64) {
+        let Some(cache) = &self.cache else { return };
+        if offset == 0 && !self.recorded.swap(true, Ordering::Relaxed) {
+            write_record(cache, &self.record_key, &self.version, &self.head);
+        }
+        if self.staged.lock().remove(&(offset, len)) {
+            if let Some(key) = self.key(offset, len as usize) {
+                cache.prove(&key);
+            }
+        }
+    }
 }
+
+/// Ranges a reader keeps track of between fetching and vouching.
+const MAX_STAGED: usize = 4096;
 
 /// The cache's note of a URL's version and first bytes, what opening it offline needs.
 fn write_record(cache: &DiskCache, key: &str, version: &Version, head: &[u8]) {

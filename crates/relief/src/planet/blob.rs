@@ -12,7 +12,7 @@ use crate::pool::with_scratch;
 
 use super::format::{
     decode_fields, decode_index, decode_sections, FieldInfo, Header, SampleType, Section,
-    TileEntry, FIELD_BYTES, HEADER_BYTES,
+    TileEntry, FIELD_BYTES, HEADER_BYTES, MAX_TABLE_BYTES,
 };
 
 /// The largest section a planet reads (rivers, lakes, overview): 1 GiB, ~30× seed 000's
@@ -129,11 +129,16 @@ impl Blob {
         let mut head = vec![0u8; HEADER_BYTES.min(total as usize)];
         bytes.read_at(0, &mut head).map_err(io)?;
         let header = Header::decode(&head, total)?;
-        // Everything before the data in one read: field table, index, section table.
-        let mut tables = vec![0u8; (header.data_offset as usize).saturating_sub(HEADER_BYTES)];
-        bytes
-            .read_at(HEADER_BYTES as u64, &mut tables)
-            .map_err(io)?;
+        // The tables in one read (field table, index, section table), sized by the header's
+        // checks (bounds), never by the data's offset.
+        let tables = crate::bounds::read(
+            bytes.as_ref(),
+            &name,
+            "PLNT tables",
+            HEADER_BYTES as u64,
+            header.tables_end() - HEADER_BYTES as u64,
+            MAX_TABLE_BYTES,
+        )?;
         let at = |offset: u64| &tables[(offset as usize - HEADER_BYTES)..];
         let count = header.field_count as usize;
         let mut fields = decode_fields(&tables, count)?;
@@ -142,7 +147,7 @@ impl Blob {
             HEADER_BYTES + count * FIELD_BYTES + 4
         );
         let tiles = header.tiles_per_field();
-        let mut index = decode_index(at(header.index_offset), count * tiles, &header)?;
+        let mut index = decode_index(at(header.index_offset), &fields, &header)?;
         let sections = decode_sections(
             at(header.sections_offset),
             header.section_count as usize,
@@ -158,6 +163,8 @@ impl Blob {
             fields.truncate(known.len());
             index.truncate(known.len() * tiles);
         }
+        bytes.vouch(0, head.len() as u64);
+        bytes.vouch(HEADER_BYTES as u64, tables.len() as u64);
         Ok(Blob {
             name,
             bytes,
@@ -227,7 +234,9 @@ impl Blob {
         self.bytes
             .read_at(e.offset, stored)
             .map_err(|err| FormatError::io(&self.name, err))?;
-        self.check_stored(field, key, e, stored)
+        self.check_stored(field, key, e, stored)?;
+        self.bytes.vouch(e.offset, e.length as u64);
+        Ok(())
     }
 
     fn check_stored(
@@ -320,6 +329,23 @@ impl Blob {
             .map_err(|err| FormatError::io(&self.name, err))
     }
 
+    /// Vouches for a span read whole ([`ReadAt::vouch`]) once every field in it passes its
+    /// CRC: over HTTP its cache entry is served from then on. Nothing to do (and nothing
+    /// checked) for a source that keeps no copies.
+    pub fn vouch_span(&self, span: &TileSpan, bytes: &[u8]) {
+        if !self.bytes.is_remote() {
+            return;
+        }
+        let whole = span.entries.iter().all(|&(field, _)| {
+            span.part(field).is_some_and(|(e, range)| {
+                self.check_stored(field, span.key, e, &bytes[range]).is_ok()
+            })
+        });
+        if whole {
+            self.bytes.vouch(span.offset, span.length as u64);
+        }
+    }
+
     /// As [`decode_tile_into`](Self::decode_tile_into), from a span's bytes already read
     /// ([`read_span`](Self::read_span)) rather than from the blob.
     pub fn decode_span_into(
@@ -355,21 +381,14 @@ impl Blob {
         let Some(s) = self.sections.iter().find(|s| s.tag == tag) else {
             return Ok(None);
         };
-        // Within the file, checked before allocating: a section claiming 1 TiB is corrupt,
-        // not an abort.
-        let end = s.offset.checked_add(s.length);
-        if end.map_or(true, |e| e > self.bytes.length()) || s.length > MAX_SECTION_BYTES {
-            return Err(FormatError::Corrupt(format!(
-                "PLNT section {} ({} bytes at {}) lies outside the file",
-                String::from_utf8_lossy(&tag),
-                s.length,
-                s.offset
-            )));
-        }
-        let mut out = vec![0u8; s.length as usize];
-        self.bytes
-            .read_at(s.offset, &mut out)
-            .map_err(|err| FormatError::io(&self.name, err))?;
+        let out = crate::bounds::read(
+            self.bytes.as_ref(),
+            &self.name,
+            format_args!("PLNT section {}", String::from_utf8_lossy(&tag)),
+            s.offset,
+            s.length,
+            MAX_SECTION_BYTES,
+        )?;
         let computed = crc32fast::hash(&out);
         if computed != s.crc32 {
             return Err(FormatError::Checksum {
@@ -378,6 +397,7 @@ impl Blob {
                 computed,
             });
         }
+        self.bytes.vouch(s.offset, s.length);
         Ok(Some(out))
     }
 }

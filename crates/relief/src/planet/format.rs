@@ -18,6 +18,12 @@ pub const MAGIC: [u8; 4] = *b"PLNT";
 pub const MAX_FACE_RESOLUTION: u32 = 16_384;
 pub const MAX_TILE_SIZE: u32 = 1024;
 pub const MIN_RADIUS: f64 = 100.0;
+/// The most bytes a blob's tables (field table, tile index, section table) may take, read
+/// whole when the blob opens: 128 MiB, the index of five fields over faces of 16,384² in
+/// tiles of 32² (relief bakes tiles of 64² or larger, a 4,096² face's in 2 MB). A header
+/// claiming more (tiles of 8² at the largest faces would be 25 GB) is refused before anything
+/// is allocated.
+pub const MAX_TABLE_BYTES: u64 = 128 << 20;
 pub const MAX_RADIUS: f64 = 1e8;
 /// The newest version written; readers also take 6 (the v6 field set, no v7 fields).
 pub const VERSION: u32 = 7;
@@ -267,10 +273,9 @@ impl Header {
         }
         let fields_end = (HEADER_BYTES + self.field_count as usize * FIELD_BYTES + 4) as u64;
         let index_len = self.index_bytes();
-        let sections_len = self.section_count as u64 * SECTION_BYTES as u64 + 4;
         let ordered = self.index_offset == fields_end
             && self.sections_offset == self.index_offset + index_len
-            && self.data_offset >= self.sections_offset + sections_len
+            && self.data_offset >= self.tables_end()
             && self.data_offset <= self.file_length;
         if !ordered {
             return bad(format!(
@@ -278,7 +283,24 @@ impl Header {
                 self.index_offset, self.sections_offset, self.data_offset, self.file_length
             ));
         }
+        // Sized before anything is allocated for them: the tables within the cap, and no more
+        // tiles than the data could hold at a byte each.
+        let tables = self.tables_end() - HEADER_BYTES as u64;
+        crate::bounds::fits("PLNT tables", tables, u64::MAX, MAX_TABLE_BYTES)?;
+        let tiles = self.field_count as u64 * self.tiles_per_field() as u64;
+        crate::bounds::fits(
+            "PLNT tile index",
+            tiles,
+            self.file_length - self.data_offset,
+            u64::MAX,
+        )?;
         Ok(())
+    }
+
+    /// Where the tables end (the section table's CRC included): a reader reads
+    /// `HEADER_BYTES..tables_end()` and nothing more before the data.
+    pub fn tables_end(&self) -> u64 {
+        self.sections_offset + self.section_count as u64 * SECTION_BYTES as u64 + 4
     }
 
     /// Bytes of the tile index, its CRC included.
@@ -363,9 +385,17 @@ pub fn encode_index(entries: &[TileEntry]) -> Vec<u8> {
     out
 }
 
-/// Parses the index and checks every entry lies inside the data region.
-pub fn decode_index(b: &[u8], count: usize, h: &Header) -> Result<Vec<TileEntry>, FormatError> {
+/// Parses the index of `fields` (each field's tiles in turn) and checks every entry lies
+/// inside the data region and is no longer than its field's codec can store a tile in.
+pub fn decode_index(
+    b: &[u8],
+    fields: &[FieldInfo],
+    h: &Header,
+) -> Result<Vec<TileEntry>, FormatError> {
+    let tiles = h.tiles_per_field();
+    let count = fields.len() * tiles;
     let body = checked_table(b, count * INDEX_ENTRY_BYTES, "PLNT tile index")?;
+    let tile_samples = (h.tile_size as usize).pow(2);
     let mut out = Vec::with_capacity(count);
     for (k, e) in body.chunks_exact(INDEX_ENTRY_BYTES).enumerate() {
         let t = TileEntry {
@@ -380,6 +410,15 @@ pub fn decode_index(b: &[u8], count: usize, h: &Header) -> Result<Vec<TileEntry>
                 t.length, t.offset, h.data_offset, h.file_length
             )));
         }
+        // Each tile is read whole into a buffer of its stored length.
+        let f = &fields[k / tiles];
+        let most = crate::codec::max_stored(f.codec, tile_samples * f.ty.size());
+        crate::bounds::fits(
+            format_args!("PLNT tile index entry {k} ({} tile)", f.name),
+            t.length as u64,
+            most as u64,
+            u64::MAX,
+        )?;
         out.push(t);
     }
     Ok(out)

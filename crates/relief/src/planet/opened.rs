@@ -220,7 +220,9 @@ impl Planet {
         match self.blob.span(key, &self.fields()) {
             Some(span) => with_scratch(span.length, |bytes| {
                 self.blob.read_span(&span, bytes)?;
-                f(Some((&span, bytes)))
+                let r = f(Some((&span, bytes)))?;
+                self.blob.vouch_span(&span, bytes);
+                Ok(r)
             }),
             None => f(None),
         }

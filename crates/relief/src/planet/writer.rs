@@ -61,8 +61,10 @@ pub struct BlobWriter {
 impl BlobWriter {
     pub fn create(out: &Path, spec: BlobSpec) -> Result<BlobWriter, FormatError> {
         let tps = (spec.face_resolution / spec.tile_size) as usize;
-        let path = out.with_extension("tiles.tmp");
-        let file = File::create(&path).map_err(|e| FormatError::io(&path, e))?;
+        // The tiles wait in a fresh temporary file beside `out` (never a predictable name
+        // another user could put a symlink at).
+        let (file, path) =
+            crate::io::create_temp_beside(out).map_err(|e| FormatError::io(out, e))?;
         Ok(BlobWriter {
             out: out.to_path_buf(),
             entries: vec![vec![None; 6 * tps * tps]; spec.fields.len()],
@@ -161,12 +163,33 @@ impl BlobWriter {
             file_length: at,
         };
 
-        let file = File::create(&self.out).map_err(io)?;
+        // Whole or not at all: into a fresh temporary file renamed over `out` at the end.
+        let (file, tmp) = crate::io::create_temp_beside(&self.out).map_err(io)?;
+        let out = self.out.clone();
+        let written = self.write_blob(file, &header, &index, &table, sections);
+        let written = written
+            .and_then(|()| std::fs::rename(&tmp, &out).map_err(|e| FormatError::io(&out, e)));
+        if written.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        written.map(|()| at)
+    }
+
+    /// The blob's bytes into `file`: header, tables, the spilled tiles, the sections.
+    fn write_blob(
+        self,
+        file: File,
+        header: &Header,
+        index: &[TileEntry],
+        table: &[Section],
+        sections: &[([u8; 4], Vec<u8>)],
+    ) -> Result<(), FormatError> {
+        let io = |e| FormatError::io(&self.out, e);
         let mut w = BufWriter::with_capacity(1 << 20, file);
         w.write_all(&header.encode()).map_err(io)?;
         w.write_all(&encode_fields(&self.spec.fields)).map_err(io)?;
-        w.write_all(&encode_index(&index)).map_err(io)?;
-        w.write_all(&encode_sections(&table)).map_err(io)?;
+        w.write_all(&encode_index(index)).map_err(io)?;
+        w.write_all(&encode_sections(table)).map_err(io)?;
         let mut spill = self.spill;
         spill
             .file
@@ -180,6 +203,6 @@ impl BlobWriter {
             w.write_all(bytes).map_err(io)?;
         }
         w.flush().map_err(io)?;
-        Ok(at)
+        w.get_ref().sync_data().map_err(io)
     }
 }

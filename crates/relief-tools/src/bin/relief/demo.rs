@@ -25,23 +25,75 @@ pub fn default_world_dir() -> PathBuf {
     base.join("relief").join("default")
 }
 
-/// Opens the default world, baking it first if it is missing, damaged or from another
-/// bake version.
+/// Where a command's world comes from: the default world (relief's own, in the cache
+/// directory) or one the user named.
+pub enum WorldAt {
+    /// The default world: baked when missing, damaged or from another bake version, since
+    /// nothing but relief writes there.
+    Default(PathBuf),
+    /// A world the user named: baked only where nothing exists yet. Anything there that does
+    /// not open is the user's, and is an error naming why, never replaced.
+    Named(PathBuf),
+}
+
+impl WorldAt {
+    /// Where the world is.
+    pub fn path(&self) -> &Path {
+        match self {
+            WorldAt::Default(p) | WorldAt::Named(p) => p,
+        }
+    }
+
+    /// `--world DIR` if given, else the default world.
+    pub fn from_arg(world: Option<PathBuf>) -> WorldAt {
+        world.map_or_else(|| WorldAt::Default(default_world_dir()), WorldAt::Named)
+    }
+}
+
+/// Opens the world `at` names, baking the default one (seed "relief", 4 km) only where
+/// [`WorldAt`] allows.
 pub fn open_or_bake(
-    dir: &Path,
+    at: &WorldAt,
     progress: &dyn relief_tools::Progress,
 ) -> Result<World, Box<dyn std::error::Error>> {
-    match World::open(dir) {
-        Ok(w) if w.manifest().bake_version == BAKE_VERSION => return Ok(w),
-        Ok(_) => println!(
-            "{} is from another bake version; baking it again",
-            dir.display()
-        ),
-        Err(e) => println!(
-            "no default world at {} ({e}); baking it (seed \"relief\", 4 km)",
-            dir.display()
-        ),
-    }
+    let dir = match at {
+        WorldAt::Named(dir) => {
+            let text = dir.to_string_lossy();
+            if relief::http::is_url(&text) {
+                return Ok(World::open_url(
+                    &text,
+                    &relief::http::HttpOptions::default(),
+                )?);
+            }
+            // symlink_metadata: a dangling link is something there too.
+            if std::fs::symlink_metadata(dir).is_ok() {
+                return World::open(dir).map_err(|e| {
+                    format!(
+                        "{}: {e} (relief bakes a world only where nothing exists; remove it or \
+                         name another directory)",
+                        dir.display()
+                    )
+                    .into()
+                });
+            }
+            println!("no world at {}; baking one there", dir.display());
+            dir
+        }
+        WorldAt::Default(dir) => {
+            match World::open(dir) {
+                Ok(w) if w.manifest().bake_version == BAKE_VERSION => return Ok(w),
+                Ok(_) => println!(
+                    "{} is from another bake version; baking it again",
+                    dir.display()
+                ),
+                Err(e) => println!(
+                    "no default world at {} ({e}); baking it (seed \"relief\", 4 km)",
+                    dir.display()
+                ),
+            }
+            dir
+        }
+    };
     let report = bake::bake(&BakeConfig::new("relief"), dir, progress)?;
     let secs: f64 = report.seconds.iter().map(|s| s.1).sum();
     println!(
@@ -61,12 +113,12 @@ struct Leg {
 /// Runs the demo; with `record`, writes the route it walked as a route file (one sample a
 /// frame, at the time it was shown) that `relief bench --route` replays.
 pub fn run(
-    dir: &Path,
+    at: &WorldAt,
     wall_seconds: f64,
     record: Option<&Path>,
     progress: &dyn relief_tools::Progress,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let world = Arc::new(open_or_bake(dir, progress)?);
+    let world = Arc::new(open_or_bake(at, progress)?);
     let river = world
         .longest_river()
         .ok_or("the world has no river that reaches the sea")?;
@@ -99,7 +151,7 @@ pub fn run(
     let lapse = (sim_seconds / wall_seconds).max(1.0);
     println!(
         "world {}: {} regions of {}² at {} m; route {:.1} km in {:.0} s of game time, shown ×{lapse:.0} at 60 frames/s",
-        dir.display(),
+        at.path().display(),
         world.region_locations().count(),
         m.region_size,
         m.vertex_spacing,
@@ -235,13 +287,13 @@ pub fn run(
         clip_cells as f64 / clip_costs.len() as f64
     );
     if let Some(path) = record {
-        std::fs::write(path, to_csv(&walked))
+        relief::io::write_atomic(path, to_csv(&walked).as_bytes())
             .map_err(|e| format!("--record {}: {e}", path.display()))?;
         println!(
             "recorded the route ({} frames) to {}: replay it with relief bench {} --route {}",
             walked.len(),
             path.display(),
-            dir.display(),
+            at.path().display(),
             path.display()
         );
     }

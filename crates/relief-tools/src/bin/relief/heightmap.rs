@@ -1,7 +1,7 @@
 //! Heightmaps other terrain tools write, read as metres: 16-bit raw (`.r16`/`.raw`,
 //! little-endian), 32-bit float raw (`.f32`, little-endian) and grayscale PNG (16- or 8-bit).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use relief_tools::import::ImportError;
 
@@ -74,10 +74,8 @@ pub fn read(path: &Path, o: &Options) -> Result<Heightmap, ImportError> {
             ))
         }
     };
-    let bytes = std::fs::read(path).map_err(|source| ImportError::Io {
-        path: PathBuf::from(path),
-        source,
-    })?;
+    // Raw samples are at most 4 bytes each; a PNG is compressed, so no larger.
+    let bytes = relief::bounds::read_file(path, 4 * MAX_SAMPLES as u64)?;
     decode(path, &bytes, format, o)
 }
 
@@ -95,6 +93,15 @@ pub fn decode(
                 return Err(bad(
                     path,
                     format!("{} bytes is not a whole number of samples", bytes.len()),
+                ));
+            }
+            if bytes.len() / elem > MAX_SAMPLES {
+                return Err(bad(
+                    path,
+                    format!(
+                        "{} samples is more than relief imports ({MAX_SAMPLES})",
+                        bytes.len() / elem
+                    ),
                 ));
             }
             let (w, d) = raw_size(path, bytes.len() / elem, o.size.as_deref())?;
@@ -232,6 +239,20 @@ fn png_gray(path: &Path, bytes: &[u8]) -> Result<(usize, usize, Units<'static>, 
     };
     if w.saturating_mul(d) > MAX_SAMPLES {
         return Err(bad(path, format!("{w}×{d} is more than relief imports")));
+    }
+    // Deflate expands at most 1,032:1, so the samples must be ones the file could hold:
+    // a 3 KB file claiming 32768² is refused before its 2 GiB buffer is made.
+    let rows = w
+        .saturating_mul(if max > 255.0 { 2 } else { 1 })
+        .saturating_add(1);
+    if rows.saturating_mul(d) > bytes.len().saturating_mul(1032) {
+        return Err(bad(
+            path,
+            format!(
+                "{w}×{d} samples can't come from {} bytes of PNG",
+                bytes.len()
+            ),
+        ));
     }
     let mut buf = vec![
         0;

@@ -97,7 +97,9 @@ enum Command {
     /// Stream the default world along a scripted route and tell what happened (bakes the
     /// world into the user cache first if it is missing).
     Demo {
-        /// World directory [default: $XDG_CACHE_HOME/relief/default or ~/.cache/relief/default].
+        /// World directory, pack or URL [default: $XDG_CACHE_HOME/relief/default or
+        /// ~/.cache/relief/default, baked if missing]. A named world is baked only where
+        /// nothing exists; one that fails to open is an error, never replaced.
         #[arg(long)]
         world: Option<PathBuf>,
         /// Wall-clock seconds the route is shown in (game time is sped up to fit).
@@ -335,15 +337,12 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             world,
             seconds,
             record,
-        } => {
-            let dir = world.unwrap_or_else(demo::default_world_dir);
-            demo::run(
-                &dir,
-                seconds.max(1.0),
-                record.as_deref(),
-                &Bars(Mutex::new(None)),
-            )
-        }
+        } => demo::run(
+            &demo::WorldAt::from_arg(world),
+            seconds.max(1.0),
+            record.as_deref(),
+            &Bars(Mutex::new(None)),
+        ),
         Command::Bench(options) => Ok(bench::run(&options)?),
         Command::Import(command) => terrain::import(command, &Bars(Mutex::new(None))),
         Command::Export(command) => terrain::export(command, &Bars(Mutex::new(None))),

@@ -155,8 +155,12 @@ fn soak(
 
 /// A rounded-square loop inside a flat world's bounds, and a great circle through both poles
 /// of a planet: each lap revisits the same ground, so caches fill, evict and refill.
-fn flat_soak(dir: &Path, frames: u64, speed: f64) -> Result<Soak, Box<dyn std::error::Error>> {
-    let world = Arc::new(crate::demo::open_or_bake(dir, &relief_tools::Silent)?);
+fn flat_soak(
+    at: &crate::demo::WorldAt,
+    frames: u64,
+    speed: f64,
+) -> Result<Soak, Box<dyn std::error::Error>> {
+    let world = Arc::new(crate::demo::open_or_bake(at, &relief_tools::Silent)?);
     let m = world.manifest();
     let e = world.region_extent();
     let (x0, z0) = (
@@ -186,7 +190,7 @@ fn flat_soak(dir: &Path, frames: u64, speed: f64) -> Result<Soak, Box<dyn std::e
         DVec3::new(x, 0.0, z)
     };
     soak(
-        &format!("flat {}", dir.display()),
+        &format!("flat {}", at.path().display()),
         world.into(),
         frames,
         speed,
@@ -243,7 +247,7 @@ pub fn run(
     frames: u64,
     speed: f64,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let world = world.unwrap_or_else(crate::demo::default_world_dir);
+    let world = crate::demo::WorldAt::from_arg(world);
     let planet = match planet {
         Some(p) => p,
         None => default_planet()?,

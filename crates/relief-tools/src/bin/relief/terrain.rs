@@ -225,6 +225,18 @@ pub fn cut(
     }
     let n = region_size as usize;
     let (cols, rows) = (hm.width.div_ceil(n), hm.depth.div_ceil(n));
+    // The world may hold at most four times the image's samples, plus four regions: a thin
+    // strip (1 × 1,048,576) would otherwise become hundreds of full regions, nearly all
+    // holes (16 GiB from a 3 KB file).
+    let allowed = 4 * (hm.width * hm.depth).div_ceil(n * n) + 4;
+    if cols * rows > allowed {
+        return Err(ImportError::Settings(format!(
+            "a {}×{} heightmap in regions of {region_size}² would take {cols}×{rows} regions, \
+             mostly empty (at most {allowed} for its samples): crop it or use a smaller \
+             --region-size",
+            hm.width, hm.depth
+        )));
+    }
     let (x0, z0) = (-(cols as i32 / 2), -(rows as i32 / 2));
     let hole = relief::flat::control::Control::BLANK | 1 << 2;
     let mut regions = Vec::with_capacity(cols * rows);

@@ -20,6 +20,9 @@ use crate::timing::median;
 
 /// What a baseline needs to be compared against.
 pub const MIN_RUNS: usize = 3;
+/// The most runs a bench makes (`--repeat`) or a baseline may hold: a comparison repeats the
+/// baseline's count, so a hostile baseline of a million runs would run a million passes.
+pub const MAX_RUNS: usize = 100;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -125,6 +128,12 @@ pub fn comparable(base: &Report, now: &Report) -> Result<(), String> {
             base.runs.len()
         ));
     }
+    if base.runs.len() > MAX_RUNS {
+        return Err(format!(
+            "baseline field runs has {} runs; relief bench makes at most {MAX_RUNS}",
+            base.runs.len()
+        ));
+    }
     Ok(())
 }
 
@@ -134,7 +143,7 @@ pub fn print(judged: &[Judged], base: &Report) -> usize {
         "\ncompared with the baseline from {} (relief {} {}, {} runs) on {}: rule in docs/bench.md",
         base.started,
         base.relief.version,
-        &base.relief.git[..base.relief.git.len().min(12)],
+        base.relief.git.chars().take(12).collect::<String>(),
         base.runs.len(),
         base.machine.cpu
     );

@@ -24,7 +24,7 @@ use std::time::Duration;
 
 use figures::Figures;
 use report::{Build, Machine, Noise, Report, RouteId, Settings, SCHEMA, SCHEMA_VERSION};
-use route_file::RouteFile;
+use route_file::{RouteFile, MAX_ROUTE_SECONDS};
 
 /// How a bench run ends, for the exit status: 0 fine, 1 regressed or failed, 2 bad input.
 #[derive(Debug)]
@@ -150,10 +150,16 @@ pub fn run(o: &Options) -> Result<(), Outcome> {
             )));
         }
     }
-    if !(o.seconds.is_finite() && o.seconds > 0.0) {
+    if !(o.seconds.is_finite() && o.seconds > 0.0 && o.seconds <= MAX_ROUTE_SECONDS) {
         return Err(bad(format!(
-            "--seconds {}: want a positive number",
+            "--seconds {}: want a positive number of at most {MAX_ROUTE_SECONDS}",
             o.seconds
+        )));
+    }
+    if let Some(n) = o.repeat.filter(|&n| n > compare::MAX_RUNS) {
+        return Err(bad(format!(
+            "--repeat {n}: at most {} passes",
+            compare::MAX_RUNS
         )));
     }
     let route = o

@@ -11,6 +11,8 @@ use crate::timing::median;
 pub const SCHEMA: &str = "relief-bench";
 /// Bumped whenever a field changes meaning or goes away (adding figures does not bump it).
 pub const SCHEMA_VERSION: u32 = 1;
+/// The largest baseline read: 16 MiB, a hundred runs of every figure many times over.
+pub const MAX_BASELINE_BYTES: u64 = 16 << 20;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -180,20 +182,17 @@ impl Report {
     /// over it, so a failed or interrupted run never leaves JSON that looks complete.
     pub fn write(&self, path: &Path) -> Result<(), String> {
         let text = serde_json::to_string_pretty(self).map_err(|e| e.to_string())?;
-        let tmp = path.with_extension("json.partial");
-        std::fs::write(&tmp, text + "\n")
-            .and_then(|()| std::fs::rename(&tmp, path))
-            .map_err(|e| {
-                let _ = std::fs::remove_file(&tmp);
-                format!("writing {}: {e}", path.display())
-            })
+        relief::io::write_atomic(path, (text + "\n").as_bytes())
+            .map_err(|e| format!("writing {}: {e}", path.display()))
     }
 
-    /// Reads a baseline: the schema and its version are checked before anything else, and
+    /// Reads a baseline (at most [`MAX_BASELINE_BYTES`]): the schema and its version are checked before anything else, and
     /// every error names the field.
     pub fn read(path: &Path) -> Result<Report, String> {
         let at = |e: String| format!("baseline {}: {e}", path.display());
-        let text = std::fs::read_to_string(path).map_err(|e| at(e.to_string()))?;
+        let bytes =
+            relief::bounds::read_file(path, MAX_BASELINE_BYTES).map_err(|e| at(e.to_string()))?;
+        let text = String::from_utf8(bytes).map_err(|_| at("not UTF-8 text".into()))?;
         let v: serde_json::Value =
             serde_json::from_str(&text).map_err(|e| at(format!("not valid JSON: {e}")))?;
         match v.get("schema").and_then(|s| s.as_str()) {

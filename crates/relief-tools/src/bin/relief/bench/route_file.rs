@@ -36,13 +36,20 @@ pub struct RouteFile {
 
 /// The JSON spelling's version field value this relief reads and writes.
 pub const ROUTE_VERSION: u64 = 1;
+/// The longest route replayed, seconds: an hour, 216,000 frames at 60 Hz. A run keeps every
+/// frame's figures, so a route's span sizes its memory: a 28-byte file spanning 1e9 s would
+/// otherwise ask for terabytes.
+pub const MAX_ROUTE_SECONDS: f64 = 3600.0;
+/// The largest route file read: 64 MiB, about a million CSV lines.
+pub const MAX_ROUTE_BYTES: u64 = 64 << 20;
 
 impl RouteFile {
     /// Reads and checks a route file; the error names the file and the line or field.
     pub fn read(path: &Path) -> Result<RouteFile, String> {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| format!("route {}: {e}", path.display()))?;
-        RouteFile::parse(&text).map_err(|e| format!("route {}: {e}", path.display()))
+        let at = |e: String| format!("route {}: {e}", path.display());
+        let bytes = relief::bounds::read_file(path, MAX_ROUTE_BYTES).map_err(|e| e.to_string())?;
+        let text = String::from_utf8(bytes).map_err(|_| at("not UTF-8 text".into()))?;
+        RouteFile::parse(&text).map_err(at)
     }
 
     /// Parses either spelling: JSON if the first non-blank character is `{`, else CSV.
@@ -77,6 +84,15 @@ impl RouteFile {
                     self.unit, w[1].line, w[1].t, w[0].t
                 ));
             }
+        }
+        if self.duration() > MAX_ROUTE_SECONDS {
+            let last = s.last().expect("two samples at least");
+            return Err(format!(
+                "{} {}: the route spans {} s, more than the {MAX_ROUTE_SECONDS} s relief bench replays",
+                self.unit,
+                last.line,
+                self.duration()
+            ));
         }
         Ok(())
     }
