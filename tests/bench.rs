@@ -385,6 +385,18 @@ fn bad_routes_and_baselines_exit_2_naming_the_line_or_field() {
         "line 3: `x` = NaN is not finite",
     );
     refused(&["bench", &w, "--route", &file("empty.csv", "")], "empty");
+    // Declared spans and counts size a run's memory and time: capped, and refused past the
+    // cap before anything runs (28 bytes spanning 1e9 s once asked for 1.68 TB).
+    let long = file("long.csv", "t,x,y,z\n0,1,0,1\n1e9,5,0,5\n");
+    refused(
+        &["bench", &w, "--route", &long],
+        "line 3: the route spans 1000000000 s, more than the 3600 s",
+    );
+    refused(&["bench", &w, "--seconds", "1e9"], "at most 3600");
+    refused(
+        &["bench", &w, "--repeat", "101"],
+        "--repeat 101: at most 100",
+    );
     refused(
         &[
             "bench",
@@ -430,7 +442,7 @@ fn bad_routes_and_baselines_exit_2_naming_the_line_or_field() {
         file(name, &v.to_string())
     };
     type Edit<'a> = &'a dyn Fn(&mut Value);
-    let cases: [(&str, Edit, &str); 5] = [
+    let cases: [(&str, Edit, &str); 6] = [
         (
             "v0.json",
             &|v| v["schema_version"] = 0.into(),
@@ -455,6 +467,12 @@ fn bad_routes_and_baselines_exit_2_naming_the_line_or_field() {
             "runs.json",
             &|v| v["runs"] = Value::Array(vec![v["runs"][0].clone()]),
             "field runs has 1 run",
+        ),
+        // A million runs would be a million passes.
+        (
+            "many-runs.json",
+            &|v| v["runs"] = Value::Array(vec![v["runs"][0].clone(); 101]),
+            "field runs has 101 runs; relief bench makes at most 100",
         ),
     ];
     for (name, edit, want) in cases {

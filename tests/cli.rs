@@ -4,6 +4,7 @@ mod common;
 
 use common::relief;
 
+use std::path::PathBuf;
 use std::process::Command;
 
 #[test]
@@ -177,4 +178,48 @@ fn preview_draws_the_clipmap_rings_around_a_point() {
         "12",
     ]);
     assert!(!ok && err.contains("X,Z"), "{err}");
+}
+
+/// `demo --world` names a world that is the user's: one that does not open is an error that
+/// says why, and it is left exactly as it was (a damaged byte once had the directory deleted
+/// and the default world baked in its place); a URL is opened, never baked into a directory
+/// named like it.
+#[test]
+fn demo_never_replaces_a_named_world_it_cannot_open() {
+    let dir = common::copy_world("demo-damaged");
+    let manifest = dir.join("world.json");
+    let mut text = std::fs::read(&manifest).unwrap();
+    text[0] = b'[';
+    std::fs::write(&manifest, &text).unwrap();
+    let snapshot = || -> Vec<(PathBuf, Vec<u8>)> {
+        common::walk(&dir)
+            .into_iter()
+            .map(|p| {
+                let bytes = std::fs::read(&p).unwrap();
+                (p, bytes)
+            })
+            .collect()
+    };
+    let before = snapshot();
+    let (ok, _, err) = relief(&["demo", "--world", dir.to_str().unwrap(), "--seconds", "1"]);
+    assert!(!ok && err.contains("only where nothing exists"), "{err}");
+    assert!(before == snapshot(), "the named world changed");
+
+    // Nothing listens on port 9 of loopback: an error, and no directory made for the URL.
+    let cwd = common::scratch("demo-url-cwd");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let out = Command::new(common::relief_exe())
+        .args([
+            "demo",
+            "--world",
+            "http://127.0.0.1:9/w.rlpack",
+            "--seconds",
+            "1",
+        ])
+        .current_dir(&cwd)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let made: Vec<_> = std::fs::read_dir(&cwd).unwrap().flatten().collect();
+    assert!(made.is_empty(), "{made:?}");
 }

@@ -291,3 +291,77 @@ fn heightmap_mistakes_are_explained() {
     ]);
     assert!(!ok && err.contains("--format"), "{err}");
 }
+
+/// Everything the reader checks of a world is checked before an import writes a byte: a sea
+/// level that is not a number (which the manifest could not hold) and regions so far apart
+/// that their overview is no grid the reader takes are refused, and nothing is written.
+#[test]
+fn an_import_the_reader_would_refuse_writes_nothing() {
+    use relief_tools::import::{write_world, ImportError, ImportSettings, ImportedRegion};
+    let region = |x: i32, z: i32| ImportedRegion {
+        location: RegionLocation::new(x, z),
+        height: vec![5.0; 64 * 64],
+        control: None,
+        color: None,
+    };
+    let mut nan = ImportSettings::new("nan", 64, 1.0);
+    nan.sea_level = Some(f32::NAN);
+    let apart = ImportSettings::new("apart", 64, 1.0);
+    let far = [region(-65_536, 0), region(65_536, 0)];
+    for (regions, settings, want) in [
+        (&[region(0, 0)][..], &nan, "sea level NaN"),
+        (&far[..], &apart, "overview"),
+    ] {
+        let out = common::scratch(&format!("import-refused-{}", settings.name));
+        match write_world(regions, settings, &out, &relief_tools::Silent) {
+            Err(ImportError::Settings(m)) => assert!(m.contains(want), "{m}"),
+            other => panic!("{}: {:?}", settings.name, other.map(|_| ())),
+        }
+        assert!(!out.exists(), "{}: something was written", settings.name);
+    }
+    // The same far regions closer together import and read back.
+    let near = [region(-2, 0), region(2, 0)];
+    let out = common::scratch("import-near");
+    write_world(&near, &apart, &out, &relief_tools::Silent).unwrap();
+    World::open(&out).unwrap();
+}
+
+/// An export with one damaged region fails having written nothing (every region is read,
+/// checked and encoded before any file takes its place), and an export never writes
+/// through a symlink named like one of its files: the link is replaced, its target kept.
+#[test]
+fn an_export_is_all_or_nothing_and_never_writes_through_a_link() {
+    let world = common::copy_world("export-damaged");
+    let victim = world
+        .join("regions")
+        .join(RegionLocation::new(1, 1).file_name());
+    let mut bytes = std::fs::read(&victim).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x55;
+    std::fs::write(&victim, bytes).unwrap();
+    let out = common::scratch("export-damaged-out");
+    let (ok, _, err) = relief(&["export", "terrain3d", s(&world), "--out", s(&out)]);
+    assert!(!ok && err.contains("region_01_01"), "{err}");
+    let left: Vec<_> = std::fs::read_dir(&out)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    assert!(left.is_empty(), "written after a failed export: {left:?}");
+
+    let out = common::scratch("export-link-out");
+    std::fs::create_dir_all(&out).unwrap();
+    let target = common::scratch("export-link-target");
+    std::fs::write(&target, b"not yours").unwrap();
+    let name = RegionLocation::new(0, 0).terrain3d_file_name();
+    std::os::unix::fs::symlink(&target, out.join(&name)).unwrap();
+    let (ok, _, err) = relief(&[
+        "export",
+        "terrain3d",
+        s(common::world_dir()),
+        "--out",
+        s(&out),
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(std::fs::read(&target).unwrap(), b"not yours");
+    let meta = std::fs::symlink_metadata(out.join(&name)).unwrap();
+    assert!(meta.is_file() && meta.len() > 1000, "{meta:?}");
+}

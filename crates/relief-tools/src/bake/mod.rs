@@ -123,6 +123,9 @@ impl BakeConfig {
                 self.size
             ));
         }
+        if !self.sea_level.is_finite() {
+            return bad(format!("sea level {} m is not a height", self.sea_level));
+        }
         if self.erosion.top_height.is_nan() || self.erosion.top_height <= 10.0 {
             return bad(format!(
                 "top height {} m must be above 10 m",

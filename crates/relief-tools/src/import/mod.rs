@@ -186,6 +186,9 @@ fn check(regions: &[ImportedRegion], s: &ImportSettings) -> Result<RegionBounds,
             manifest::MAX_SPACING
         ));
     }
+    if let Some(sea) = s.sea_level.filter(|h| !h.is_finite()) {
+        return bad(format!("sea level {sea} m is not a height"));
+    }
     let Some(first) = regions.first() else {
         return bad("there are no regions to import".into());
     };
@@ -233,8 +236,6 @@ pub fn write_world(
     progress: &dyn Progress,
 ) -> Result<ImportReport, ImportError> {
     let bounds = check(regions, s)?;
-    let manifest_path = write::prepare_world_dir(out)?;
-
     let coarse = coarse::build(
         regions,
         bounds,
@@ -243,6 +244,17 @@ pub fn write_world(
         s.sea_level,
     );
     let grid = coarse.grid;
+    // Everything the reader checks of what is written is checked before anything is: the
+    // overview (its grid follows the regions' extent) must read back.
+    let overview = grid.overview(&coarse.height);
+    relief::flat::overview::Overview::decode(&overview.encode()).map_err(|e| {
+        ImportError::Settings(format!(
+            "regions spanning {:?}..{:?} give an overview relief can't read ({e}): import \
+             regions that lie closer together",
+            bounds.min, bounds.max
+        ))
+    })?;
+    let manifest_path = write::prepare_world_dir(out)?;
     let precip = vec![IMPORT_PRECIPITATION_MM; grid.len()];
     // Imported ground keeps steepest descent: its valleys are real, and the same file must
     // always give the same rivers without a seed.
@@ -336,7 +348,6 @@ pub fn write_world(
         files.insert(Manifest::region_path(r.location), entry);
         total.merge(&t);
     }
-    let overview = grid.overview(&coarse.height);
     let (reaches, lakes) = (hydro.reaches.len(), hydro.lakes.len());
     write::write_tables(
         out,

@@ -724,6 +724,79 @@ mod tests {
         })
     }
 
+    /// A resource of `bodies` bodies, each an `Image` holding `data`, the last the main one.
+    fn images(bodies: usize, data: Variant) -> Resource {
+        let bodies: Vec<Body> = (0..bodies)
+            .map(|k| Body {
+                path: if k + 1 == bodies {
+                    "res://x.res".into()
+                } else {
+                    format!("local://Image_{k}")
+                },
+                class: "Image".into(),
+                properties: vec![("data".into(), data.clone())],
+            })
+            .collect();
+        Resource {
+            header: Header {
+                engine: (4, 4),
+                format: 5,
+                class: "Image".into(),
+                flags: 0,
+                uid: None,
+                strings: vec!["data".into()],
+                external: Vec::new(),
+            },
+            bodies,
+        }
+    }
+
+    /// Where body `path`'s offset is written in the resource list of `bytes`.
+    fn offset_slot(bytes: &[u8], path: &str) -> usize {
+        let name = [path.as_bytes(), &[0]].concat();
+        bytes.windows(name.len()).position(|w| w == name).unwrap() + name.len()
+    }
+
+    /// A thousand entries naming one body's bytes (as a hostile file names one 60 MiB
+    /// array thousands of times) would parse it a thousand times: bodies may not overlap.
+    #[test]
+    fn bodies_that_overlap_are_refused() {
+        let r = images(4, Variant::Bytes(vec![7; 4096]));
+        let mut bytes = write(&r, true);
+        assert_eq!(parse(&bytes).unwrap(), r);
+        let first = offset_slot(&bytes, "local://Image_0");
+        let offset: [u8; 8] = bytes[first..first + 8].try_into().unwrap();
+        for path in ["local://Image_1", "local://Image_2", "res://x.res"] {
+            let at = offset_slot(&bytes, path);
+            bytes[at..at + 8].copy_from_slice(&offset);
+        }
+        match parse(&bytes) {
+            Err(ResError::Corrupt { problem, .. }) => {
+                assert!(problem.contains("overlaps"), "{problem}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A value costs 4 bytes in the file and ten times that parsed: arrays and dictionaries
+    /// share one allowance, so a file's parse stays within its length and that allowance.
+    #[test]
+    fn arrays_past_the_allowance_are_refused() {
+        let n = MAX_VALUES_BYTES / std::mem::size_of::<Variant>();
+        let within = images(1, Variant::Array(vec![Variant::Nil; n]));
+        assert!(parse(&write(&within, false)).is_ok());
+        let past = images(1, Variant::Array(vec![Variant::Nil; n + 1]));
+        match parse(&write(&past, false)) {
+            Err(ResError::Corrupt { problem, .. }) => {
+                assert!(problem.contains("arrays and dictionaries"), "{problem}")
+            }
+            other => panic!("{:?}", other.map(|_| ())),
+        }
+        // Shared over the file's bodies: two arrays of half as many and one more.
+        let split = images(2, Variant::Array(vec![Variant::Nil; n / 2 + 1]));
+        assert!(parse(&write(&split, false)).is_err());
+    }
+
     proptest! {
         #[test]
         fn what_is_written_parses_back(r in resource(), magic in any::<bool>()) {

@@ -33,6 +33,9 @@ pub enum ExportError {
     DoesNotFit(String),
     #[error(transparent)]
     World(#[from] FormatError),
+    /// A region that would not read (damaged, missing): named, and nothing was written.
+    #[error("{path}: {source}")]
+    Region { path: PathBuf, source: FormatError },
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,
@@ -200,7 +203,10 @@ pub fn export(
                     let path = out.join(loc.terrain3d_file_name());
                     let r = world
                         .read_region(loc)
-                        .map_err(ExportError::from)
+                        .map_err(|source| ExportError::Region {
+                            path: world.region_path(loc),
+                            source,
+                        })
                         .and_then(|region| {
                             region_file_bytes(world, &region, &res_dir).map_err(|source| {
                                 ExportError::Encode {

@@ -265,6 +265,13 @@ impl World {
         self.store.path_of(&Manifest::region_path(loc))
     }
 
+    /// Where `loc`'s region file lies on disk: (the file holding it, offset, length), in a
+    /// world directory or a pack opened by path; `None` otherwise (see [`Store::on_disk`]).
+    /// What a benchmark reads raw to compare loads against.
+    pub fn region_on_disk(&self, loc: RegionLocation) -> Option<(PathBuf, u64, u64)> {
+        self.store.on_disk(&Manifest::region_path(loc))
+    }
+
     /// Reads and decodes one region, checking the file against the manifest (length and
     /// CRC-32), its own checksums, its location and its layer set. Raw layers are read
     /// straight into the maps; each byte is read and hashed once.

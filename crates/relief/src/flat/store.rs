@@ -28,6 +28,8 @@ pub struct Pack {
     name: PathBuf,
     bytes: Box<dyn ReadAt>,
     files: HashMap<String, (u64, u64)>,
+    /// The pack's file, when it was opened by path: where its files' bytes lie on disk.
+    disk: Option<PathBuf>,
 }
 
 impl Pack {
@@ -108,7 +110,12 @@ impl Pack {
         }
         bytes.vouch(0, PACK_HEAD as u64);
         bytes.vouch(PACK_HEAD as u64, index.len() as u64);
-        Ok(Pack { name, bytes, files })
+        Ok(Pack {
+            name,
+            bytes,
+            files,
+            disk: None,
+        })
     }
 
     fn entry(&self, file: &str) -> Result<(u64, u64), FormatError> {
@@ -246,7 +253,9 @@ impl Store {
             return Ok(Store::Dir(path.to_path_buf()));
         }
         let bytes = FileBytes::open(path).map_err(|e| FormatError::io(path, e))?;
-        Ok(Store::Pack(Pack::open(path, Box::new(bytes))?))
+        let mut pack = Pack::open(path, Box::new(bytes))?;
+        pack.disk = Some(path.to_path_buf());
+        Ok(Store::Pack(pack))
     }
 
     /// A pack on a server, read by ranged GETs through `options`' cache.
@@ -271,6 +280,23 @@ impl Store {
         if let Store::Pack(p) = self {
             if let Ok((offset, len)) = p.entry(file) {
                 p.bytes.vouch(offset, len);
+            }
+        }
+    }
+
+    /// Where `file`'s bytes lie on disk: (the file holding them, offset, length). Its own
+    /// file in a directory; its range of the pack for a pack opened by path; `None` for a
+    /// pack in memory, behind a callback or on a server, or a file not in the world.
+    pub fn on_disk(&self, file: &str) -> Option<(PathBuf, u64, u64)> {
+        match self {
+            Store::Dir(d) => {
+                let path = d.join(file);
+                let len = std::fs::metadata(&path).ok()?.len();
+                Some((path, 0, len))
+            }
+            Store::Pack(p) => {
+                let (offset, len) = p.entry(file).ok()?;
+                Some((p.disk.clone()?, offset, len))
             }
         }
     }

@@ -95,8 +95,7 @@ fn on_every_core(count: usize, check: impl Fn(usize, &mut Sweep) + Sync) -> Swee
 
 /// Every chunk of a flat world of `size_m` (0: the default 64 m): each sample against the
 /// height query there, bit for bit expected.
-pub fn flat(world: World, size_m: f64) -> Result<Sweep, Box<dyn std::error::Error>> {
-    let world = Arc::new(world);
+pub fn flat(world: Arc<World>, size_m: f64) -> Result<Sweep, Box<dyn std::error::Error>> {
     let spacing = world.manifest().vertex_spacing;
     let mut map = PieceMap::default();
     for loc in world.region_locations().collect::<Vec<_>>() {
@@ -154,8 +153,7 @@ pub fn flat(world: World, size_m: f64) -> Result<Sweep, Box<dyn std::error::Erro
 
 /// Every chunk of a planet at `size_m` (0: the default): each sample's distance from the
 /// centre against R + the height query in the sample's own direction.
-pub fn planet(planet: Planet, size_m: f64) -> Result<Sweep, Box<dyn std::error::Error>> {
-    let planet = Arc::new(planet);
+pub fn planet(planet: Arc<Planet>, size_m: f64) -> Result<Sweep, Box<dyn std::error::Error>> {
     let tiles = (planet.face_resolution() / planet.tile_size()) as u16;
     let mut map = PieceMap::default();
     for face in 0..6u8 {

@@ -381,4 +381,18 @@ mod tests {
         let e = decode(Path::new("x.png"), &rgb, Format::Png, &o).unwrap_err();
         assert!(e.to_string().contains("grayscale"), "{e}");
     }
+
+    /// A PNG's header may claim 32768² samples over a few bytes of data: deflate expands at
+    /// most 1,032:1, so it is refused before a 2 GiB buffer is made for it.
+    #[test]
+    fn a_png_claiming_more_than_its_bytes_can_hold_is_refused() {
+        let mut png = png16(2, 2, &[1, 2, 3, 4]);
+        // IHDR's width and height (big-endian, at 16 and 20), then its CRC re-made.
+        png[16..20].copy_from_slice(&32768u32.to_be_bytes());
+        png[20..24].copy_from_slice(&32768u32.to_be_bytes());
+        let crc = crc32fast::hash(&png[12..29]);
+        png[29..33].copy_from_slice(&crc.to_be_bytes());
+        let e = decode(Path::new("x.png"), &png, Format::Png, &ranged("0,100")).unwrap_err();
+        assert!(e.to_string().contains("can't come from"), "{e}");
+    }
 }

@@ -362,35 +362,31 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             verify,
             collision,
             chunk_size,
-        } if relief::planet::opened::is_planet_file(&world) => {
-            let p = relief::planet::Planet::open(&world)?;
-            print!("{}", census::describe_planet(&p)?);
-            if verify {
-                let n = census::verify_planet(&p)?;
-                println!("verified {n} tiles: every checksum matches");
+        } => match relief::runtime::Ground::open(&world)? {
+            // Told apart by what is there (a URL's first bytes too), not by the name.
+            relief::runtime::Ground::Planet(p) => {
+                print!("{}", census::describe_planet(&p)?);
+                if verify {
+                    let n = census::verify_planet(&p)?;
+                    println!("verified {n} tiles: every checksum matches");
+                }
+                if collision {
+                    println!("{}", collision_check::planet(p, chunk_size)?);
+                }
+                Ok(())
             }
-            if collision {
-                println!("{}", collision_check::planet(p, chunk_size)?);
+            relief::runtime::Ground::Flat(w) => {
+                print!("{}", census::describe(&w));
+                if verify {
+                    let n = w.verify()?;
+                    println!("verified {n} regions: every checksum matches");
+                }
+                if collision {
+                    println!("{}", collision_check::flat(w, chunk_size)?);
+                }
+                Ok(())
             }
-            Ok(())
-        }
-        Command::Info {
-            world,
-            verify,
-            collision,
-            chunk_size,
-        } => {
-            let w = relief::World::open(&world)?;
-            print!("{}", census::describe(&w));
-            if verify {
-                let n = w.verify()?;
-                println!("verified {n} regions: every checksum matches");
-            }
-            if collision {
-                println!("{}", collision_check::flat(w, chunk_size)?);
-            }
-            Ok(())
-        }
+        },
         Command::Preview {
             world, out, pixels, ..
         } if relief::planet::opened::is_planet_file(&world) => {

@@ -297,6 +297,24 @@ mod tests {
         assert!(cut(&hm, 100).is_err());
     }
 
+    /// A strip one sample wide would become hundreds of full regions, nearly all holes (16
+    /// GiB from a 3 KB PNG at 2048²): refused, naming what to do; a square image of any size
+    /// and a strip that fits its regions are not.
+    #[test]
+    fn a_thin_strip_is_refused_rather_than_padded_into_regions() {
+        let strip = |w: usize, d: usize| Heightmap {
+            width: w,
+            depth: d,
+            heights: vec![1.0; w * d],
+        };
+        let e = cut(&strip(1, 1 << 20), 2048).expect_err("refused");
+        assert!(e.to_string().contains("smaller --region-size"), "{e}");
+        assert!(cut(&strip(1, 1 << 20), 512).is_err());
+        assert_eq!(cut(&strip(100, 100), 2048).unwrap().len(), 1);
+        assert_eq!(cut(&strip(4096, 64), 64).unwrap().len(), 64);
+        assert_eq!(cut(&strip(130, 64), 64).unwrap().len(), 3);
+    }
+
     #[test]
     fn biome_names_need_ids_from_0_to_31() {
         let dir = std::env::temp_dir().join(format!("relief-biomes-{}", std::process::id()));

@@ -137,13 +137,19 @@ pub fn comparable(base: &Report, now: &Report) -> Result<(), String> {
     Ok(())
 }
 
+/// A commit hash's first 12 characters, whatever the baseline's text holds (a byte slice of
+/// it could split a character: a panic).
+fn short_hash(git: &str) -> String {
+    git.chars().take(12).collect()
+}
+
 /// Prints the judged figures; returns how many are worse.
 pub fn print(judged: &[Judged], base: &Report) -> usize {
     println!(
         "\ncompared with the baseline from {} (relief {} {}, {} runs) on {}: rule in docs/bench.md",
         base.started,
         base.relief.version,
-        base.relief.git.chars().take(12).collect::<String>(),
+        short_hash(&base.relief.git),
         base.runs.len(),
         base.machine.cpu
     );
@@ -187,6 +193,13 @@ mod tests {
     use proptest::prelude::*;
 
     const LOWER: &str = "walking.cpu_p50_per_control";
+
+    #[test]
+    fn a_hash_of_any_text_shortens_without_splitting_a_character() {
+        assert_eq!(short_hash("0123456789abcdef"), "0123456789ab");
+        assert_eq!(short_hash("éééééééééééééé"), "éééééééééééé");
+        assert_eq!(short_hash("ab"), "ab");
+    }
     const HIGHER: &str = "throughput.warm_ratio";
 
     #[test]

@@ -41,7 +41,7 @@ pub fn child(ground: &Path, mode: &str) -> Result<(), String> {
     }
     let world = World::open(ground).map_err(|e| format!("{}: {e}", ground.display()))?;
     let locs: Vec<_> = world.region_locations().take(MAX_REGIONS).collect();
-    let paths: Vec<_> = locs.iter().map(|&l| world.region_path(l)).collect();
+    let paths = super::OnDisk::regions(&world, &locs)?;
     let pool = Arc::new(BufferPool::new(0));
     if mode == "pooled" {
         let lens = world
@@ -51,51 +51,29 @@ pub fn child(ground: &Path, mode: &str) -> Result<(), String> {
         pool.set_room(lens.iter().sum::<usize>() * locs.len());
         pool.prefault(&lens, locs.len());
     }
-    // Two raw reads of the same files, each in reads of a megabyte (as a load reads a
+    // Two raw reads of the same bytes, each in reads of a megabyte (as a load reads a
     // layer), page cache warm, into 64-byte aligned memory already faulted in (on this
     // project's AMD machines the kernel's copy into a destination 16 bytes past a line,
     // where a large allocation starts, runs 3× slower; the baseline must not be the slow
-    // one): into a buffer per file, kept, as a load keeps its maps (the same memory
+    // one): into a buffer per region, kept, as a load keeps its maps (the same memory
     // traffic: the baseline of the ratios); and into one megabyte reused, whose destination
     // stays in cache (the copy's ceiling, reported beside it).
-    let read_into = |p: &Path, buf: &mut [u8]| -> Result<(), String> {
-        use std::io::Read;
-        let mut f = std::fs::File::open(p).map_err(|e| format!("{}: {e}", p.display()))?;
-        let mut at = 0;
-        loop {
-            let end = (at + (1 << 20)).min(buf.len());
-            match f.read(&mut buf[at..end]) {
-                Ok(0) => return Ok(()),
-                Ok(k) => at += k,
-                Err(e) => return Err(format!("{}: {e}", p.display())),
-            }
-            if at == buf.len() {
-                return Ok(());
-            }
-        }
-    };
     let mut kept_raw: Vec<Buffer> = paths
         .iter()
-        .map(|p| Buffer::zeroed(std::fs::metadata(p).map_or(0, |m| m.len() as usize)))
+        .map(|p| Buffer::zeroed(p.len as usize))
         .collect();
     let mut one = Buffer::zeroed(1 << 20);
     let kept_round = || -> Result<f64, String> {
         let t = Instant::now();
         for (p, buf) in paths.iter().zip(kept_raw.iter_mut()) {
-            read_into(p, buf)?;
+            p.read_into(buf)?;
         }
         Ok(t.elapsed().as_secs_f64())
     };
     let one_round = || -> Result<f64, String> {
         let t = Instant::now();
         for p in &paths {
-            let mut f = std::fs::File::open(p).map_err(|e| format!("{}: {e}", p.display()))?;
-            use std::io::Read;
-            while f
-                .read(&mut one)
-                .map_err(|e| format!("{}: {e}", p.display()))?
-                > 0
-            {}
+            p.read_through(&mut one)?;
         }
         Ok(t.elapsed().as_secs_f64())
     };

@@ -42,6 +42,15 @@ pub struct FlatBench {
 impl FlatBench {
     pub fn open(dir: &Path, budget_mb: Option<usize>) -> Result<FlatBench, String> {
         let world = Arc::new(World::open(dir).map_err(|e| format!("{}: {e}", dir.display()))?);
+        FlatBench::with_world(dir, world, budget_mb)
+    }
+
+    /// As [`open`](Self::open), for a world already open (`dir` names it).
+    pub fn with_world(
+        dir: &Path,
+        world: Arc<World>,
+        budget_mb: Option<usize>,
+    ) -> Result<FlatBench, String> {
         let m = world.manifest();
         let e = world.region_extent();
         let b = m.region_bounds;
@@ -142,9 +151,9 @@ impl FlatBench {
     pub fn pass(&self, walks: &[(RouteId, Walk)]) -> Result<Pass, Box<dyn std::error::Error>> {
         let mut fig = Figures::default();
         let locs: Vec<_> = self.world.region_locations().collect();
-        let paths: Vec<_> = locs.iter().map(|&l| self.world.region_path(l)).collect();
+        let paths = super::OnDisk::regions(&self.world, &locs)?;
         for p in &paths {
-            std::hint::black_box(std::fs::read(p)?); // warm the page cache
+            std::hint::black_box(p.read()?); // warm the page cache
         }
         // One region's stored bytes read raw: what a region's load latency is measured in.
         let piece_read = median(
@@ -154,7 +163,7 @@ impl FlatBench {
                 .take(21)
                 .map(|p| {
                     let t = Instant::now();
-                    std::hint::black_box(std::fs::read(p).map(|b| b.len()).unwrap_or(0));
+                    std::hint::black_box(p.read().map(|b| b.len()).unwrap_or(0));
                     t.elapsed()
                 })
                 .collect(),
@@ -300,12 +309,9 @@ impl FlatBench {
         &self,
         fig: &mut Figures,
         locs: &[relief::RegionLocation],
-        paths: &[std::path::PathBuf],
+        paths: &[super::OnDisk],
     ) -> Result<(), Box<dyn std::error::Error>> {
-        let bytes: u64 = paths
-            .iter()
-            .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
-            .sum();
+        let bytes: u64 = paths.iter().map(|p| p.len).sum();
         // Alternate the two, five rounds each, and compare medians: the page cache and the
         // other core make single passes noisy. Warm: the files sit in the page cache, so a
         // raw read is a memory copy and any check costs as much again. Cold: each file is
@@ -330,19 +336,19 @@ impl FlatBench {
                 }
             };
             for _ in 0..5 {
-                if cold && !paths.iter().all(|p| drop_from_page_cache(p)) {
+                if cold && !paths.iter().all(|p| drop_from_page_cache(&p.path)) {
                     break;
                 }
                 let secs = clock(&mut || {
                     for p in paths {
-                        std::hint::black_box(std::fs::read(p)?);
+                        std::hint::black_box(p.read().map_err(std::io::Error::other)?);
                     }
                     Ok(())
                 })?;
                 raws.push(bytes as f64 / secs);
                 if cold {
                     paths.iter().for_each(|p| {
-                        drop_from_page_cache(p);
+                        drop_from_page_cache(&p.path);
                     });
                 }
                 let secs = clock(&mut || {

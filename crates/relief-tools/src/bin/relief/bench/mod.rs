@@ -505,6 +505,68 @@ fn control_ns() -> f64 {
 
 /// Asks the kernel to forget a file's cached pages (after writing back any dirty ones), so
 /// the next read comes from the disk. Returns whether it could.
+/// A region file's bytes where they lie on disk: its own file in a world directory, or its
+/// range of a pack. What loads are compared against, read raw.
+#[derive(Clone, Debug)]
+pub struct OnDisk {
+    pub path: PathBuf,
+    pub offset: u64,
+    pub len: u64,
+}
+
+impl OnDisk {
+    /// Every region of `locs` on disk; an error for a world that is not (by URL, in memory).
+    pub fn regions(
+        world: &relief::World,
+        locs: &[relief::RegionLocation],
+    ) -> Result<Vec<OnDisk>, String> {
+        locs.iter()
+            .map(|&l| {
+                let (path, offset, len) = world
+                    .region_on_disk(l)
+                    .ok_or_else(|| format!("{}: not on disk", world.region_path(l).display()))?;
+                Ok(OnDisk { path, offset, len })
+            })
+            .collect()
+    }
+
+    /// Fills `buf` (at most `len` bytes) from the start of the bytes, a megabyte a read,
+    /// straight into it.
+    pub fn read_into(&self, buf: &mut [u8]) -> Result<(), String> {
+        use std::os::unix::fs::FileExt;
+        let io = |e: std::io::Error| format!("{}: {e}", self.path.display());
+        let file = std::fs::File::open(&self.path).map_err(io)?;
+        let n = buf.len().min(self.len as usize);
+        for (k, piece) in buf[..n].chunks_mut(1 << 20).enumerate() {
+            file.read_exact_at(piece, self.offset + (k << 20) as u64)
+                .map_err(io)?;
+        }
+        Ok(())
+    }
+
+    /// Reads every byte through `scratch`, a piece of its length at a time, keeping none.
+    pub fn read_through(&self, scratch: &mut [u8]) -> Result<(), String> {
+        use std::os::unix::fs::FileExt;
+        let io = |e: std::io::Error| format!("{}: {e}", self.path.display());
+        let file = std::fs::File::open(&self.path).map_err(io)?;
+        let mut at = 0;
+        while at < self.len {
+            let n = (self.len - at).min(scratch.len() as u64) as usize;
+            file.read_exact_at(&mut scratch[..n], self.offset + at)
+                .map_err(io)?;
+            at += n as u64;
+        }
+        Ok(())
+    }
+
+    /// The bytes, read whole.
+    pub fn read(&self) -> Result<Vec<u8>, String> {
+        let mut buf = vec![0u8; self.len as usize];
+        self.read_into(&mut buf)?;
+        Ok(buf)
+    }
+}
+
 pub fn drop_from_page_cache(path: &Path) -> bool {
     #[cfg(target_os = "linux")]
     {

@@ -52,6 +52,14 @@ pub struct PlanetBench {
 impl PlanetBench {
     pub fn open(path: &Path, budget_mb: Option<usize>) -> Result<PlanetBench, String> {
         let planet = Arc::new(Planet::open(path).map_err(|e| format!("{}: {e}", path.display()))?);
+        PlanetBench::with_planet(planet, budget_mb)
+    }
+
+    /// As [`open`](Self::open), for a planet already open.
+    pub fn with_planet(
+        planet: Arc<Planet>,
+        budget_mb: Option<usize>,
+    ) -> Result<PlanetBench, String> {
         let terrain =
             PlanetTerrain::new(planet.clone(), Default::default()).map_err(|e| e.to_string())?;
         let tile_bytes = relief::stream::Source::estimate_bytes(

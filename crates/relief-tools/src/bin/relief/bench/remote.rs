@@ -1,9 +1,13 @@
 //! `relief bench URL`: streaming a pack or planet from a server, against the same file on
-//! local disk, in one run. The file is first downloaded whole (the local baseline, and the
-//! raw transfer rate); then each route speed is driven from the local copy, from the URL with
+//! local disk, in one run. A file no longer than the disk cache's budget is first downloaded
+//! whole (the local baseline, and the raw transfer rate); a longer one (or a server that
+//! claims one) is never downloaded: it is streamed only, within the cache's budget, and the
+//! local rows are left out. Each route speed is driven from the local copy, from the URL with
 //! an empty disk cache (cold) and again with the cache the cold drive filled (warm). With
 //! `--rtt-ms`, the cold drive is repeated through a loopback proxy that adds that delay to
 //! every request, widening the load radius step by step until no collision chunk is late.
+//! Last, a runtime streaming through a proxy that stalls every request is dropped, and the
+//! drop timed: what `relief_runtime_destroy` costs a game whose server stopped answering.
 
 use relief::DVec3;
 use std::io::Write;
@@ -109,17 +113,42 @@ fn measure(
         cache_dir: None,
         ..HttpOptions::default()
     };
-    let (local, bytes, took) = download(url, &no_cache, scratch).map_err(fail)?;
-    println!(
-        "{url}: {:.1} MB downloaded whole in {:.2} s ({:.1} MB/s), the local baseline",
-        bytes as f64 / 1e6,
-        took.as_secs_f64(),
-        bytes as f64 / 1e6 / took.as_secs_f64().max(1e-9)
-    );
-    let bench = if relief::planet::opened::is_planet_file(&local) {
-        Bench::Planet(PlanetBench::open(&local, budget_mb).map_err(fail)?)
+    let shown = relief::http::client::shown(url);
+    let cap = HttpOptions::default().cache_budget;
+    let length = HttpBytes::open(url, &no_cache)
+        .map_err(|e| fail(e.to_string()))?
+        .length();
+    let (local, bytes, took) = if length <= cap {
+        let (local, bytes, took) = download(url, &no_cache, scratch).map_err(fail)?;
+        println!(
+            "{shown}: {:.1} MB downloaded whole in {:.2} s ({:.1} MB/s), the local baseline",
+            bytes as f64 / 1e6,
+            took.as_secs_f64(),
+            bytes as f64 / 1e6 / took.as_secs_f64().max(1e-9)
+        );
+        (Some(local), bytes, took)
     } else {
-        Bench::Flat(FlatBench::open(&local, budget_mb).map_err(fail)?)
+        println!(
+            "{shown}: {:.1} GB, more than the cache's {:.1} GB budget: streamed only (no local \
+             copy, no local baseline)",
+            length as f64 / 1e9,
+            cap as f64 / 1e9
+        );
+        (None, 0, Duration::ZERO)
+    };
+    let bench = match &local {
+        Some(local) if relief::planet::opened::is_planet_file(local) => {
+            Bench::Planet(PlanetBench::open(local, budget_mb).map_err(fail)?)
+        }
+        Some(local) => Bench::Flat(FlatBench::open(local, budget_mb).map_err(fail)?),
+        None => match Ground::open_url(url, &no_cache).map_err(|e| fail(e.to_string()))? {
+            Ground::Planet(p) => {
+                Bench::Planet(PlanetBench::with_planet(p, budget_mb).map_err(fail)?)
+            }
+            Ground::Flat(w) => {
+                Bench::Flat(FlatBench::with_world(Path::new(&shown), w, budget_mb).map_err(fail)?)
+            }
+        },
     };
     let frames = (seconds * FRAME_HZ) as usize;
     let mut rows = Vec::new();
@@ -128,11 +157,11 @@ fn measure(
             cache_dir: Some(scratch.join(format!("cache-{speed}"))),
             ..HttpOptions::default()
         };
-        for (name, from) in [
-            ("local file", From::Local(&local)),
+        let local_row = local.as_deref().map(|l| ("local file", From::Local(l)));
+        for (name, from) in local_row.into_iter().chain([
             ("URL, cold cache", From::Url(url, &cache)),
             ("URL, warm cache", From::Url(url, &cache)),
-        ] {
+        ]) {
             rows.push(drive_once(&bench, name, &from, speed, mps, 0.0, frames).map_err(fail)?);
         }
         if let Some((proxy, path)) = proxy {
@@ -158,12 +187,50 @@ fn measure(
         }
     }
     print(&rows);
+    // The stalling proxy speaks plain HTTP only.
+    let destroy_ms = if url.starts_with("http://") {
+        let ms = stalled_destroy(&bench, url).map_err(fail)?;
+        println!(
+            "destroy: {ms:.2} ms to drop a runtime whose loads wait on a server that stopped \
+             answering (default options: {} s a request)",
+            HttpOptions::default().timeout.as_secs()
+        );
+        Some(ms)
+    } else {
+        None
+    };
     if let Some(path) = json {
-        write_json(path, url, bytes, took, &rows)
+        write_json(path, url, bytes, took, &rows, destroy_ms)
             .map_err(|e| fail(format!("{}: {e}", path.display())))?;
         println!("wrote {}", path.display());
     }
     Ok(())
+}
+
+/// Milliseconds a drop of a runtime takes while its loads are stalled behind a proxy that
+/// holds every request (an http:// URL: the proxy does not speak TLS).
+fn stalled_destroy(bench: &Bench, url: &str) -> Result<f64, String> {
+    let (proxy, path) = delay_proxy(url, 0.0)?;
+    let options = HttpOptions {
+        cache_dir: None,
+        ..HttpOptions::default()
+    };
+    let ground = Ground::open_url(&proxy.url(&path), &options).map_err(|e| e.to_string())?;
+    let mut rt = Runtime::new(ground, bench.config(0.0)).map_err(|e| e.to_string())?;
+    proxy.set(relief::http::proxy::Fault::Stall);
+    let opened = proxy.requests();
+    // A few frames along the route: loads start, and every one stalls.
+    for f in 0..10 {
+        let (focus, _) = bench.at(36.0, f * 30);
+        rt.update(focus).map_err(|e| e.to_string())?;
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    if proxy.requests() == opened {
+        return Err("no load reached the stalled proxy: nothing to measure".into());
+    }
+    let t = Instant::now();
+    drop(rt);
+    Ok(t.elapsed().as_secs_f64() * 1e3)
 }
 
 fn proxy_delay_ms(p: &FaultProxy) -> f64 {
@@ -301,6 +368,7 @@ fn write_json(
     bytes: u64,
     took: Duration,
     rows: &[Row],
+    destroy_stalled_ms: Option<f64>,
 ) -> std::io::Result<()> {
     let rows: Vec<_> = rows
         .iter()
@@ -318,6 +386,7 @@ fn write_json(
         "schema": "relief-bench-url", "schema_version": 1,
         "url": relief::http::client::shown(url), "bytes": bytes,
         "download_s": took.as_secs_f64(), "rows": rows,
+        "destroy_stalled_ms": destroy_stalled_ms,
     });
-    std::fs::write(path, serde_json::to_vec_pretty(&doc)?)
+    relief::io::write_atomic(path, &serde_json::to_vec_pretty(&doc)?)
 }
