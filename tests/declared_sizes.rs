@@ -5,10 +5,7 @@
 
 mod common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard};
-
+use common::largest::{alone, largest_during};
 use relief::io::ReadAt;
 use relief::planet::format::{
     Header, FIELD_BYTES, HEADER_BYTES, INDEX_ENTRY_BYTES, MAX_TABLE_BYTES, SECTION_BYTES,
@@ -16,43 +13,8 @@ use relief::planet::format::{
 use relief::planet::Planet;
 use relief::FormatError;
 
-/// Records the largest single request (alloc or realloc) made by any thread.
-struct Largest;
-static LARGEST: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Largest {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        LARGEST.fetch_max(new_size, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Largest = Largest;
-
-/// One case at a time, so the largest request is the case's own.
-fn alone() -> MutexGuard<'static, ()> {
-    static LOCK: Mutex<()> = Mutex::new(());
-    LOCK.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Runs `f` and returns what it returned and the largest single allocation made meanwhile.
-fn largest_during<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    LARGEST.store(0, Ordering::Relaxed);
-    let r = f();
-    (r, LARGEST.load(Ordering::Relaxed))
-}
+static GLOBAL: common::largest::Largest = common::largest::Largest;
 
 /// What a refused input may cost: the bounds' read step (8 MiB) and a little more. The
 /// hostile inputs below declared 16 GiB to 1 TiB.

@@ -106,6 +106,8 @@ pub fn patient(load_radius: f64, retry_ms: u64) -> relief::stream::StreamConfig 
     }
 }
 
+pub mod hostile;
+pub mod largest;
 pub mod native;
 pub mod nginx;
 pub mod planets;

@@ -15,8 +15,10 @@ use crate::error::FormatError;
 use crate::io::ReadAt;
 
 /// Bytes one read step asks for: a buffer grows by at most this much past what the source has
-/// actually delivered.
+/// actually delivered. A remote source's steps are larger (each is a request, a round trip):
+/// a region or a planet's tables in one or two.
 const STEP: usize = 8 << 20;
+const REMOTE_STEP: usize = 32 << 20;
 
 /// `declared` (a size or count read from `what`) as a `usize`, if it is at most `room` (what
 /// the source can hold) and at most `cap` (the documented limit); a [`FormatError::TooLarge`]
@@ -50,8 +52,7 @@ fn overflow(what: impl Display) -> FormatError {
 /// The `len` bytes at `offset` of `bytes`, read as `what` (named in errors, `name` for I/O
 /// ones): `len` must fit what lies past `offset` and `cap`. The buffer grows a step at a time
 /// as reads succeed, so a source whose claimed length is a lie fails having allocated at most
-/// one step past what it delivered. A remote source ([`ReadAt::is_remote`]) is read in one
-/// request, bounded by `cap` alone: a server delivers what it has or fails the request.
+/// one step past what it delivered (a remote source's steps are requests of up to 32 MiB).
 pub fn read(
     bytes: &dyn ReadAt,
     name: &std::path::Path,
@@ -62,9 +63,7 @@ pub fn read(
 ) -> Result<Vec<u8>, FormatError> {
     let room = bytes.length().saturating_sub(offset);
     let len = fits(what, len, room, cap)?;
-    // A server's bytes in one request (one round trip, one cache entry); anything else a
-    // step at a time.
-    let step = if bytes.is_remote() { len } else { STEP };
+    let step = if bytes.is_remote() { REMOTE_STEP } else { STEP };
     let mut out = Vec::new();
     while out.len() < len {
         let at = out.len();

@@ -339,6 +339,16 @@ impl World {
             .get(&loc)
             .ok_or(FormatError::NoSuchRegion { x: loc.x, z: loc.z })?;
         let path = self.region_path(loc);
+        // The length first: a pack's index may not make a load read more than the manifest
+        // lists.
+        let listed = self.store.len(&Manifest::region_path(loc))?;
+        if listed != entry.bytes {
+            return Err(FormatError::ManifestMismatch {
+                path,
+                expected: format!("{} bytes", entry.bytes),
+                found: format!("{listed} bytes"),
+            });
+        }
         let (mut file, len) = self.store.open_file(&Manifest::region_path(loc))?;
         if len != entry.bytes {
             return Err(FormatError::ManifestMismatch {

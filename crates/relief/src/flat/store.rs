@@ -313,32 +313,37 @@ impl Store {
         match self {
             Store::Dir(d) => {
                 let path = d.join(file);
-                Ok(std::fs::metadata(&path)
-                    .map_err(|e| FormatError::io(&path, e))?
-                    .len())
+                let meta = std::fs::metadata(&path).map_err(|e| FormatError::io(&path, e))?;
+                if !meta.is_file() {
+                    let e =
+                        std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file");
+                    return Err(FormatError::io(&path, e));
+                }
+                Ok(meta.len())
             }
             Store::Pack(p) => Ok(p.entry(file)?.1),
         }
     }
 
     /// Reads a whole file (the manifest, a table, the overview): at most [`MAX_WHOLE_FILE`]
-    /// bytes, so a file that claims (or sparsely is) a terabyte is an error, not an abort.
+    /// bytes, so a file that claims (or sparsely is) a terabyte is an error, not an abort;
+    /// the buffer grows as the bytes arrive ([`crate::bounds`]).
     pub fn read(&self, file: &str) -> Result<Vec<u8>, FormatError> {
-        let (r, len) = self.open_file(file)?;
         let path = self.path_of(file);
-        let len = crate::bounds::fits(path.display(), len, u64::MAX, MAX_WHOLE_FILE)?;
-        // Grown as the bytes arrive: a sparse or lying file costs what it really holds.
-        let mut out = Vec::new();
-        r.take(len as u64)
-            .read_to_end(&mut out)
-            .map_err(|e| FormatError::io(&path, e))?;
-        if out.len() != len {
-            return Err(FormatError::Truncated {
-                need: len as u64,
-                have: out.len() as u64,
-            });
+        match self {
+            Store::Dir(_) => crate::bounds::read_file(&path, MAX_WHOLE_FILE),
+            Store::Pack(p) => {
+                let (offset, len) = p.entry(file)?;
+                crate::bounds::read(
+                    p.bytes.as_ref(),
+                    &path,
+                    path.display(),
+                    offset,
+                    len,
+                    MAX_WHOLE_FILE,
+                )
+            }
         }
-        Ok(out)
     }
 
     /// A reader over one file and its length.
@@ -352,16 +357,8 @@ impl Store {
             }
             Store::Pack(p) if p.bytes.is_remote() => {
                 // One request for the whole file, then read from memory.
-                let (offset, len) = p.entry(file)?;
-                let path = self.path_of(file);
-                let bytes = crate::bounds::read(
-                    p.bytes.as_ref(),
-                    &path,
-                    path.display(),
-                    offset,
-                    len,
-                    MAX_WHOLE_FILE,
-                )?;
+                let bytes = self.read(file)?;
+                let len = bytes.len() as u64;
                 Ok((Box::new(std::io::Cursor::new(bytes)), len))
             }
             Store::Pack(p) => {

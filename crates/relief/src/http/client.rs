@@ -394,7 +394,22 @@ impl Client {
         if got < out.len() {
             return Err(self.truncated(out.len(), got));
         }
-        Ok(())
+        // Read to the body's end: only then does ureq give the connection back to its pool
+        // (else every request opens a connection, and over HTTPS a handshake). A byte more
+        // than promised is a body relief did not ask for.
+        loop {
+            match reader.read(&mut [0u8; 1]) {
+                Ok(0) => return Ok(()),
+                Ok(_) => {
+                    return Err(HttpError::BadResponse {
+                        url: self.shown.clone(),
+                        detail: format!("more than the {} bytes asked for", out.len()),
+                    })
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(self.transport_io(e)),
+            }
+        }
     }
 
     fn truncated(&self, expected: usize, got: usize) -> HttpError {

@@ -195,9 +195,9 @@ pub struct HttpBytes {
     /// Whether the record has been written this session: once the format vouched for the
     /// head.
     recorded: std::sync::atomic::AtomicBool,
-    /// Ranges fetched and staged in the cache, not yet vouched for (a few thousand at most:
-    /// past that the oldest are forgotten, and stay unproven).
-    staged: Mutex<std::collections::HashSet<(u64, u64)>>,
+    /// Ranges (offset, length) fetched and staged in the cache, not yet vouched for (a few
+    /// thousand at most: past that they are forgotten, and stay unproven).
+    staged: Mutex<std::collections::BTreeSet<(u64, u64)>>,
     /// Set when the server's file is found replaced: later fetches fail at once with it.
     changed: Mutex<Option<HttpError>>,
     requests: AtomicU64,
@@ -395,15 +395,29 @@ impl ReadAt for HttpBytes {
         true
     }
 
-    /// Proves the staged cache entry of exactly this range; a vouch for the file's first
-    /// bytes (a header whose checksum held) also writes the record that opens it offline.
+    /// Proves the staged cache entries of every read within this range (one read's, or the
+    /// several requests a large read was made in); a vouch for the file's first bytes (a
+    /// header whose checksum held) also writes the record that opens it offline.
     fn vouch(&self, offset: u64, len: u64) {
         let Some(cache) = &self.cache else { return };
         if offset == 0 && !self.recorded.swap(true, Ordering::Relaxed) {
             write_record(cache, &self.record_key, &self.version, &self.head);
         }
-        if self.staged.lock().remove(&(offset, len)) {
-            if let Some(key) = self.key(offset, len as usize) {
+        let end = offset.saturating_add(len);
+        let proven: Vec<(u64, u64)> = {
+            let mut staged = self.staged.lock();
+            let inside: Vec<(u64, u64)> = staged
+                .range((offset, 0)..(end, 0))
+                .filter(|&&(at, n)| at + n <= end)
+                .copied()
+                .collect();
+            for r in &inside {
+                staged.remove(r);
+            }
+            inside
+        };
+        for (at, n) in proven {
+            if let Some(key) = self.key(at, n as usize) {
                 cache.prove(&key);
             }
         }

@@ -388,20 +388,19 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             }
         },
         Command::Preview {
-            world, out, pixels, ..
-        } if relief::planet::opened::is_planet_file(&world) => {
-            let p = relief::planet::Planet::open(&world)?;
-            preview::draw_planet(&p, pixels.clamp(16, 8192), &out)?;
-            println!("wrote {}", out.display());
-            Ok(())
-        }
-        Command::Preview {
             world,
             out,
             pixels,
             clipmap,
         } => {
-            let w = std::sync::Arc::new(relief::World::open(&world)?);
+            let w = match relief::runtime::Ground::open(&world)? {
+                relief::runtime::Ground::Planet(p) => {
+                    preview::draw_planet(&p, pixels.clamp(16, 8192), &out)?;
+                    println!("wrote {}", out.display());
+                    return Ok(());
+                }
+                relief::runtime::Ground::Flat(w) => w,
+            };
             match &clipmap {
                 Some(at) => {
                     let xz: Vec<f64> = at
