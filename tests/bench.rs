@@ -267,8 +267,10 @@ fn a_recorded_route_replays_at_its_timing_with_json_and_a_plot() {
         .unwrap();
     let json = common::scratch("bench-flat").with_extension("json");
     let svg = common::scratch("bench-flat").with_extension("svg");
+    // The world as a pack (the other tests bench its directory): every section reads its
+    // regions' bytes where they lie in the pack.
     let o = bench(
-        common::world_dir(),
+        common::world_pack_path(),
         route,
         &[
             "--json",
@@ -541,7 +543,7 @@ fn a_slowdown_is_flagged_and_an_identical_build_changes_nothing_steady() {
     let o = bench(
         common::world_dir(),
         route,
-        &["--repeat", "5", "--json", base.to_str().unwrap()],
+        &["--repeat", "3", "--json", base.to_str().unwrap()],
         &[],
     );
     assert!(o.status.success(), "{}", text(&o));

@@ -116,6 +116,18 @@ fn a_planet_streams_over_http_as_it_does_from_disk() {
     let planet = Planet::open_url(&proxy.url("planet.plnt"), &options(None)).unwrap();
     let opened = proxy.requests();
     assert!(opened <= 2, "opening took {opened} requests");
+    // `relief info URL` tells a planet from a pack by the first bytes, as the runtime does.
+    let info = std::process::Command::new(common::relief_exe())
+        .args(["info", &server.url("planet.plnt")])
+        .env("XDG_CACHE_HOME", common::scratch("http-info-cache"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&info.stdout);
+    assert!(
+        info.status.success() && said.starts_with("planet"),
+        "{said}{}",
+        String::from_utf8_lossy(&info.stderr)
+    );
     let reference = Planet::open_bytes("<reference>", Box::new(planet_bytes().to_vec())).unwrap();
 
     let r = planet.radius();

@@ -23,14 +23,18 @@ const RUNTIME_LAYERS: &[&[&str]] = &[
         "reach",
         "recent",
     ],
-    &["layer", "http"],
+    &["layer", "http", "bounds"],
     &["codec", "stream", "lod"],
     &["flat", "planet"],
     &["runtime"],
 ];
 
 /// The tools crate's modules by layer.
-const TOOLS_LAYERS: &[&[&str]] = &[&["progress", "write"], &["bake", "terrain3d"], &["import"]];
+const TOOLS_LAYERS: &[&[&str]] = &[
+    &["progress", "write", "bench"],
+    &["bake", "terrain3d"],
+    &["import"],
+];
 
 /// The workspace's crates and the ones each may depend on (normal, build and dev
 /// dependencies alike, so no test or bench reaches upward either); the tests package

@@ -9,8 +9,8 @@
 //! dying at it. A harness passes when the code under test returns — `Ok` or a typed error —
 //! without panicking, hanging or allocating past libFuzzer's `-rss_limit_mb`.
 //!
-//! Only relief's public API is used, so this file compiles both inside the fuzz crate and
-//! as a module of the stable test.
+//! Only relief's (and relief-tools') public API is used, so this file compiles both inside the
+//! fuzz crate and as a module of the stable test.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -44,6 +44,10 @@ pub const TARGETS: &[(&str, Harness)] = &[
     ("world_queries", world_queries),
     ("planet_queries", planet_queries),
     ("terrain3d", terrain3d),
+    ("remote", remote),
+    ("heightmap", heightmap),
+    ("route", route),
+    ("baseline", baseline),
 ];
 
 fn u16_at(b: &[u8], at: usize) -> usize {
@@ -572,4 +576,202 @@ pub fn terrain3d(data: &[u8]) {
             (n, n, n)
         );
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Sources that lie, and what users hand the tools.
+
+/// A byte source that answers like a lying server: it claims `claimed` bytes (anything, up
+/// to a terabyte and past) and holds `held`; a read past what it holds fails as a truncated
+/// answer does. Remote, so readers take their remote paths (a pack file in one read, a
+/// planet tile's span in one read, 32 MiB read steps).
+struct LyingServer {
+    claimed: u64,
+    held: Vec<u8>,
+}
+
+impl relief::io::ReadAt for LyingServer {
+    fn length(&self) -> u64 {
+        self.claimed
+    }
+    fn read_at(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()> {
+        let end = offset.checked_add(out.len() as u64);
+        // ReadAt's contract: readers stay within the length the source gave.
+        assert!(
+            end.is_some_and(|e| e <= self.claimed),
+            "read of {} bytes at {offset} past the {} claimed",
+            out.len(),
+            self.claimed
+        );
+        match end {
+            Some(e) if e <= self.held.len() as u64 => {
+                out.copy_from_slice(&self.held[offset as usize..e as usize]);
+                Ok(())
+            }
+            _ => Err(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                "the answer ended early",
+            )),
+        }
+    }
+    fn is_remote(&self) -> bool {
+        true
+    }
+}
+
+/// A PLNT blob (byte 0 even) or a world pack (odd) on a lying server. The rest of the input
+/// is the file, checksums fixed up as `planet_tiles` and `world_queries` fix them; of it the
+/// server delivers all but the last `cut` bytes (bytes 9..13, a little-endian u32: a
+/// truncated answer) and claims `delta` bytes more (bytes 1..9, a little-endian i64:
+/// negative claims fewer, a large one a terabyte). A planet is opened and its sections,
+/// overview and up to 24 tiles read; a pack is opened as a world and up to 4 regions read,
+/// whole and heights only.
+pub fn remote(data: &[u8]) {
+    if data.len() < 13 {
+        return;
+    }
+    let (delta, cut) = (u64_at(data, 1), u32_at(data, 9) as usize);
+    let mut file = data[13..].to_vec();
+    let planet = data[0] % 2 == 0;
+    if planet {
+        fix_planet(&mut file);
+    } else if let Some(fixed) = fix_world_pack(&file) {
+        file = fixed;
+    } else {
+        fix_pack(&mut file);
+    }
+    let claimed = (file.len() as u64).wrapping_add(delta);
+    file.truncate(file.len().saturating_sub(cut));
+    let server = Box::new(LyingServer {
+        claimed,
+        held: file,
+    });
+    if planet {
+        let Ok(planet) = Planet::open_bytes("fuzz.plnt", server) else {
+            return;
+        };
+        let _ = planet.reaches();
+        let _ = planet.lakes();
+        let _ = planet.biome_names();
+        let _ = planet.seed_text();
+        let _ = planet.overview();
+        let tps = (planet.face_resolution() / planet.tile_size().max(1)).min(2) as u16;
+        for face in 0..6u8 {
+            for ty in 0..tps {
+                for tx in 0..tps {
+                    let key = TileKey { face, tx, ty };
+                    if (face as u16 + tx + ty) % 2 == 0 {
+                        let _ = planet.read_tile(key);
+                    } else {
+                        let _ = planet.read_heights(key);
+                    }
+                }
+            }
+        }
+    } else {
+        let Ok(world) = World::open_pack("fuzz.rlpack", server) else {
+            return;
+        };
+        let locations: Vec<_> = world.region_locations().take(4).collect();
+        for (k, loc) in locations.into_iter().enumerate() {
+            let read = if k % 2 == 0 {
+                world.read_region(loc)
+            } else {
+                world.read_region_heights(loc)
+            };
+            if let Ok(region) = read {
+                assert_eq!(region.height.len(), (region.size as usize).pow(2));
+            }
+        }
+    }
+}
+
+/// A heightmap as `relief import heightmap` reads one, then cut into regions. Byte 0 picks
+/// the format (r16, f32, PNG); byte 1's bits: 1 gives `--size` from bytes 4..8 (two
+/// little-endian u16, `WxH`), 2 a `--height-range` and 4 a `--scale` (byte 3 sets both); byte
+/// 2 the region size (64 to 2048, or a refused one); the rest is the file.
+pub fn heightmap(data: &[u8]) {
+    use relief_tools::import::heightmap::{cut, decode, Format, Options};
+    if data.len() < 8 {
+        return;
+    }
+    let format = [Format::R16, Format::F32, Format::Png][data[0] as usize % 3];
+    let (flags, k) = (data[1], data[3] as f64);
+    let options = Options {
+        format: Some(format),
+        size: (flags & 1 != 0).then(|| format!("{}x{}", u16_at(data, 4), u16_at(data, 6))),
+        height_range: (flags & 2 != 0).then(|| format!("{},{}", -k, 100.0 * k)),
+        scale: (flags & 4 != 0).then_some(k / 64.0),
+        offset: -k,
+    };
+    let path = std::path::Path::new("fuzz.heightmap");
+    let Ok(hm) = decode(path, &data[8..], format, &options) else {
+        return;
+    };
+    assert_eq!(hm.heights.len(), hm.width * hm.depth);
+    let region_size = [64, 128, 256, 512, 1024, 2048, 96, 4096][data[2] as usize % 8];
+    let Ok(regions) = cut(&hm, region_size) else {
+        return;
+    };
+    // Every sample of the image lands in one region; the rest are holes.
+    let n = (region_size as usize).pow(2);
+    let mut samples = 0;
+    for r in &regions {
+        let control = r.control.as_ref().expect("a cut region has control words");
+        assert_eq!((r.height.len(), control.len()), (n, n));
+        samples += control.iter().filter(|&&c| c & 4 == 0).count();
+    }
+    assert_eq!(samples, hm.width * hm.depth);
+}
+
+/// A route file (`relief bench --route`), CSV or JSON: parsed as `RouteFile::read` parses its
+/// text, then replayed at a few times; what parses writes back as CSV to the same route.
+pub fn route(data: &[u8]) {
+    use relief_tools::bench::route_file::{to_csv, RouteFile};
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(route) = RouteFile::parse(text) else {
+        return;
+    };
+    let duration = route.duration();
+    assert!(duration > 0.0 && duration.is_finite());
+    let _ = route.has_camera();
+    for t in [
+        -1.0,
+        0.0,
+        duration * 0.37,
+        duration * 0.5,
+        duration,
+        duration + 1.0,
+    ] {
+        let _ = route.at(t);
+    }
+    let again = RouteFile::parse(&to_csv(&route.samples)).expect("a route's CSV parses");
+    assert_eq!(again.identity(), route.identity());
+}
+
+/// A bench baseline (`relief bench --compare BASE.json`): parsed as `Report::read` parses its
+/// text (schema and version first, then every field), then compared with itself: comparable
+/// exactly when its run count is one a comparison takes, and no figure better or worse.
+pub fn baseline(data: &[u8]) {
+    use relief_tools::bench::compare::{self, Verdict};
+    use relief_tools::bench::figures::Figures;
+    use relief_tools::bench::report::{Noise, Report};
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(base) = Report::parse(text) else {
+        return;
+    };
+    let runs = base.runs.len();
+    assert_eq!(
+        compare::comparable(&base, &base).is_ok(),
+        (compare::MIN_RUNS..=compare::MAX_RUNS).contains(&runs)
+    );
+    let judged = compare::judge_all(&base, &base);
+    assert!(judged.iter().all(|j| j.verdict == Verdict::NoChange));
+    let _ = compare::table(&judged, &base);
+    let _ = Figures::medians(&base.runs);
+    let _ = Noise::of(&base.runs, &base.routes);
 }

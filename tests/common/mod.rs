@@ -45,13 +45,19 @@ pub fn world_dir() -> &'static Path {
 /// The shared test world as a pack's bytes, packed on first use.
 pub fn world_pack() -> &'static [u8] {
     static PACK: OnceLock<Vec<u8>> = OnceLock::new();
-    PACK.get_or_init(|| {
+    PACK.get_or_init(|| std::fs::read(world_pack_path()).unwrap())
+}
+
+/// [`world_dir`]'s world as a pack file, written on first use.
+pub fn world_pack_path() -> &'static Path {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
         let out = scratch(&format!("pack-{}", env!("CARGO_CRATE_NAME"))).with_extension("rlpack");
         relief::flat::World::open(world_dir())
             .unwrap()
             .write_pack(&out)
             .unwrap();
-        std::fs::read(&out).unwrap()
+        out
     })
 }
 

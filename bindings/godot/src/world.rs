@@ -329,15 +329,10 @@ impl ReliefWorld {
                 Some((name.trim().to_string(), value.trim().to_string()))
             })
             .collect();
-        // A NaN or infinite timeout from the inspector or a script is the default's 10 s
-        // (Duration::from_secs_f64 panics on NaN; clamp passes NaN through).
-        let timeout = Some(self.request_timeout_s)
-            .filter(|t| t.is_finite())
-            .map_or(10.0, |t| t.clamp(0.1, 3600.0));
         HttpOptions {
             cache_dir: Some(globalize(&dir.to_string()).into()),
             cache_budget: (self.cache_budget_mb.max(0) as u64) << 20,
-            timeout: std::time::Duration::from_secs_f64(timeout),
+            timeout: request_timeout(self.request_timeout_s),
             retries: self.request_retries.clamp(0, 20) as u32,
             headers,
             ..HttpOptions::default()
@@ -360,5 +355,30 @@ pub fn globalize(path: &str) -> String {
             .to_string()
     } else {
         path.to_string()
+    }
+}
+
+/// `request_timeout_s` as a request timeout: 0.1 s to an hour, and the default 10 s for a NaN
+/// or infinite one from the inspector or a script (`Duration::from_secs_f64` panics on NaN,
+/// and `clamp` passes NaN through).
+fn request_timeout(seconds: f64) -> std::time::Duration {
+    let s = Some(seconds)
+        .filter(|t| t.is_finite())
+        .map_or(10.0, |t| t.clamp(0.1, 3600.0));
+    std::time::Duration::from_secs_f64(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::request_timeout;
+    use std::time::Duration;
+
+    #[test]
+    fn any_timeout_a_script_sets_is_a_duration() {
+        assert_eq!(request_timeout(f64::NAN), Duration::from_secs(10));
+        assert_eq!(request_timeout(f64::INFINITY), Duration::from_secs(10));
+        assert_eq!(request_timeout(-5.0), Duration::from_millis(100));
+        assert_eq!(request_timeout(1e9), Duration::from_secs(3600));
+        assert_eq!(request_timeout(2.5), Duration::from_millis(2500));
     }
 }

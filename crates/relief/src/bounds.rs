@@ -68,6 +68,8 @@ pub fn read(
     while out.len() < len {
         let at = out.len();
         let step = (len - at).min(step);
+        // Exactly a step more (`resize` alone would double the buffer).
+        out.reserve_exact(step);
         out.resize(at + step, 0);
         bytes
             .read_at(offset + at as u64, &mut out[at..])

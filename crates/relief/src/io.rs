@@ -43,11 +43,11 @@ pub trait ReadAt: Send + Sync {
     fn is_remote(&self) -> bool {
         false
     }
-    /// Says the `len` bytes read at `offset` passed their format's own check (a CRC): a
-    /// source that keeps copies between sessions (the HTTP disk cache) serves only what was
+    /// Says `bytes`, read at `offset`, passed their format's own check (a CRC): a source
+    /// that keeps copies between sessions (the HTTP disk cache) serves only copies of bytes
     /// vouched for, so a wrong answer is never served again. Readers call it with exactly
-    /// the range of one read once its check passed; sources that keep nothing ignore it.
-    fn vouch(&self, _offset: u64, _len: u64) {}
+    /// what one read gave them once its check passed; sources that keep nothing ignore it.
+    fn vouch(&self, _offset: u64, _bytes: &[u8]) {}
 }
 
 /// A file read with positioned reads (no shared cursor, so threads don't contend).
@@ -176,44 +176,67 @@ impl ReadAt for Vec<u8> {
     }
 }
 
-/// A new, empty file beside `path` for writing what will replace it, and its path: named
-/// `.NAME.RANDOM.tmp` with a random part no other user can predict, and created exclusively
-/// (`O_CREAT | O_EXCL`: a file or symlink already there under that name is an error, never
-/// written through). Rename it over `path` when it is whole; remove it on failure.
-pub fn create_temp_beside(path: &Path) -> std::io::Result<(std::fs::File, std::path::PathBuf)> {
+/// A name no other user can predict: `.{stem}.{random}.tmp` (std's `RandomState` is keyed
+/// from the OS's random source).
+fn unpredictable(stem: &str) -> String {
     use std::hash::{BuildHasher, Hasher};
     static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    let mut h = std::hash::RandomState::new().build_hasher();
+    h.write_u32(std::process::id());
+    h.write_u64(SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+    format!(".{stem}.{:016x}.tmp", h.finish())
+}
+
+/// Makes a fresh unpredictable name in `dir` with `make` (which must fail if the name is
+/// taken), trying again on the rare collision.
+fn fresh<T>(
+    dir: Option<&Path>,
+    stem: &str,
+    make: impl Fn(&Path) -> std::io::Result<T>,
+) -> std::io::Result<(T, std::path::PathBuf)> {
     let mut tries = 0;
     loop {
-        // std's RandomState is keyed from the OS's random source.
-        let mut h = std::hash::RandomState::new().build_hasher();
-        h.write_u32(std::process::id());
-        h.write_u64(SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
-        let tmp_name = format!(".{name}.{:016x}.tmp", h.finish());
-        let tmp = dir.map_or_else(|| tmp_name.clone().into(), |d| d.join(&tmp_name));
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-        {
-            Ok(file) => return Ok((file, tmp)),
+        let name = unpredictable(stem);
+        let path = dir.map_or_else(|| name.clone().into(), |d| d.join(&name));
+        match make(&path) {
+            Ok(made) => return Ok((made, path)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && tries < 8 => tries += 1,
             Err(e) => return Err(e),
         }
     }
 }
 
+/// A new, empty file beside `path` for writing what will replace it, and its path: named
+/// `.NAME.RANDOM.tmp` with a random part no other user can predict, and created exclusively
+/// (`O_CREAT | O_EXCL`: a file or symlink already there under that name is an error, never
+/// written through). Rename it over `path` when it is whole; remove it on failure.
+pub fn create_temp_beside(path: &Path) -> std::io::Result<(std::fs::File, std::path::PathBuf)> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    fresh(dir, name, |p| {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(p)
+    })
+}
+
+/// A new, empty directory in `parent` named `.{stem}.RANDOM.tmp` (made exclusively: a file
+/// or symlink already under that name is an error), for scratch files no other user can
+/// put a link among. The caller removes it.
+pub fn create_temp_dir(parent: &Path, stem: &str) -> std::io::Result<std::path::PathBuf> {
+    fresh(Some(parent), stem, |p| std::fs::create_dir(p)).map(|((), path)| path)
+}
+
 /// Writes `bytes` to `path` whole or not at all: into [`create_temp_beside`]'s fresh file,
 /// then renamed over `path`. A reader sees the old file or the new one, never part of
-/// either; a symlink at `path` is replaced, not followed.
+/// either; a symlink at `path` is replaced, not followed. Not flushed to the disk (a bake
+/// writes hundreds of files): what a power cut tears, the manifest's checksums find.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     let (mut file, tmp) = create_temp_beside(path)?;
     let written = file
         .write_all(bytes)
-        .and_then(|()| file.sync_data())
         .and_then(|()| std::fs::rename(&tmp, path));
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);

@@ -10,6 +10,7 @@
 //! the caller's table or `texture N`.
 
 pub mod coarse;
+pub mod heightmap;
 pub mod terrain3d;
 
 use std::collections::BTreeMap;

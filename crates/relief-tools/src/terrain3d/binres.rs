@@ -16,9 +16,9 @@
 //! Only the variant types a Terrain3D region can hold are read; any other is an
 //! [`ResError::UnsupportedVariant`] naming it. Every count and length is checked against the
 //! bytes left before anything is allocated for it; bodies may not overlap (Godot writes them
-//! one after another), so no byte is parsed twice; and the values of arrays and dictionaries
-//! share one allowance ([`MAX_VALUES_BYTES`]), so a file's parse costs at most its length and
-//! that allowance.
+//! one after another), so no byte is parsed twice; and the parsed structure (values of arrays
+//! and dictionaries, names, properties) shares one allowance ([`MAX_VALUES_BYTES`]), so a
+//! file's parse costs at most its length and that allowance.
 
 use super::ResError;
 
@@ -29,10 +29,12 @@ pub const FLAG_HAS_SCRIPT_CLASS: u32 = 8;
 pub const RESERVED_FIELDS: usize = 11;
 /// Nesting deeper than this (arrays in dictionaries in arrays …) is a damaged file.
 const MAX_DEPTH: u32 = 32;
-/// The memory the arrays and dictionaries of one file may take as parsed values: 64 MiB, about
-/// 1.6 million values. A value costs 4 bytes in the file and ten times that parsed, so this,
-/// not the file's length, bounds them; a Terrain3D region's own arrays and dictionaries (its
-/// instances) are a small fraction of it, and its maps are packed arrays, parsed at their
+/// The memory one file's parsed structure may take: its arrays' and dictionaries' values
+/// (about 1.6 million in all), its string table's entries, its properties and each
+/// property's copy of its name, 64 MiB together. A value costs 4 bytes in the file and ten
+/// times that parsed, and a name is stored once and copied by every property naming it, so
+/// this, not the file's length, bounds them; a Terrain3D region's own structure (its
+/// instances) is a small fraction of it, and its maps are packed arrays, parsed at their
 /// length.
 pub const MAX_VALUES_BYTES: usize = 64 << 20;
 
@@ -238,13 +240,18 @@ impl<'a> Cursor<'a> {
 
     /// Takes `n` parsed values' memory from the file's allowance.
     fn values(&mut self, n: usize, what: &'static str) -> Result<(), ResError> {
-        let cost = n.saturating_mul(std::mem::size_of::<Variant>());
+        self.charge(n, std::mem::size_of::<Variant>(), what)
+    }
+
+    /// Takes `n` items of `each` bytes of parsed structure from the file's allowance.
+    fn charge(&mut self, n: usize, each: usize, what: &'static str) -> Result<(), ResError> {
+        let cost = n.saturating_mul(each);
         if cost > self.values_left {
             return Err(ResError::Corrupt {
                 at: self.at as u64,
                 problem: format!(
-                    "{what} of {n} values: the file's arrays and dictionaries would take more \
-                     than {} MiB",
+                    "{what} of {n} items: the file's arrays, dictionaries, names and \
+                     properties would take more than {} MiB parsed",
                     MAX_VALUES_BYTES >> 20
                 ),
             });
@@ -299,6 +306,7 @@ pub fn parse(stream: &[u8]) -> Result<Resource, ResError> {
     }
     c.take(4 * RESERVED_FIELDS, "reserved fields")?;
     let n = c.count(4, "string table")?;
+    c.charge(n, std::mem::size_of::<String>(), "string table")?;
     let strings = (0..n)
         .map(|_| c.string("string table"))
         .collect::<Result<Vec<_>, _>>()?;
@@ -358,6 +366,7 @@ pub fn parse(stream: &[u8]) -> Result<Resource, ResError> {
         };
         let class = c.string("resource class")?;
         let n = c.count(8, "properties")?;
+        c.charge(n, std::mem::size_of::<(String, Variant)>(), "properties")?;
         let mut properties = Vec::with_capacity(n);
         for _ in 0..n {
             let at = c.at as u64;
@@ -366,6 +375,9 @@ pub fn parse(stream: &[u8]) -> Result<Resource, ResError> {
                 at,
                 problem: format!("property name {name} past the string table"),
             })?;
+            // Each property holds its own copy of its name: one long name named by a million
+            // properties would be a million copies.
+            c.charge(1, name.len(), "property names")?;
             properties.push((name.clone(), variant(&mut c, 0)?));
         }
         parsed_to = c.at;
@@ -783,18 +795,25 @@ mod tests {
     #[test]
     fn arrays_past_the_allowance_are_refused() {
         let n = MAX_VALUES_BYTES / std::mem::size_of::<Variant>();
-        let within = images(1, Variant::Array(vec![Variant::Nil; n]));
+        // Less a little for the rest of the file's structure (its names and property).
+        let within = images(1, Variant::Array(vec![Variant::Nil; n - 16]));
         assert!(parse(&write(&within, false)).is_ok());
         let past = images(1, Variant::Array(vec![Variant::Nil; n + 1]));
-        match parse(&write(&past, false)) {
+        let refused = |r: &Resource| match parse(&write(r, false)) {
             Err(ResError::Corrupt { problem, .. }) => {
-                assert!(problem.contains("arrays and dictionaries"), "{problem}")
+                assert!(problem.contains("would take more than 64 MiB"), "{problem}")
             }
             other => panic!("{:?}", other.map(|_| ())),
-        }
+        };
+        refused(&past);
         // Shared over the file's bodies: two arrays of half as many and one more.
-        let split = images(2, Variant::Array(vec![Variant::Nil; n / 2 + 1]));
-        assert!(parse(&write(&split, false)).is_err());
+        refused(&images(2, Variant::Array(vec![Variant::Nil; n / 2 + 1])));
+        // One long name named by many properties: each property's copy counts.
+        let mut named = images(1, Variant::Nil);
+        let name = "n".repeat(1 << 20);
+        named.header.strings = vec![name.clone()];
+        named.bodies[0].properties = vec![(name, Variant::Nil); 65];
+        refused(&named);
     }
 
     proptest! {

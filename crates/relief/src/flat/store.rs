@@ -108,8 +108,8 @@ impl Pack {
                 at.len()
             )));
         }
-        bytes.vouch(0, PACK_HEAD as u64);
-        bytes.vouch(PACK_HEAD as u64, index.len() as u64);
+        bytes.vouch(0, &head);
+        bytes.vouch(PACK_HEAD as u64, &index);
         Ok(Pack {
             name,
             bytes,
@@ -274,14 +274,19 @@ impl Store {
         }
     }
 
-    /// Says `file` was read whole and passed its checks ([`ReadAt::vouch`]): a pack on a
-    /// server may keep it in its disk cache from now on.
-    pub fn vouch(&self, file: &str) {
+    /// Says `bytes`, `file` read whole, passed their checks ([`ReadAt::vouch`]): a pack on
+    /// a server may keep them in its disk cache from now on.
+    pub fn vouch(&self, file: &str, bytes: &[u8]) {
         if let Store::Pack(p) = self {
-            if let Ok((offset, len)) = p.entry(file) {
-                p.bytes.vouch(offset, len);
+            if let Ok((offset, _)) = p.entry(file) {
+                p.bytes.vouch(offset, bytes);
             }
         }
+    }
+
+    /// True for a pack on a server ([`ReadAt::is_remote`]).
+    pub fn is_remote(&self) -> bool {
+        matches!(self, Store::Pack(p) if p.bytes.is_remote())
     }
 
     /// Where `file`'s bytes lie on disk: (the file holding them, offset, length). Its own

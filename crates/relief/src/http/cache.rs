@@ -159,8 +159,10 @@ impl DiskCache {
         self.write(key, bytes, false);
     }
 
-    /// Marks `key`'s staged entry proven. Best effort, as [`put`](Self::put).
-    pub fn prove(&self, key: &str) {
+    /// Marks `key`'s staged entry proven if it holds the bytes whose CRC-32 is `crc` (the
+    /// bytes the format checked, not others staged over them since). Best effort, as
+    /// [`put`](Self::put).
+    pub fn prove(&self, key: &str, crc: u32) {
         use std::io::{Seek, SeekFrom};
         let path = self.path(key);
         let Some(mut file) = crate::io::open_regular(&path).ok().and_then(|_| {
@@ -177,7 +179,8 @@ impl DiskCache {
         let ours = file.read_exact(&mut head).is_ok()
             && head[..4] == MAGIC
             && head[4..8] == VERSION.to_le_bytes()
-            && head[12..44] == digest(key);
+            && head[12..44] == digest(key)
+            && head[52..56] == crc.to_le_bytes();
         if ours && file.seek(SeekFrom::Start(PROVEN_AT)).is_ok() {
             let _ = file.write_all(&1u32.to_le_bytes());
         }
@@ -348,6 +351,47 @@ mod tests {
         std::fs::write(&path, &raw[..raw.len() / 2]).unwrap();
         assert!(!cache.get_into("k1", &mut out));
         assert!(!path.exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A FIFO (or anything not a file) put where an entry belongs is refused without
+    /// blocking and removed; a staged entry is not served until proven.
+    #[cfg(unix)]
+    #[test]
+    fn fifos_are_refused_and_staged_entries_wait_for_proof() {
+        let dir = temp("fifo");
+        let cache = DiskCache::open(&dir, 1 << 20).unwrap();
+        let path = cache.path("k1");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let mut out = vec![0u8; 16];
+        assert!(!cache.get_into("k1", &mut out), "a FIFO served");
+        assert!(cache.get("k1", 1 << 20).is_none());
+        assert!(!path.exists(), "the FIFO stayed");
+        // Staged: a miss until proven, then a hit; another key's proof proves nothing, and
+        // nor does a proof of other bytes (what a reader checked before another reader, or
+        // process, staged a spoiled answer over it).
+        let bytes = vec![9u8; 16];
+        let spoiled = vec![7u8; 16];
+        cache.stage("k1", &spoiled);
+        let checked = crc32fast::hash(&bytes);
+        cache.stage("k1", &bytes);
+        cache.stage("k1", &spoiled);
+        cache.prove("k1", checked);
+        assert!(!cache.get_into("k1", &mut out), "spoiled bytes proven");
+        cache.stage("k1", &bytes);
+        assert!(!cache.get_into("k1", &mut out));
+        cache.prove("k2", checked);
+        assert!(!cache.get_into("k1", &mut out));
+        cache.prove("k1", checked);
+        assert!(cache.get_into("k1", &mut out));
+        assert_eq!(out, bytes);
+        // No entry holds its key's text.
+        let raw = std::fs::read(&path).unwrap();
+        assert!(!raw.windows(2).any(|w| w == b"k1"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

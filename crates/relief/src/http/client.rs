@@ -259,10 +259,22 @@ impl Client {
         let home = origin(&self.url);
         let mut at = self.url.clone();
         let mut redirects = 0;
+        // One timeout for the request, its redirects included: each hop gets what is left.
+        let deadline = std::time::Instant::now() + self.retry_wait_max;
         let response = loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                return Err(HttpError::Transport {
+                    url: self.shown.clone(),
+                    detail: format!("timed out after {redirects} redirects"),
+                });
+            }
             let mut request = self
                 .agent
                 .get(&at)
+                .config()
+                .timeout_global(Some(left))
+                .build()
                 .header("Range", format!("bytes={}-{}", offset, offset + len - 1))
                 // Ranges are of the bytes as stored: no transfer encoding may re-compress
                 // them.
@@ -497,7 +509,13 @@ fn resolve(base: &str, location: &str) -> Option<String> {
     if loc.chars().any(|c| c.is_control()) {
         return None;
     }
-    if loc.contains("://") {
+    // Absolute only when a scheme comes before any path, query or fragment (a relative
+    // `/auth?return=https://x` is a path).
+    let path_start = loc.find(['/', '?', '#']);
+    if loc
+        .find("://")
+        .is_some_and(|e| path_start.map_or(true, |p| e < p))
+    {
         return origin(loc).map(|_| loc.to_string());
     }
     let (scheme, rest) = base.split_once("://")?;
@@ -558,6 +576,10 @@ mod tests {
             Some("https://cdn/x")
         );
         assert_eq!(resolve(base, "file:///etc/passwd"), None);
+        assert_eq!(
+            resolve(base, "/auth?return=https://x/y").as_deref(),
+            Some("http://h:1/auth?return=https://x/y")
+        );
         assert_eq!(resolve(base, "/x\r\nSet-Cookie: a"), None);
     }
 }

@@ -395,16 +395,18 @@ impl ReadAt for HttpBytes {
         true
     }
 
-    /// Proves the staged cache entries of every read within this range (one read's, or the
-    /// several requests a large read was made in); a vouch for the file's first bytes (a
-    /// header whose checksum held) also writes the record that opens it offline.
-    fn vouch(&self, offset: u64, len: u64) {
+    /// Proves the staged cache entries of the reads `bytes` came from (one read's, or the
+    /// several requests a large read was made in), each only if the entry holds exactly the
+    /// bytes vouched for (its CRC): an entry another reader or process staged over it since
+    /// is not. A vouch for the file's first bytes (a header whose checksum held) also writes
+    /// the record that opens it offline.
+    fn vouch(&self, offset: u64, bytes: &[u8]) {
         let Some(cache) = &self.cache else { return };
         if offset == 0 && !self.recorded.swap(true, Ordering::Relaxed) {
             write_record(cache, &self.record_key, &self.version, &self.head);
         }
-        let end = offset.saturating_add(len);
-        let proven: Vec<(u64, u64)> = {
+        let end = offset.saturating_add(bytes.len() as u64);
+        let inside: Vec<(u64, u64)> = {
             let mut staged = self.staged.lock();
             let inside: Vec<(u64, u64)> = staged
                 .range((offset, 0)..(end, 0))
@@ -416,9 +418,11 @@ impl ReadAt for HttpBytes {
             }
             inside
         };
-        for (at, n) in proven {
+        for (at, n) in inside {
+            let from = (at - offset) as usize;
+            let crc = crc32fast::hash(&bytes[from..from + n as usize]);
             if let Some(key) = self.key(at, n as usize) {
-                cache.prove(&key);
+                cache.prove(&key, crc);
             }
         }
     }

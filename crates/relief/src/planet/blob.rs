@@ -163,8 +163,8 @@ impl Blob {
             fields.truncate(known.len());
             index.truncate(known.len() * tiles);
         }
-        bytes.vouch(0, head.len() as u64);
-        bytes.vouch(HEADER_BYTES as u64, tables.len() as u64);
+        bytes.vouch(0, &head);
+        bytes.vouch(HEADER_BYTES as u64, &tables);
         Ok(Blob {
             name,
             bytes,
@@ -235,7 +235,7 @@ impl Blob {
             .read_at(e.offset, stored)
             .map_err(|err| FormatError::io(&self.name, err))?;
         self.check_stored(field, key, e, stored)?;
-        self.bytes.vouch(e.offset, e.length as u64);
+        self.bytes.vouch(e.offset, stored);
         Ok(())
     }
 
@@ -342,7 +342,7 @@ impl Blob {
             })
         });
         if whole {
-            self.bytes.vouch(span.offset, span.length as u64);
+            self.bytes.vouch(span.offset, bytes);
         }
     }
 
@@ -397,7 +397,7 @@ impl Blob {
                 computed,
             });
         }
-        self.bytes.vouch(s.offset, s.length);
+        self.bytes.vouch(s.offset, &out);
         Ok(Some(out))
     }
 }

@@ -265,11 +265,17 @@ impl Header {
         if !len.is_finite() || (len - 1.0).abs() > 1e-6 {
             return bad(format!("polar axis {p} is not a unit vector"));
         }
-        if self.file_length != actual_length {
+        if self.file_length > actual_length {
             return Err(FormatError::Truncated {
                 need: self.file_length,
                 have: actual_length,
             });
+        }
+        if self.file_length < actual_length {
+            return bad(format!(
+                "the file is {} bytes, the source {actual_length}",
+                self.file_length
+            ));
         }
         let fields_end = (HEADER_BYTES + self.field_count as usize * FIELD_BYTES + 4) as u64;
         let index_len = self.index_bytes();

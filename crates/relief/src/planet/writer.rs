@@ -50,6 +50,14 @@ struct Spill {
     length: u64,
 }
 
+/// The spill goes with the writer, whatever ends it: a finished blob, an error, a bake
+/// dropped half way. Its name is random, so nothing else would ever remove it.
+impl Drop for Spill {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
 pub struct BlobWriter {
     out: PathBuf,
     spec: BlobSpec,
@@ -177,7 +185,7 @@ impl BlobWriter {
 
     /// The blob's bytes into `file`: header, tables, the spilled tiles, the sections.
     fn write_blob(
-        self,
+        mut self,
         file: File,
         header: &Header,
         index: &[TileEntry],
@@ -190,15 +198,13 @@ impl BlobWriter {
         w.write_all(&encode_fields(&self.spec.fields)).map_err(io)?;
         w.write_all(&encode_index(index)).map_err(io)?;
         w.write_all(&encode_sections(table)).map_err(io)?;
-        let mut spill = self.spill;
+        let spill = &mut self.spill;
         spill
             .file
             .flush()
             .map_err(|e| FormatError::io(&spill.path, e))?;
-        drop(spill.file);
         let mut r = File::open(&spill.path).map_err(|e| FormatError::io(&spill.path, e))?;
         std::io::copy(&mut r, &mut w).map_err(io)?;
-        let _ = std::fs::remove_file(&spill.path);
         for (_, bytes) in sections {
             w.write_all(bytes).map_err(io)?;
         }

@@ -44,6 +44,16 @@ impl WorldAt {
         }
     }
 
+    /// Where the world is, as messages show it: a URL without its credentials or query.
+    pub fn shown(&self) -> String {
+        let text = self.path().to_string_lossy();
+        if relief::http::is_url(&text) {
+            relief::http::client::shown(&text)
+        } else {
+            text.into_owned()
+        }
+    }
+
     /// `--world DIR` if given, else the default world.
     pub fn from_arg(world: Option<PathBuf>) -> WorldAt {
         world.map_or_else(|| WorldAt::Default(default_world_dir()), WorldAt::Named)
@@ -151,7 +161,7 @@ pub fn run(
     let lapse = (sim_seconds / wall_seconds).max(1.0);
     println!(
         "world {}: {} regions of {}² at {} m; route {:.1} km in {:.0} s of game time, shown ×{lapse:.0} at 60 frames/s",
-        at.path().display(),
+        at.shown(),
         world.region_locations().count(),
         m.region_size,
         m.vertex_spacing,
@@ -293,7 +303,7 @@ pub fn run(
             "recorded the route ({} frames) to {}: replay it with relief bench {} --route {}",
             walked.len(),
             path.display(),
-            at.path().display(),
+            at.shown(),
             path.display()
         );
     }

@@ -4,7 +4,6 @@ mod bench;
 mod census;
 mod collision_check;
 mod demo;
-mod heightmap;
 mod legend;
 mod preview;
 mod process;
@@ -337,12 +336,18 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             world,
             seconds,
             record,
-        } => demo::run(
-            &demo::WorldAt::from_arg(world),
-            seconds.max(1.0),
-            record.as_deref(),
-            &Bars(Mutex::new(None)),
-        ),
+        } => {
+            // Frame figures are kept for the whole show: its length sizes them.
+            if !(seconds.is_finite() && seconds <= 3600.0) {
+                return Err(format!("--seconds {seconds}: want at most 3600").into());
+            }
+            demo::run(
+                &demo::WorldAt::from_arg(world),
+                seconds.max(1.0),
+                record.as_deref(),
+                &Bars(Mutex::new(None)),
+            )
+        }
         Command::Bench(options) => Ok(bench::run(&options)?),
         Command::Import(command) => terrain::import(command, &Bars(Mutex::new(None))),
         Command::Export(command) => terrain::export(command, &Bars(Mutex::new(None))),

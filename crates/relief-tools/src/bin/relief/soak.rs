@@ -190,7 +190,7 @@ fn flat_soak(
         DVec3::new(x, 0.0, z)
     };
     soak(
-        &format!("flat {}", at.path().display()),
+        &format!("flat {}", at.shown()),
         world.into(),
         frames,
         speed,

@@ -5,12 +5,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use relief::RegionLocation;
-use relief_tools::import::{self, ImportError, ImportReport, ImportSettings, ImportedRegion};
+use relief_tools::import::heightmap;
+use relief_tools::import::{self, ImportError, ImportReport, ImportSettings};
 use relief_tools::terrain3d;
 use relief_tools::Progress;
 
-use crate::heightmap::{self, Heightmap};
 use crate::Codecs;
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
@@ -114,7 +113,7 @@ pub fn import(command: ImportCommand, progress: &dyn Progress) -> Result<()> {
             );
             out.fill(&mut s)?;
             let what = format!("a {}×{} heightmap", hm.width, hm.depth);
-            (cut(&hm, region_size)?, s, out, what)
+            (heightmap::cut(&hm, region_size)?, s, out, what)
         }
     };
     let read = started.elapsed().as_secs_f64();
@@ -211,56 +210,6 @@ pub fn read_biome_names(path: &Path) -> std::result::Result<BTreeMap<u8, String>
         .collect()
 }
 
-/// A heightmap cut into regions centred on the origin: image x along world +X, image y
-/// along +Z, sample (0, 0) at the first region's corner. Where the image doesn't fill its
-/// last regions, the samples are holes.
-pub fn cut(
-    hm: &Heightmap,
-    region_size: u32,
-) -> std::result::Result<Vec<ImportedRegion>, ImportError> {
-    if !region_size.is_power_of_two() || !(64..=2048).contains(&region_size) {
-        return Err(ImportError::Settings(format!(
-            "region size {region_size} must be a power of two from 64 to 2048"
-        )));
-    }
-    let n = region_size as usize;
-    let (cols, rows) = (hm.width.div_ceil(n), hm.depth.div_ceil(n));
-    // The world may hold at most four times the image's samples, plus four regions: a thin
-    // strip (1 × 1,048,576) would otherwise become hundreds of full regions, nearly all
-    // holes (16 GiB from a 3 KB file).
-    let allowed = 4 * (hm.width * hm.depth).div_ceil(n * n) + 4;
-    if cols * rows > allowed {
-        return Err(ImportError::Settings(format!(
-            "a {}×{} heightmap in regions of {region_size}² would take {cols}×{rows} regions, \
-             mostly empty (at most {allowed} for its samples): crop it or use a smaller \
-             --region-size",
-            hm.width, hm.depth
-        )));
-    }
-    let (x0, z0) = (-(cols as i32 / 2), -(rows as i32 / 2));
-    let hole = relief::flat::control::Control::BLANK | 1 << 2;
-    let mut regions = Vec::with_capacity(cols * rows);
-    for rz in 0..rows {
-        for rx in 0..cols {
-            let mut height = vec![f32::NAN; n * n];
-            let mut control = vec![hole; n * n];
-            for y in 0..n.min(hm.depth - rz * n) {
-                let src = (rz * n + y) * hm.width + rx * n;
-                let len = n.min(hm.width - rx * n);
-                height[y * n..y * n + len].copy_from_slice(&hm.heights[src..src + len]);
-                control[y * n..y * n + len].fill(relief::flat::control::Control::BLANK);
-            }
-            regions.push(ImportedRegion {
-                location: RegionLocation::new(x0 + rx as i32, z0 + rz as i32),
-                height,
-                control: Some(control),
-                color: None,
-            });
-        }
-    }
-    Ok(regions)
-}
-
 fn file_name(p: &Path) -> String {
     p.file_name()
         .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into())
@@ -269,51 +218,6 @@ fn file_name(p: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_heightmap_is_cut_into_regions_with_holes_past_its_edge() {
-        let (w, d) = (130usize, 64usize);
-        let hm = Heightmap {
-            width: w,
-            depth: d,
-            heights: (0..w * d).map(|k| k as f32).collect(),
-        };
-        let regions = cut(&hm, 64).unwrap();
-        let locs: Vec<(i32, i32)> = regions
-            .iter()
-            .map(|r| (r.location.x, r.location.z))
-            .collect();
-        assert_eq!(locs, [(-1, 0), (0, 0), (1, 0)]);
-        // Sample (x, y) of the image is in region x / 64, at (x % 64, y).
-        for (x, y) in [(0usize, 0usize), (63, 5), (64, 0), (129, 63)] {
-            let r = &regions[x / 64];
-            let k = y * 64 + x % 64;
-            assert_eq!(r.height[k], (y * w + x) as f32, "({x}, {y})");
-            assert_eq!(r.control.as_ref().unwrap()[k] & 4, 0);
-        }
-        let last = &regions[2];
-        assert!(last.height[2].is_nan(), "past the image's edge");
-        assert_eq!(last.control.as_ref().unwrap()[2] & 4, 4, "a hole");
-        assert!(cut(&hm, 100).is_err());
-    }
-
-    /// A strip one sample wide would become hundreds of full regions, nearly all holes (16
-    /// GiB from a 3 KB PNG at 2048²): refused, naming what to do; a square image of any size
-    /// and a strip that fits its regions are not.
-    #[test]
-    fn a_thin_strip_is_refused_rather_than_padded_into_regions() {
-        let strip = |w: usize, d: usize| Heightmap {
-            width: w,
-            depth: d,
-            heights: vec![1.0; w * d],
-        };
-        let e = cut(&strip(1, 1 << 20), 2048).expect_err("refused");
-        assert!(e.to_string().contains("smaller --region-size"), "{e}");
-        assert!(cut(&strip(1, 1 << 20), 512).is_err());
-        assert_eq!(cut(&strip(100, 100), 2048).unwrap().len(), 1);
-        assert_eq!(cut(&strip(4096, 64), 64).unwrap().len(), 64);
-        assert_eq!(cut(&strip(130, 64), 64).unwrap().len(), 3);
-    }
 
     #[test]
     fn biome_names_need_ids_from_0_to_31() {

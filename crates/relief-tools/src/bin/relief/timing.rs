@@ -11,12 +11,8 @@ pub fn percentile<T: Copy + Default>(sorted: &[T], p: f64) -> T {
     sorted[((sorted.len() - 1) as f64 * p / 100.0).round() as usize]
 }
 
-/// The median of some figures: the middle value, the lower middle for an even count; zero
-/// when there are none. Sorts `v` (total order).
-pub fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v.get(v.len().saturating_sub(1) / 2).copied().unwrap_or(0.0)
-}
+/// The median of some figures (the bench's rule's, from the library).
+pub use relief_tools::bench::figures::median;
 
 pub fn micros(d: Duration) -> f64 {
     d.as_secs_f64() * 1e6

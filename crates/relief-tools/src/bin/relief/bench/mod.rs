@@ -4,20 +4,20 @@
 //! file at its recorded timing) and then measures load throughput and queries. The text
 //! report prints each figure's median over the passes; `--json` writes every figure of every
 //! pass with what makes the run comparable; `--plot` draws the last pass's frames; and
-//! `--compare` judges the run against a baseline by the rule in [`compare`].
+//! `--compare` judges the run against a baseline by the rule in [`compare`]. The files it
+//! reads and writes (route files, reports), its figures and that rule are the library's
+//! (`relief_tools::bench`).
 
-pub mod compare;
 mod destroy;
 mod drive;
-pub mod figures;
 mod first_visit;
 mod flat;
 mod planet;
 mod plot;
 mod profiles;
 mod remote;
-pub mod report;
-pub mod route_file;
+
+pub use relief_tools::bench::{compare, figures, report, route_file};
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -135,6 +135,13 @@ pub fn run(o: &Options) -> Result<(), Outcome> {
     if let Some(mode) = &o.first_visit_child {
         return first_visit::child(&o.ground, mode).map_err(bad);
     }
+    // Caps every run keeps, a URL's too.
+    if !(o.seconds.is_finite() && o.seconds > 0.0 && o.seconds <= MAX_ROUTE_SECONDS) {
+        return Err(bad(format!(
+            "--seconds {}: want a positive number of at most {MAX_ROUTE_SECONDS}",
+            o.seconds
+        )));
+    }
     if let Some(url) = o.ground.to_str().filter(|g| relief::http::is_url(g)) {
         return remote::run(url, o.seconds, o.budget_mb, o.rtt_ms, o.json.as_deref());
     }
@@ -149,12 +156,6 @@ pub fn run(o: &Options) -> Result<(), Outcome> {
                 p.display()
             )));
         }
-    }
-    if !(o.seconds.is_finite() && o.seconds > 0.0 && o.seconds <= MAX_ROUTE_SECONDS) {
-        return Err(bad(format!(
-            "--seconds {}: want a positive number of at most {MAX_ROUTE_SECONDS}",
-            o.seconds
-        )));
     }
     if let Some(n) = o.repeat.filter(|&n| n > compare::MAX_RUNS) {
         return Err(bad(format!(
@@ -361,7 +362,10 @@ struct PassFile {
 /// judged identical builds worse; with a process per pass, placement is noise the rule's
 /// separation test sees as such.
 fn pass_in_child(o: &Options, k: usize) -> Result<Pass, Outcome> {
-    let out = std::env::temp_dir().join(format!("relief-bench-{}-{k}.json", std::process::id()));
+    // In a directory of its own no other user could have put a link in.
+    let dir = relief::io::create_temp_dir(&std::env::temp_dir(), "relief-bench-pass")
+        .map_err(|e| Outcome::Failed(e.into()))?;
+    let out = dir.join(format!("pass-{k}.json"));
     let mut cmd =
         std::process::Command::new(std::env::current_exe().map_err(|e| Outcome::Failed(e.into()))?);
     cmd.arg("bench")
@@ -377,7 +381,7 @@ fn pass_in_child(o: &Options, k: usize) -> Result<Pass, Outcome> {
     }
     let done = cmd.output().map_err(|e| Outcome::Failed(e.into()))?;
     let read = std::fs::read(&out);
-    let _ = std::fs::remove_file(&out);
+    let _ = std::fs::remove_dir_all(&dir);
     if !done.status.success() {
         return Err(Outcome::Failed(
             format!(

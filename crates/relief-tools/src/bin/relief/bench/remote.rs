@@ -93,8 +93,8 @@ pub fn run(
         Some(ms) => Some(delay_proxy(url, ms).map_err(bad)?),
         None => None,
     };
-    let scratch = std::env::temp_dir().join(format!("relief-bench-url-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).map_err(|e| bad(format!("{}: {e}", scratch.display())))?;
+    let scratch = relief::io::create_temp_dir(&std::env::temp_dir(), "relief-bench-url")
+        .map_err(|e| bad(format!("a scratch directory: {e}")))?;
     let result = measure(url, seconds, budget_mb, proxy.as_ref(), &scratch, json);
     let _ = std::fs::remove_dir_all(&scratch);
     result
@@ -241,9 +241,14 @@ fn proxy_delay_ms(p: &FaultProxy) -> f64 {
 fn delay_proxy(url: &str, ms: f64) -> Result<(FaultProxy, String), String> {
     use std::net::ToSocketAddrs;
     let rest = url.strip_prefix("http://").ok_or_else(|| {
-        format!("--rtt-ms needs an http:// URL (the proxy does not speak TLS), not {url}")
+        format!(
+            "--rtt-ms needs an http:// URL (the proxy does not speak TLS), not {}",
+            relief::http::client::shown(url)
+        )
     })?;
-    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
+    // The host alone: credentials are no part of the address (and stay out of messages).
+    let host = authority.rsplit('@').next().unwrap_or(authority);
     let with_port = if host.contains(':') {
         host.to_string()
     } else {
