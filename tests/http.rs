@@ -559,6 +559,16 @@ fn relief_bench_url_measures_local_cold_warm_and_a_delayed_link() {
     assert!(text.contains("downloaded whole"), "{text}");
     let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(doc["bytes"], pack_bytes().len() as u64);
+    // The drop behind a stalling proxy is measured (its figure is the bench's to judge, not
+    // this test's), and said.
+    let destroy = doc["destroy_stalled_ms"]
+        .as_f64()
+        .expect("destroy_stalled_ms");
+    assert!(
+        destroy >= 0.0 && text.contains("to drop a runtime"),
+        "{text}"
+    );
+    println!("relief bench URL: destroy behind a stalled server {destroy:.2} ms");
     let rows = doc["rows"].as_array().unwrap();
     for speed in ["running", "flying"] {
         let of = |source: &str| -> Vec<&serde_json::Value> {
