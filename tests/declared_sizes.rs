@@ -78,6 +78,7 @@ fn a_planet_whose_data_starts_a_terabyte_in_is_refused_cheaply() {
     put_u64(&mut b, 112, TIB); // file length
     reseal_header(&mut b);
     let (r, largest) = largest_during(|| open_claimed(b, TIB));
+    println!("a 1 TiB data offset: largest allocation {largest} bytes");
     let Err(e) = r else { panic!("opened") };
     assert!(
         largest < REFUSAL_COST,
@@ -124,6 +125,7 @@ fn a_header_declaring_a_25_gb_index_is_refused_before_reading_it() {
         other => panic!("{other:?}"),
     }
     let (r, largest_open) = largest_during(|| open_claimed(b, TIB));
+    println!("a 25.8 GB index: largest allocation {largest_open} bytes");
     assert!(matches!(r, Err(FormatError::TooLarge { .. })));
     assert!(
         largest.max(largest_open) < REFUSAL_COST,
@@ -147,6 +149,7 @@ fn tiles_claiming_more_than_their_codec_can_store_are_refused_at_open() {
     let crc = crc32fast::hash(&b[at..end]);
     put_u32(&mut b, end, crc);
     let (r, largest) = largest_during(|| open_claimed(b, TIB));
+    println!("4 GiB tile entries: largest allocation {largest} bytes");
     match r {
         Err(FormatError::TooLarge {
             what,
