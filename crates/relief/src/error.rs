@@ -85,7 +85,7 @@ impl FormatError {
     #[cfg_attr(feature = "http", allow(dead_code))]
     pub(crate) fn no_http(url: &str) -> FormatError {
         FormatError::io(
-            std::path::Path::new(url),
+            std::path::Path::new(&crate::io::shown_url(url)),
             std::io::Error::new(
                 std::io::ErrorKind::Unsupported,
                 "this build of relief has no HTTP (the `relief` crate's `http` feature is off)",

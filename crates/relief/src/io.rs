@@ -244,6 +244,21 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     written
 }
 
+/// A URL as messages show it: without its query (a presigned URL's signature) and with any
+/// `user:password@` replaced by `***@`. (In every build: one without the `http` feature
+/// still names a URL it refuses.)
+pub fn shown_url(url: &str) -> String {
+    let plain = url.split(['?', '#']).next().unwrap_or(url);
+    let Some((scheme, rest)) = plain.split_once("://") else {
+        return plain.to_string();
+    };
+    let end = rest.find('/').unwrap_or(rest.len());
+    match rest[..end].rfind('@') {
+        Some(at) => format!("{scheme}://***@{}", &rest[at + 1..]),
+        None => plain.to_string(),
+    }
+}
+
 /// True if `name` is an `http://` or `https://` URL: what `World::open`, `Planet::open` and
 /// the runtime send to [`crate::http`] instead of the file system (or refuse, in a build
 /// without the `http` feature).

@@ -103,19 +103,7 @@ impl std::fmt::Display for Version {
     }
 }
 
-/// The URL as messages show it: without its query (a presigned URL's signature) and with
-/// any `user:password@` replaced by `***@`.
-pub fn shown(url: &str) -> String {
-    let plain = without_query(url);
-    let Some((scheme, rest)) = plain.split_once("://") else {
-        return plain.to_string();
-    };
-    let end = rest.find('/').unwrap_or(rest.len());
-    match rest[..end].rfind('@') {
-        Some(at) => format!("{scheme}://***@{}", &rest[at + 1..]),
-        None => plain.to_string(),
-    }
-}
+pub use crate::io::shown_url as shown;
 
 /// The URL without its query and fragment.
 fn without_query(url: &str) -> &str {
@@ -544,6 +532,19 @@ fn header(response: &ureq::http::Response<ureq::Body>, name: &str) -> Option<Str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn options_show_no_header_value() {
+        let o = HttpOptions {
+            headers: vec![("Authorization".into(), "Bearer s3cret".into())],
+            ..HttpOptions::default()
+        };
+        let shown = format!("{o:?}");
+        assert!(
+            shown.contains("Authorization") && !shown.contains("s3cret"),
+            "{shown}"
+        );
+    }
 
     #[test]
     fn shown_urls_keep_no_secret() {

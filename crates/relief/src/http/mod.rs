@@ -31,7 +31,8 @@ use crate::io::ReadAt;
 pub const HEAD_BYTES: u64 = 256 << 10;
 
 /// How relief talks to a server. [`HttpOptions::default`] is what `World::open(url)` uses.
-#[derive(Clone, Debug)]
+/// Its `Debug` shows the headers' names, never their values (tokens).
+#[derive(Clone)]
 pub struct HttpOptions {
     /// Where fetched bytes are kept between sessions; `None`: no disk cache (every session
     /// fetches again, and nothing loads without the network). Created if missing; one that
@@ -72,6 +73,20 @@ impl Default for HttpOptions {
             headers: Vec::new(),
             headers_to_other_hosts: false,
         }
+    }
+}
+
+impl std::fmt::Debug for HttpOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = self.headers.iter().map(|(n, _)| n.as_str()).collect();
+        f.debug_struct("HttpOptions")
+            .field("cache_dir", &self.cache_dir)
+            .field("cache_budget", &self.cache_budget)
+            .field("timeout", &self.timeout)
+            .field("retries", &self.retries)
+            .field("headers", &names)
+            .field("headers_to_other_hosts", &self.headers_to_other_hosts)
+            .finish()
     }
 }
 
