@@ -563,8 +563,10 @@ pub fn terrain3d(data: &[u8]) {
         binres::parse(data)
     };
     let Ok(resource) = parsed else { return };
-    let again = binres::parse(&binres::write(&resource, false)).expect("what is written parses");
-    assert_eq!(again, resource);
+    let written = binres::write(&resource, false);
+    let again = binres::parse(&written).expect("what is written parses");
+    // Compared as written, bit for bit: a NaN in a float never equals itself.
+    assert_eq!(binres::write(&again, false), written);
     if let Ok(region) = (RegionFile { resource }).region() {
         let n = (region.region_size as usize).pow(2);
         assert_eq!(
