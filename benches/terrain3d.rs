@@ -25,11 +25,11 @@ use relief_tools::terrain3d::{export, RegionFile};
 use relief_tools::Silent;
 
 fn fixture_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/terrain3d-demo")
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("tests/fixtures/terrain3d-demo")
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .join("target/bench-terrain3d")
         .join(name);
     let _ = std::fs::remove_dir_all(&dir);

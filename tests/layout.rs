@@ -38,7 +38,7 @@ const TOOLS_LAYERS: &[&[&str]] = &[
 
 /// The workspace's crates and the ones each may depend on (normal, build and dev
 /// dependencies alike, so no test or bench reaches upward either); the tests package
-/// (`relief-tests`) may use them all.
+/// (`relief-tests`) may use them all, the benchmarks' (`relief-benches`) the runtime and tools.
 const CRATE_DEPENDENCIES: &[(&str, &[&str])] = &[
     ("relief", &[]),
     ("relief-c", &["relief"]),
@@ -46,6 +46,7 @@ const CRATE_DEPENDENCIES: &[(&str, &[&str])] = &[
     ("relief-tools", &["relief"]),
     ("relief-godot", &["relief", "relief-tools"]),
     ("relief-tests", &["relief", "relief-c", "relief-tools"]),
+    ("relief-benches", &["relief", "relief-tools"]),
 ];
 
 /// Module path (segments below the crate root) → the file it is.

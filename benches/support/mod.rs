@@ -1,5 +1,6 @@
 //! The world the benches run on: baked once into target/bench-world (2 km, default settings),
-//! and again whenever the baker's version moves on.
+//! and again whenever the baker's version moves on. The benches' package sits in benches/, so
+//! every path starts from the repository's root above it (`CARGO_MANIFEST_DIR/..`).
 
 use std::path::PathBuf;
 
@@ -9,7 +10,7 @@ use relief_tools::Silent;
 
 #[allow(dead_code)]
 pub fn bench_world() -> World {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-world");
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("target/bench-world");
     World::open(&dir)
         .map_err(|e| e.to_string())
         // A world from an older baker is baked again: the benches measure what bakes today.
@@ -32,7 +33,8 @@ pub fn bench_world() -> World {
 #[allow(dead_code)]
 pub fn bench_planet() -> relief::planet::Planet {
     use relief_tools::bake::planet::{bake_planet, PlanetConfig, PLANET_BAKE_VERSION};
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-planet.plnt");
+    let path =
+        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("target/bench-planet.plnt");
     relief::planet::Planet::open(&path)
         .map_err(|e| e.to_string())
         // A planet from an older baker is baked again: the benches measure what bakes today.
