@@ -1,15 +1,22 @@
-//! include/relief.h is an artifact: generated from the C ABI crate (crates/relief-c), committed,
-//! and checked here.
+//! include/relief.h is an artifact: generated from this crate (the C ABI, crates/relief-c),
+//! committed, and checked here. A test of this crate's own, so cbindgen is built only for it
+//! (never for the cross-crate tests, whose ThreadSanitizer build instruments every
+//! dev-dependency).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The repository's root: this crate sits in crates/relief-c.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
 fn generate() -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = root();
     let mut config = cbindgen::Config::from_file(root.join("crates/relief-c/cbindgen.toml"))
         .expect("read cbindgen.toml");
-    // The version macros come from Cargo.toml (this test is built from the same package),
-    // never typed by hand.
+    // The version macros come from Cargo.toml (this test is built from the ABI's own
+    // package, whose version is the workspace's), never typed by hand.
     config.after_includes = Some(format!(
         "\n#define RELIEF_VERSION_MAJOR {}\n#define RELIEF_VERSION_MINOR {}\n#define RELIEF_VERSION_PATCH {}\n#define RELIEF_VERSION_STRING \"{}\"",
         env!("CARGO_PKG_VERSION_MAJOR"),
@@ -31,13 +38,13 @@ fn generate() -> String {
 
 #[test]
 fn the_committed_header_is_fresh() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("include/relief.h");
+    let path = root().join("include/relief.h");
     let fresh = generate();
     if std::env::var_os("RELIEF_WRITE_HEADER").is_some() {
         std::fs::write(&path, &fresh).unwrap();
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(committed == fresh, "include/relief.h is stale: run `RELIEF_WRITE_HEADER=1 cargo test --test header` and commit it");
+    assert!(committed == fresh, "include/relief.h is stale: run `RELIEF_WRITE_HEADER=1 cargo test -p relief-c --test header` and commit it");
     for name in [
         "relief_world_open",
         "relief_world_destroy",
@@ -61,7 +68,7 @@ fn the_committed_header_is_fresh() {
 
 #[test]
 fn the_header_compiles_alone_as_c99_and_cpp17() {
-    let header = Path::new(env!("CARGO_MANIFEST_DIR")).join("include/relief.h");
+    let header = root().join("include/relief.h");
     assert!(header.exists(), "include/relief.h is missing");
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
     for (compiler, std, ext) in [("cc", "-std=c99", "c"), ("c++", "-std=c++17", "cpp")] {
