@@ -6,8 +6,9 @@
 //! an empty disk cache (cold) and again with the cache the cold drive filled (warm). With
 //! `--rtt-ms`, the cold drive is repeated through a loopback proxy that adds that delay to
 //! every request, widening the load radius step by step until no collision chunk is late.
-//! Last, a runtime streaming through a proxy that stalls every request is dropped, and the
-//! drop timed: what `relief_runtime_destroy` costs a game whose server stopped answering.
+//! Last, runtimes streaming through a proxy that stalls every request are dropped, and the
+//! drops timed against the same drop with the server answering: what
+//! `relief_runtime_destroy` costs a game whose server stopped answering.
 
 use relief::DVec3;
 use std::io::Write;
@@ -21,6 +22,7 @@ use relief::runtime::{Ground, Runtime, RuntimeConfig};
 
 use super::drive::{drive, Setup, FRAME_HZ};
 use super::{flat::FlatBench, planet::PlanetBench, Outcome, Walk};
+use crate::timing::median;
 
 /// The speeds driven: running and flying (m/s), where late collision shows first.
 const SPEEDS: [(&str, f64); 2] = [("running", 10.0), ("flying", 36.0)];
@@ -188,28 +190,58 @@ fn measure(
     }
     print(&rows);
     // The stalling proxy speaks plain HTTP only.
-    let destroy_ms = if url.starts_with("http://") {
-        let ms = stalled_destroy(&bench, url).map_err(fail)?;
+    let destroy = if url.starts_with("http://") {
+        let d = destroy_times(&bench, url).map_err(fail)?;
         println!(
-            "destroy: {ms:.2} ms to drop a runtime whose loads wait on a server that stopped \
-             answering (default options: {} s a request)",
-            HttpOptions::default().timeout.as_secs()
+            "destroy: median {:.2} ms, max {:.2} ms over {DESTROY_RUNS} drops of a runtime whose \
+             loads wait on a server that stopped answering (default options: {} s a request); \
+             {:.2} ms median with the server answering",
+            d.stalled_median,
+            d.stalled_max,
+            HttpOptions::default().timeout.as_secs(),
+            d.answering_median,
         );
-        Some(ms)
+        Some(d)
     } else {
         None
     };
     if let Some(path) = json {
-        write_json(path, url, bytes, took, &rows, destroy_ms)
+        write_json(path, url, bytes, took, &rows, destroy.as_ref())
             .map_err(|e| fail(format!("{}: {e}", path.display())))?;
         println!("wrote {}", path.display());
     }
     Ok(())
 }
 
-/// Milliseconds a drop of a runtime takes while its loads are stalled behind a proxy that
-/// holds every request (an http:// URL: the proxy does not speak TLS).
-fn stalled_destroy(bench: &Bench, url: &str) -> Result<f64, String> {
+/// Drops timed each way, alternating so both see the same machine.
+const DESTROY_RUNS: usize = 9;
+
+/// What dropping a runtime streaming from the URL costs, in milliseconds: with every request
+/// stalled by the proxy, and (the baseline) with the proxy passing answers through.
+struct DestroyTimes {
+    stalled_median: f64,
+    stalled_max: f64,
+    answering_median: f64,
+}
+
+fn destroy_times(bench: &Bench, url: &str) -> Result<DestroyTimes, String> {
+    let mut stalled = Vec::with_capacity(DESTROY_RUNS);
+    let mut answering = Vec::with_capacity(DESTROY_RUNS);
+    for _ in 0..DESTROY_RUNS {
+        stalled.push(timed_drop(bench, url, true)?);
+        answering.push(timed_drop(bench, url, false)?);
+    }
+    stalled.sort_by(f64::total_cmp);
+    Ok(DestroyTimes {
+        stalled_median: median(&mut stalled),
+        stalled_max: stalled[DESTROY_RUNS - 1],
+        answering_median: median(&mut answering),
+    })
+}
+
+/// Milliseconds one drop of a runtime takes after a few frames streaming through a proxy
+/// (an http:// URL: the proxy does not speak TLS) that, when `stall`, holds every request.
+fn timed_drop(bench: &Bench, url: &str, stall: bool) -> Result<f64, String> {
     let (proxy, path) = delay_proxy(url, 0.0)?;
     let options = HttpOptions {
         cache_dir: None,
@@ -217,16 +249,18 @@ fn stalled_destroy(bench: &Bench, url: &str) -> Result<f64, String> {
     };
     let ground = Ground::open_url(&proxy.url(&path), &options).map_err(|e| e.to_string())?;
     let mut rt = Runtime::new(ground, bench.config(0.0)).map_err(|e| e.to_string())?;
-    proxy.set(relief::http::proxy::Fault::Stall);
+    if stall {
+        proxy.set(relief::http::proxy::Fault::Stall);
+    }
     let opened = proxy.requests();
-    // A few frames along the route: loads start, and every one stalls.
+    // A few frames along the route: loads start (and, stalled, every one waits).
     for f in 0..10 {
         let (focus, _) = bench.at(36.0, f * 30);
         rt.update(focus).map_err(|e| e.to_string())?;
         std::thread::sleep(Duration::from_millis(10));
     }
     if proxy.requests() == opened {
-        return Err("no load reached the stalled proxy: nothing to measure".into());
+        return Err("no load reached the proxy: nothing to measure".into());
     }
     let t = Instant::now();
     drop(rt);
@@ -373,7 +407,7 @@ fn write_json(
     bytes: u64,
     took: Duration,
     rows: &[Row],
-    destroy_stalled_ms: Option<f64>,
+    destroy: Option<&DestroyTimes>,
 ) -> std::io::Result<()> {
     let rows: Vec<_> = rows
         .iter()
@@ -391,7 +425,10 @@ fn write_json(
         "schema": "relief-bench-url", "schema_version": 1,
         "url": relief::http::client::shown(url), "bytes": bytes,
         "download_s": took.as_secs_f64(), "rows": rows,
-        "destroy_stalled_ms": destroy_stalled_ms,
+        "destroy_stalled_ms": destroy.map(|d| d.stalled_median),
+        "destroy_stalled_max_ms": destroy.map(|d| d.stalled_max),
+        "destroy_answering_ms": destroy.map(|d| d.answering_median),
+        "destroy_runs": destroy.map(|_| DESTROY_RUNS),
     });
     relief::io::write_atomic(path, &serde_json::to_vec_pretty(&doc)?)
 }
