@@ -14,8 +14,7 @@ use relief::planet::{cube, Planet, PlanetTerrain, TileKey};
 
 fn benches(c: &mut Criterion) {
     let planet = Arc::new(support::bench_planet());
-    let path = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .join("target/bench-planet.plnt");
+    let path = support::planet_path();
     let key = TileKey {
         face: 4,
         tx: 1,

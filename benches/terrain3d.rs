@@ -13,6 +13,8 @@
 //! Throughput is the maps' bytes (height, control, color: 12 a sample), so every figure is
 //! MB/s of maps and the per-sample time is 1 / (throughput / 12).
 
+mod support;
+
 use std::hint::black_box;
 use std::path::PathBuf;
 
@@ -25,13 +27,11 @@ use relief_tools::terrain3d::{export, RegionFile};
 use relief_tools::Silent;
 
 fn fixture_dir() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("tests/fixtures/terrain3d-demo")
+    support::root().join("tests/fixtures/terrain3d-demo")
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .join("target/bench-terrain3d")
-        .join(name);
+    let dir = support::root().join("target/bench-terrain3d").join(name);
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }

@@ -1,8 +1,20 @@
 //! The world the benches run on: baked once into target/bench-world (2 km, default settings),
-//! and again whenever the baker's version moves on. The benches' package sits in benches/, so
-//! every path starts from the repository's root above it (`CARGO_MANIFEST_DIR/..`).
+//! and again whenever the baker's version moves on.
 
 use std::path::PathBuf;
+
+/// The repository's root: the benches' package sits in benches/, and every path starts above
+/// it.
+#[allow(dead_code)]
+pub fn root() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+/// Where the bench planet is baked.
+#[allow(dead_code)]
+pub fn planet_path() -> PathBuf {
+    root().join("target/bench-planet.plnt")
+}
 
 use relief::World;
 use relief_tools::bake::{self, BakeConfig};
@@ -10,7 +22,7 @@ use relief_tools::Silent;
 
 #[allow(dead_code)]
 pub fn bench_world() -> World {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("target/bench-world");
+    let dir = root().join("target/bench-world");
     World::open(&dir)
         .map_err(|e| e.to_string())
         // A world from an older baker is baked again: the benches measure what bakes today.
@@ -33,8 +45,7 @@ pub fn bench_world() -> World {
 #[allow(dead_code)]
 pub fn bench_planet() -> relief::planet::Planet {
     use relief_tools::bake::planet::{bake_planet, PlanetConfig, PLANET_BAKE_VERSION};
-    let path =
-        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("target/bench-planet.plnt");
+    let path = planet_path();
     relief::planet::Planet::open(&path)
         .map_err(|e| e.to_string())
         // A planet from an older baker is baked again: the benches measure what bakes today.

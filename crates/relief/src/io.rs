@@ -244,11 +244,16 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     written
 }
 
+/// The URL without its query and fragment.
+pub(crate) fn without_query(url: &str) -> &str {
+    url.split(['?', '#']).next().unwrap_or(url)
+}
+
 /// A URL as messages show it: without its query (a presigned URL's signature) and with any
 /// `user:password@` replaced by `***@`. (In every build: one without the `http` feature
 /// still names a URL it refuses.)
 pub fn shown_url(url: &str) -> String {
-    let plain = url.split(['?', '#']).next().unwrap_or(url);
+    let plain = without_query(url);
     let Some((scheme, rest)) = plain.split_once("://") else {
         return plain.to_string();
     };

@@ -104,11 +104,7 @@ impl std::fmt::Display for Version {
 }
 
 pub use crate::io::shown_url as shown;
-
-/// The URL without its query and fragment.
-fn without_query(url: &str) -> &str {
-    url.split(['?', '#']).next().unwrap_or(url)
-}
+use crate::io::without_query;
 
 /// Redirects followed for one request, at most.
 pub const MAX_REDIRECTS: u32 = 10;
