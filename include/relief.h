@@ -146,6 +146,10 @@ typedef struct relief_chunk_view {
 // What happened to one item. Kinds are `RELIEF_EVENT_*`.
 typedef uint32_t relief_event_kind;
 
+// How far from the focus a kind of thing streams (`things.json`'s `band`): grass near,
+// bushes and rocks in the middle, trees far. Added in 0.3.0.
+typedef uint32_t relief_band;
+
 // One event. `(face, x, z)` is a region's location (face 0), a planet tile's (face, tx, ty)
 // or a collision chunk's index. A tile's or planet chunk's x and z are never negative:
 // `relief_runtime_acquire_tile(runtime, e.face, (uint32_t)e.x, (uint32_t)e.z, &tile)`
@@ -165,7 +169,9 @@ typedef struct relief_event {
   uint64_t bytes;
   // 1 if a failed item will be retried, else 0.
   uint32_t will_retry;
-  uint32_t reserved;
+  // A thing chunk's band (`RELIEF_BAND_*`); 0 for every other event. (Was `reserved`,
+  // always 0, before 0.3.0.)
+  relief_band band;
 } relief_event;
 
 // One of a runtime's two streams, for `relief_runtime_get_stream_stats`.
@@ -677,6 +683,22 @@ typedef struct relief_world_info {
 // gives what is loaded now, and every level is to be uploaded whole; later events follow on
 // from that. Added in 0.2.1.
 #define RELIEF_EVENT_OVERFLOW 8
+
+// Thing chunk (face, x, z) of band `band` is placed. Added in 0.3.0, ahead of the calls that
+// hand a chunk's things to C: until they come, a runtime made through this ABI places none.
+#define RELIEF_EVENT_THINGS_READY 9
+
+// The thing chunk left its band's drop radius: remove its things.
+#define RELIEF_EVENT_THINGS_DROPPED 10
+
+// A thing chunk failed to build; `status`, `attempt`, `will_retry` as FAILED.
+#define RELIEF_EVENT_THINGS_FAILED 11
+
+#define RELIEF_BAND_NEAR 0
+
+#define RELIEF_BAND_MID 1
+
+#define RELIEF_BAND_FAR 2
 
 // Something failed for good: a load that gave up, a caught panic.
 #define RELIEF_LOG_ERROR 0

@@ -13,7 +13,7 @@ use relief::flat::{RegionSource, World};
 use relief::http::HttpOptions;
 use relief::lod::{Clipmap, ClipmapConfig};
 use relief::planet::rings::PlanetRings;
-use relief::runtime::CollisionConfig;
+use relief::runtime::{BandConfig, CollisionConfig, ThingsConfig};
 use relief::stream::{Loaders, StreamConfig, Streamer};
 use relief::{ConfigError, DVec3, Runtime, RuntimeConfig, RuntimeError};
 
@@ -59,6 +59,15 @@ const WRONG: &[(&str, Spoil)] = &[
     }),
     ("collision.chunk_size_m", |c| {
         c.collision.as_mut().unwrap().chunk_size_m = -64.0
+    }),
+    ("things.near.chunk_size_m", |c| {
+        c.things.as_mut().unwrap().near.chunk_size_m = f64::NAN
+    }),
+    ("things.far.chunk_size_m", |c| {
+        c.things.as_mut().unwrap().far.chunk_size_m = 2000.0
+    }),
+    ("things.mid.stream.drop_radius", |c| {
+        c.things.as_mut().unwrap().mid.stream.drop_radius = 1.0
     }),
     ("lod.levels", |c| c.lod.as_mut().unwrap().levels = 0),
     ("lod.levels", |c| c.lod.as_mut().unwrap().levels = u32::MAX),
@@ -112,6 +121,16 @@ fn a_chunk_size_the_world_cannot_hold_is_named_too() {
         Err(RuntimeError::Config(e)) => assert_eq!(e.field, "collision.chunk_size_m", "{e}"),
         Err(other) => panic!("{other}"),
         Ok(_) => panic!("a runtime started with 63.5 m chunks of 2 m samples"),
+    }
+    // 1024 m chunks of grass (up to 1.5 per m²) would hold 1.6 million things: refused by
+    // the table the world carries, naming the band's chunk size.
+    let mut config = RuntimeConfig::default();
+    config.things.as_mut().unwrap().near.chunk_size_m = 1024.0;
+    assert!(config.validate().is_ok());
+    match Runtime::new(world(), config) {
+        Err(RuntimeError::Config(e)) => assert_eq!(e.field, "things.near.chunk_size_m", "{e}"),
+        Err(other) => panic!("{other}"),
+        Ok(_) => panic!("a runtime started with 1024 m chunks of grass"),
     }
 }
 
@@ -244,6 +263,7 @@ prop_compose! {
         collision in prop::option::of(stream_configs()),
         chunk_size_m in prop::sample::select(vec![f64::NAN, -1.0, 0.0, 1.0, 63.5, 64.0, 1e9]),
         lod in prop::option::of(clipmap_configs()),
+        things in prop::option::of((stream_configs(), thing_chunk_sizes(), thing_chunk_sizes())),
         loader_threads in prop::sample::select(vec![0usize, 1, 2, 256, 257, usize::MAX]),
         event_capacity in prop::sample::select(vec![0usize, 15, 16, 4096, 1 << 20, (1 << 20) + 1, usize::MAX]),
     ) -> RuntimeConfig {
@@ -251,10 +271,32 @@ prop_compose! {
             pieces,
             collision: collision.map(|stream| CollisionConfig { stream, chunk_size_m }),
             lod,
+            things: things.map(|(stream, near, far)| {
+                let d = ThingsConfig::default();
+                ThingsConfig {
+                    near: BandConfig { stream, chunk_size_m: near },
+                    far: BandConfig { chunk_size_m: far, ..d.far },
+                    ..d
+                }
+            }),
             loader_threads,
             event_capacity,
         }
     }
+}
+
+fn thing_chunk_sizes() -> impl Strategy<Value = f64> {
+    prop::sample::select(vec![
+        f64::NAN,
+        -1.0,
+        0.0,
+        3.9,
+        4.0,
+        64.0,
+        1024.0,
+        1024.5,
+        1e9,
+    ])
 }
 
 proptest! {
@@ -270,7 +312,9 @@ proptest! {
             (Err(e), Err(RuntimeError::Config(got))) => prop_assert_eq!(e, &got),
             (Err(e), Ok(_)) => prop_assert!(false, "started despite {}", e),
             (Ok(()), Err(RuntimeError::Config(got))) => {
-                prop_assert_eq!(got.field.as_str(), "collision.chunk_size_m", "{}", got)
+                let ground = ["collision.chunk_size_m", "things.near.chunk_size_m",
+                    "things.mid.chunk_size_m", "things.far.chunk_size_m"];
+                prop_assert!(ground.contains(&got.field.as_str()), "{}", got)
             }
             (Ok(()), Ok(mut rt)) => {
                 prop_assert!(rt.update(DVec3::new(10.0, 0.0, 20.0)).is_ok());

@@ -24,7 +24,7 @@ const RUNTIME_LAYERS: &[&[&str]] = &[
     ],
     &["error"],
     &["layer", "http", "bounds"],
-    &["codec", "stream", "lod"],
+    &["codec", "stream", "lod", "things"],
     &["flat", "planet"],
     &["runtime"],
 ];

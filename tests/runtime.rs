@@ -13,6 +13,7 @@ use relief::lod::{Clipmap, ClipmapConfig};
 use relief::planet::rings::PlanetRings;
 use relief::runtime::{BadFocus, ChunkId, CollisionConfig, Lod, PieceKey, Queries, UpdateError};
 use relief::stream::{Event, StreamConfig};
+use relief::things::ThingKey;
 use relief::{Runtime, RuntimeConfig, RuntimeError, RuntimeEvent};
 use relief_tools::bake::planet::bake_planet;
 use relief_tools::Silent;
@@ -31,6 +32,7 @@ struct Tally {
     /// Pieces loaded and not unloaded since: what the engine would hold.
     held: HashSet<PieceKey>,
     chunks_held: HashSet<ChunkId>,
+    things_held: HashSet<ThingKey>,
     piece_loads: usize,
     chunk_loads: usize,
     dirty_events: usize,
@@ -61,8 +63,18 @@ impl Tally {
                         "{key:?} dropped, never ready"
                     )
                 }
+                RuntimeEvent::Things(Event::Loaded { key, .. }) => {
+                    assert!(self.things_held.insert(key), "{key:?} ready twice")
+                }
+                RuntimeEvent::Things(Event::Unloaded { key }) => {
+                    assert!(
+                        self.things_held.remove(&key),
+                        "{key:?} dropped, never ready"
+                    )
+                }
                 e @ (RuntimeEvent::Piece(Event::Failed { .. })
-                | RuntimeEvent::Chunk(Event::Failed { .. })) => {
+                | RuntimeEvent::Chunk(Event::Failed { .. })
+                | RuntimeEvent::Things(Event::Failed { .. })) => {
                     eprintln!("failed: {e:?}");
                     self.failures += 1
                 }

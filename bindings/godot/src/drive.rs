@@ -175,6 +175,8 @@ impl Driver {
                 RuntimeEvent::Chunk(Event::Failed { key, .. }) => {
                     self.preparer.forget(Key::Chunk(key))
                 }
+                // The node places no things yet (its config asks for none).
+                RuntimeEvent::Things(_) => {}
                 // The rectangles stay in `rt.dirty()` until the next update.
                 RuntimeEvent::LevelsDirty { .. } => {}
                 // Returned below, as the update's error.

@@ -484,6 +484,7 @@ impl Settings {
             pieces,
             collision: self.collision.then(CollisionConfig::default),
             lod: self.far_ground.then(ClipmapConfig::default),
+            things: None,
             loader_threads: workers,
             ..RuntimeConfig::default()
         };

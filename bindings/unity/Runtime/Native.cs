@@ -172,7 +172,8 @@ namespace Relief.Native
         public uint attempt;
         public ulong bytes;
         public uint will_retry;
-        public uint reserved;
+        /// <summary>A thing chunk's band (RELIEF_BAND_*); 0 for every other event.</summary>
+        public uint band;
     }
 
     [StructLayout(LayoutKind.Sequential)]
@@ -355,6 +356,9 @@ namespace Relief.Native
         public const uint RELIEF_EVENT_LEVELS_DIRTY = 6;
         public const uint RELIEF_EVENT_LEVELS_FAILED = 7;
         public const uint RELIEF_EVENT_OVERFLOW = 8;
+        public const uint RELIEF_EVENT_THINGS_READY = 9;
+        public const uint RELIEF_EVENT_THINGS_DROPPED = 10;
+        public const uint RELIEF_EVENT_THINGS_FAILED = 11;
         public const uint RELIEF_ORIGIN_REGION = 0;
         public const uint RELIEF_ORIGIN_OVERVIEW = 1;
         public const uint RELIEF_ORIGIN_OUTSIDE = 2;

@@ -8,6 +8,7 @@ use super::{ffi_guard, handle, relief_status, require, Failure};
 use relief::error::FormatError;
 use relief::runtime::{ChunkId, PieceKey, RuntimeEvent};
 use relief::stream::Event;
+use relief::things::ThingKey;
 
 /// What happened to one item. Kinds are `RELIEF_EVENT_*`.
 pub type relief_event_kind = u32;
@@ -42,6 +43,20 @@ pub const RELIEF_EVENT_LEVELS_FAILED: relief_event_kind = 7;
 /// gives what is loaded now, and every level is to be uploaded whole; later events follow on
 /// from that. Added in 0.2.1.
 pub const RELIEF_EVENT_OVERFLOW: relief_event_kind = 8;
+/// Thing chunk (face, x, z) of band `band` is placed. Added in 0.3.0, ahead of the calls that
+/// hand a chunk's things to C: until they come, a runtime made through this ABI places none.
+pub const RELIEF_EVENT_THINGS_READY: relief_event_kind = 9;
+/// The thing chunk left its band's drop radius: remove its things.
+pub const RELIEF_EVENT_THINGS_DROPPED: relief_event_kind = 10;
+/// A thing chunk failed to build; `status`, `attempt`, `will_retry` as FAILED.
+pub const RELIEF_EVENT_THINGS_FAILED: relief_event_kind = 11;
+
+/// How far from the focus a kind of thing streams (`things.json`'s `band`): grass near,
+/// bushes and rocks in the middle, trees far. Added in 0.3.0.
+pub type relief_band = u32;
+pub const RELIEF_BAND_NEAR: relief_band = 0;
+pub const RELIEF_BAND_MID: relief_band = 1;
+pub const RELIEF_BAND_FAR: relief_band = 2;
 
 /// One event. `(face, x, z)` is a region's location (face 0), a planet tile's (face, tx, ty)
 /// or a collision chunk's index. A tile's or planet chunk's x and z are never negative:
@@ -64,14 +79,19 @@ pub struct relief_event {
     pub bytes: u64,
     /// 1 if a failed item will be retried, else 0.
     pub will_retry: u32,
-    pub reserved: u32,
+    /// A thing chunk's band (`RELIEF_BAND_*`); 0 for every other event. (Was `reserved`,
+    /// always 0, before 0.3.0.)
+    pub band: relief_band,
 }
 
 grows_zeroed!(relief_event = 40);
 
-/// What identifies a streamed item in an event: (face, x, z).
+/// What identifies a streamed item in an event: (face, x, z), and a band for things.
 trait EventKey: Copy {
     fn face_x_z(self) -> (u32, i32, i32);
+    fn band(self) -> u32 {
+        0
+    }
 }
 
 impl EventKey for PieceKey {
@@ -82,6 +102,14 @@ impl EventKey for PieceKey {
 impl EventKey for ChunkId {
     fn face_x_z(self) -> (u32, i32, i32) {
         ChunkId::face_x_z(self)
+    }
+}
+impl EventKey for ThingKey {
+    fn face_x_z(self) -> (u32, i32, i32) {
+        (self.face as u32, self.x, self.z)
+    }
+    fn band(self) -> u32 {
+        self.band as u32
     }
 }
 
@@ -105,6 +133,7 @@ fn event_of<K: EventKey>(e: Event<K, FormatError>, base: relief_event_kind) -> r
         ),
     };
     let (face, x, z) = key.face_x_z();
+    let band = key.band();
     relief_event {
         kind: base + kind,
         face,
@@ -114,7 +143,7 @@ fn event_of<K: EventKey>(e: Event<K, FormatError>, base: relief_event_kind) -> r
         attempt,
         bytes,
         will_retry,
-        reserved: 0,
+        band,
     }
 }
 
@@ -122,6 +151,7 @@ fn runtime_event(e: RuntimeEvent) -> relief_event {
     match e {
         RuntimeEvent::Piece(e) => event_of(e, RELIEF_EVENT_LOADED),
         RuntimeEvent::Chunk(e) => event_of(e, RELIEF_EVENT_CHUNK_READY),
+        RuntimeEvent::Things(e) => event_of(e, RELIEF_EVENT_THINGS_READY),
         RuntimeEvent::LevelsDirty { rects } => relief_event {
             kind: RELIEF_EVENT_LEVELS_DIRTY,
             x: rects.min(i32::MAX as usize) as i32,
@@ -204,6 +234,9 @@ pub extern "C" fn relief_event_kind_name(kind: relief_event_kind) -> *const c_ch
         RELIEF_EVENT_LEVELS_DIRTY => b"LEVELS_DIRTY\0",
         RELIEF_EVENT_LEVELS_FAILED => b"LEVELS_FAILED\0",
         RELIEF_EVENT_OVERFLOW => b"OVERFLOW\0",
+        RELIEF_EVENT_THINGS_READY => b"THINGS_READY\0",
+        RELIEF_EVENT_THINGS_DROPPED => b"THINGS_DROPPED\0",
+        RELIEF_EVENT_THINGS_FAILED => b"THINGS_FAILED\0",
         _ => b"UNKNOWN\0",
     };
     name.as_ptr().cast()

@@ -240,6 +240,8 @@ fn to_rust(c: &relief_runtime_config) -> RuntimeConfig {
             size: c.level_size,
             base_spacing: c.level_spacing_m,
         }),
+        // The C ABI hands out no thing chunks yet: it places none.
+        things: None,
         loader_threads: c.loader_threads as usize,
         event_capacity: c.event_capacity as usize,
     }

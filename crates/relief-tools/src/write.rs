@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use relief::flat::manifest::{self, FileEntry};
 use relief::flat::overview::Overview;
 use relief::flat::tables::{self, BiomesFile, LakesFile, RiversFile};
-use relief::flat::{BIOMES_FILE, LAKES_FILE, OVERVIEW_FILE, RIVERS_FILE};
+use relief::flat::{BIOMES_FILE, LAKES_FILE, OVERVIEW_FILE, RIVERS_FILE, THINGS_FILE};
+use relief::things::ThingsFile;
 
 /// A file of a world that could not be written (or a directory that could not be made).
 #[derive(Debug, thiserror::Error)]
@@ -50,6 +51,17 @@ pub fn prepare_world_dir(out: &Path) -> Result<PathBuf, WriteError> {
         }
     }
     Ok(manifest_path)
+}
+
+/// Writes a placement table as `things.json` into `out`, listing it in `files`.
+pub fn write_things(
+    out: &Path,
+    table: &ThingsFile,
+    files: &mut BTreeMap<String, FileEntry>,
+) -> Result<(), WriteError> {
+    let json = manifest::pretty_json(table);
+    files.insert(THINGS_FILE.into(), write(&out.join(THINGS_FILE), &json)?);
+    Ok(())
 }
 
 /// Writes the overview and the three tables into `out`, listing each in `files`.

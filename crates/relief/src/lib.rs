@@ -39,6 +39,7 @@ pub mod reach;
 pub mod recent;
 pub mod runtime;
 pub mod stream;
+pub mod things;
 
 /// glam, the vector crate positions and directions are given in (`DVec3`: f64 metres and
 /// unit directions; `Vec3`: f32 normals), re-exported so callers match its version.

@@ -17,6 +17,7 @@ pub mod planet;
 pub mod routing;
 pub mod seed;
 pub mod surface;
+pub mod things;
 pub mod uplift;
 
 use std::collections::BTreeMap;
@@ -26,7 +27,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::progress::Progress;
-use crate::write::{prepare_world_dir, write, write_tables, WriteError};
+use crate::write::{prepare_world_dir, write, write_tables, write_things, WriteError};
 use relief::flat::manifest::{self, Census, FileEntry, Manifest, OverviewInfo, RegionBounds};
 use relief::flat::region_writer::{encode_region_derived, CodecProfile};
 use relief::flat::RegionLocation;
@@ -45,8 +46,9 @@ pub use erosion::ErosionConfig;
 /// loose sediment of dry land (`aeolian`): it lifts what plants cannot hold and lays down
 /// the sand dry rivers and open shores supply, downwind. Wetland and swamp need a humid
 /// aridity index (P / PET ≥ 0.65) and lie up to 5 m above drainage. 9: rivers' plumes lay
-/// mud off their mouths (`ground::plume_mud`), so reefs break there.
-pub const BAKE_VERSION: u32 = 9;
+/// mud off their mouths (`ground::plume_mud`), so reefs break there. 10: a world carries
+/// the default placement table (`things.json`, [`things::default_table`]).
+pub const BAKE_VERSION: u32 = 10;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct BakeConfig {
@@ -279,6 +281,7 @@ pub fn bake(
         biome_table.clone(),
         &mut files,
     )?;
+    write_things(out, &things::default_table(), &mut files)?;
 
     let samples = locations.len() as u64 * (cfg.region_size as u64).pow(2);
     let census = Census {

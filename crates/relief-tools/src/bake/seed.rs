@@ -2,13 +2,7 @@
 //! ([`relief::hash::fnv1a`](relief::hash::fnv1a)). Everything the baker draws comes from
 //! here, so the same seed gives the same world on any machine.
 
-/// SplitMix64 finaliser: a good 64-bit mix.
-#[inline]
-pub fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
+pub use relief::hash::mix;
 
 /// A small sequential generator for the handful of choices a bake makes (range placement,
 /// wind direction, latitude). Per-sample randomness uses [`mix`] on coordinates instead.

@@ -4,7 +4,8 @@
 //!
 //! A world is a directory: `world.json` (the manifest), `regions/*.rlr` (one file per region),
 //! `overview.rlo` (coarse whole-world heights) and the tables `rivers.json`, `lakes.json`,
-//! `biomes.json`; or the same files in one pack ([`store`]). docs/formats.md is the byte-exact
+//! `biomes.json`, and the placement table `things.json` if the world has things ([`things`]);
+//! or the same files in one pack ([`store`]). docs/formats.md is the byte-exact
 //! specification.
 
 pub mod clipmap;
@@ -23,14 +24,18 @@ pub mod store;
 pub mod stream;
 pub mod tables;
 pub mod terrain;
+pub mod things;
 pub mod tint;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub use crate::error::FormatError;
 pub use crate::io::ReadAt;
 pub use crate::layer::Layer;
+pub use crate::things::rules::THINGS_FILE;
+use crate::things::Rules;
 pub use control::Control;
 pub use location::RegionLocation;
 pub use manifest::{Census, FileEntry, Manifest};
@@ -56,6 +61,8 @@ pub struct World {
     reaches: Vec<Reach>,
     lakes: Vec<Lake>,
     biomes: Vec<Biome>,
+    /// `things.json`, or no kinds where the world has none.
+    things: Arc<Rules>,
     regions: HashMap<RegionLocation, FileEntry>,
 }
 
@@ -175,6 +182,13 @@ impl World {
             }
         }
         tables::validate(&rivers.reaches, &lakes.lakes, &biomes.biomes)?;
+        let things = match manifest.files.contains_key(THINGS_FILE) {
+            true => {
+                let names: Vec<&str> = biomes.biomes.iter().map(|b| b.name.as_str()).collect();
+                Rules::parse(&read_checked(THINGS_FILE)?, &names)?
+            }
+            false => Rules::none(),
+        };
         // The manifest has no checksum of its own: it is vouched for once everything it
         // lists checked out against it.
         store.vouch(manifest::MANIFEST_FILE, &text);
@@ -185,6 +199,7 @@ impl World {
             reaches: rivers.reaches,
             lakes: lakes.lakes,
             biomes: biomes.biomes,
+            things: Arc::new(things),
             regions,
         })
     }
@@ -240,6 +255,11 @@ impl World {
     pub fn lakes(&self) -> &[Lake] {
         &self.lakes
     }
+    /// The placement table (`things.json`; no kinds where the world has none).
+    pub fn things(&self) -> &Arc<Rules> {
+        &self.things
+    }
+
     pub fn biomes(&self) -> &[Biome] {
         &self.biomes
     }

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
 use super::spatial::{self, Spatial};
 use crate::flat::{Control, ReachKind, Region, RegionLocation, World};
@@ -110,7 +110,7 @@ pub struct Terrain {
     hi: [i64; 2],
 }
 
-type Map = PieceMap<RegionLocation, Region>;
+pub(crate) type Map = PieceMap<RegionLocation, Region>;
 
 impl Terrain {
     pub fn new(world: Arc<World>, resident: Resident<RegionLocation, Region>) -> Terrain {
@@ -265,26 +265,39 @@ impl Terrain {
     /// Unit surface normal (Y up) from central differences one sample apart (one overview
     /// cell apart where the overview answers).
     pub fn normal(&self, x: f64, z: f64) -> (Vec3, Origin) {
-        let map = self.resident.read();
+        let (n, origin) = self.normal_in(&self.resident.read(), x, z);
+        (n.as_vec3(), origin)
+    }
+
+    /// [`Terrain::normal`] over `map`, in f64.
+    pub(crate) fn normal_in(&self, map: &Map, x: f64, z: f64) -> (DVec3, Origin) {
         let mut last = None;
-        let origin = self.height_in(&map, &mut last, x, z).origin;
+        let origin = self.height_in(map, &mut last, x, z).origin;
         let d = if matches!(origin, Origin::Region(_)) {
             self.spacing
         } else {
             self.world.overview().spacing
         };
-        let mut h =
-            |dx: f64, dz: f64| self.height_in(&map, &mut last, x + dx, z + dz).height as f64;
+        let mut h = |dx: f64, dz: f64| self.height_in(map, &mut last, x + dx, z + dz).height as f64;
         let gx = (h(d, 0.0) - h(-d, 0.0)) / (2.0 * d);
         let gz = (h(0.0, d) - h(0.0, -d)) / (2.0 * d);
         let len = (gx * gx + 1.0 + gz * gz).sqrt();
-        let n = Vec3::new((-gx / len) as f32, (1.0 / len) as f32, (-gz / len) as f32);
-        (n, origin)
+        (DVec3::new(-gx / len, 1.0 / len, -gz / len), origin)
+    }
+
+    /// [`Terrain::height`] over `map`.
+    pub(crate) fn height_on(&self, map: &Map, x: f64, z: f64) -> HeightAt {
+        self.height_in(map, &mut None, x, z)
     }
 
     /// The sample nearest (x, z) decoded: Terrain3D control word, biome, lake. `None` where no
     /// resident region covers it (the overview carries heights only).
     pub fn ground(&self, x: f64, z: f64) -> Option<Ground> {
+        self.ground_in(&self.resident.read(), x, z)
+    }
+
+    /// [`Terrain::ground`] over `map`.
+    pub(crate) fn ground_in(&self, map: &Map, x: f64, z: f64) -> Option<Ground> {
         if self.outside(x, z) {
             return None;
         }
@@ -294,7 +307,6 @@ impl Terrain {
             gi.div_euclid(self.size) as i32,
             gj.div_euclid(self.size) as i32,
         );
-        let map = self.resident.read();
         let r = map.get(&loc)?;
         let k = gj.rem_euclid(self.size) as usize * self.size as usize
             + gi.rem_euclid(self.size) as usize;

@@ -8,10 +8,11 @@
 //! 1. the pieces' streamer applies finished loads and re-plans around the focus;
 //! 2. the levels follow the focus, and every piece that just arrived refreshes the cells over
 //!    it (so a level never shows overview heights where a region is resident);
-//! 3. the chunk streamer re-plans (its builds read the pieces now resident);
+//! 3. the chunk streamer re-plans (its builds read the pieces now resident), then the
+//!    thing streamers (one per band of placed things);
 //! 4. everything that happened goes into one event stream, oldest first:
 //!    [`RuntimeEvent::Piece`] (loaded, unloaded, failed), [`RuntimeEvent::Chunk`] (ready,
-//!    dropped, failed), then one [`RuntimeEvent::LevelsDirty`] if any level cell changed —
+//!    dropped, failed), [`RuntimeEvent::Things`], then one [`RuntimeEvent::LevelsDirty`] if any level cell changed —
 //!    [`Runtime::dirty`] lists this update's rectangles, all an engine needs to upload.
 //!
 //! Like the parts it drives, `update` does no file I/O and no decoding and allocates nothing in
@@ -22,6 +23,7 @@
 pub mod chunks;
 pub mod ground;
 pub mod lod;
+pub mod things;
 
 use glam::DVec3;
 use std::collections::VecDeque;
@@ -31,12 +33,14 @@ use std::time::{Duration, Instant};
 pub use chunks::{ChunkId, ChunkLookup, Chunks, Heightfield};
 pub use ground::{check_focus, BadFocus, Ground, PieceKey, Pieces, Queries, Streamed};
 pub use lod::{Lod, LodPlane};
+pub use things::{BandConfig, ThingHit, ThingLookup, Things, ThingsConfig};
 
 use crate::config::{at_least, ConfigError};
 use crate::error::FormatError;
 use crate::lod::{ClipmapConfig, DirtyRect};
 use crate::stream::latency::Ring;
 use crate::stream::{Event, Loaders, Stats, StreamConfig, MAX_LOADERS};
+use crate::things::ThingKey;
 
 /// Why a runtime can't start.
 #[derive(Debug, thiserror::Error)]
@@ -87,6 +91,9 @@ pub struct RuntimeConfig {
     pub collision: Option<CollisionConfig>,
     /// Far-ground levels (6 of 128² from 16 m by default), or None for none.
     pub lod: Option<ClipmapConfig>,
+    /// Placed things, by band (seed 003's radii by default), or None for none. A world
+    /// without a placement table streams none either way.
+    pub things: Option<ThingsConfig>,
     /// The loader threads that read and decode pieces and build collision chunks, shared by
     /// both (a free one takes the nearest job of either); 0, the default, is one fewer than
     /// the cores, at least one. At most [`MAX_LOADERS`]. A planet's levels have a thread
@@ -112,6 +119,9 @@ impl RuntimeConfig {
         }
         if let Some(l) = &self.lod {
             l.validate().map_err(|e| e.within("lod"))?;
+        }
+        if let Some(t) = &self.things {
+            t.validate().map_err(|e| e.within("things"))?;
         }
         if self.loader_threads > MAX_LOADERS {
             return Err(ConfigError::new(
@@ -143,6 +153,7 @@ impl Default for RuntimeConfig {
             pieces: StreamConfig::default(),
             collision: Some(CollisionConfig::default()),
             lod: Some(ClipmapConfig::default()),
+            things: Some(ThingsConfig::default()),
             loader_threads: 0,
             event_capacity: 4096,
         }
@@ -157,6 +168,9 @@ pub enum RuntimeEvent {
     /// A collision chunk is ready (`Loaded`: build its shape), dropped (`Unloaded`: remove it)
     /// or failed.
     Chunk(Event<ChunkId, FormatError>),
+    /// A chunk of placed things is ready (`Loaded`: draw it, [`Runtime::thing_lookup`]),
+    /// dropped (`Unloaded`) or failed.
+    Things(Event<ThingKey, FormatError>),
     /// `rects` storage rectangles of the levels changed in this update; they are
     /// [`Runtime::dirty`] until the next update.
     LevelsDirty { rects: usize },
@@ -193,6 +207,8 @@ pub struct FrameTimings {
     pub lod: Duration,
     /// The chunk streamer's update.
     pub chunks: Duration,
+    /// The thing streamers' updates.
+    pub things: Duration,
     /// The whole update, events included.
     pub total: Duration,
 }
@@ -205,6 +221,9 @@ pub struct RuntimeStats {
     pub pieces: Stats,
     /// None when the runtime builds no collision.
     pub chunks: Option<Stats>,
+    /// Each band's thing streamer, by [`Band`](crate::things::Band) (near, mid, far): None
+    /// where it streams no things.
+    pub things: [Option<Stats>; 3],
     pub last: FrameTimings,
     /// Whole updates over recent frames: the game's own [`Runtime::update`] calls, never
     /// [`Runtime::settle`]'s (a loading screen's work is not a frame's).
@@ -263,6 +282,8 @@ pub struct Runtime {
     queries: Queries,
     chunks: Option<Chunks>,
     lookup: Option<ChunkLookup>,
+    things: Option<Things>,
+    thing_lookup: ThingLookup,
     lod: Option<Lod>,
     events: EventQueue,
     dirty: Vec<DirtyRect>,
@@ -298,6 +319,17 @@ impl Runtime {
             None => None,
         };
         let lookup = chunks.as_ref().map(Chunks::lookup);
+        let things = match &config.things {
+            Some(c) => {
+                let rules = match &ground {
+                    Ground::Flat(w) => w.things().clone(),
+                    Ground::Planet(_) => std::sync::Arc::new(crate::things::Rules::none()),
+                };
+                Some(Things::new(&streamed, &rules, c, &loaders).map_err(|e| e.within("things"))?)
+            }
+            None => None,
+        };
+        let thing_lookup = things.as_ref().map(Things::lookup).unwrap_or_default();
         let lod = match config.lod {
             Some(c) => Some(Lod::in_background(&queries, c).map_err(|e| e.within("lod"))?),
             None => None,
@@ -312,6 +344,8 @@ impl Runtime {
             queries,
             chunks,
             lookup,
+            things,
+            thing_lookup,
             lod,
             events: EventQueue::new(config.event_capacity),
             dirty: Vec::with_capacity(rects),
@@ -383,6 +417,15 @@ impl Runtime {
         }
         let t_chunks = t.elapsed();
 
+        let t = Instant::now();
+        if let Some(things) = &mut self.things {
+            things.update(focus);
+            while let Some(e) = things.poll_event() {
+                self.events.push(RuntimeEvent::Things(e));
+            }
+        }
+        let t_things = t.elapsed();
+
         if !self.dirty.is_empty() && !self.settling {
             self.events.push(RuntimeEvent::LevelsDirty {
                 rects: self.dirty.len(),
@@ -398,6 +441,7 @@ impl Runtime {
             pieces: t_pieces,
             lod: t_lod,
             chunks: t_chunks,
+            things: t_things,
             total: start.elapsed(),
         };
         if self.settling {
@@ -459,6 +503,9 @@ impl Runtime {
         if let Some(c) = &mut self.chunks {
             c.record_update_times(on);
         }
+        if let Some(t) = &mut self.things {
+            t.record_update_times(on);
+        }
     }
 
     /// Whether nothing is queued or loading, pieces and chunks alike, and the levels show
@@ -466,6 +513,7 @@ impl Runtime {
     pub fn is_idle(&self) -> bool {
         self.pieces.is_idle()
             && self.chunks.as_ref().map_or(true, Chunks::is_idle)
+            && self.things.as_ref().map_or(true, Things::is_idle)
             && self.lod.as_ref().map_or(true, Lod::is_idle)
     }
 
@@ -490,6 +538,13 @@ impl Runtime {
         }
     }
 
+    /// Calls `f` with every thing chunk whose last event was Loaded; none without things.
+    pub fn for_each_built_thing_chunk(&self, f: impl FnMut(ThingKey)) {
+        if let Some(t) = &self.things {
+            t.for_each_loaded(f);
+        }
+    }
+
     /// The level rectangles the last update rewrote (in storage cells; may overlap).
     pub fn dirty(&self) -> &[DirtyRect] {
         &self.dirty
@@ -499,6 +554,10 @@ impl Runtime {
         RuntimeStats {
             pieces: self.pieces.stats(),
             chunks: self.chunks.as_ref().map(Chunks::stats),
+            things: self
+                .things
+                .as_ref()
+                .map_or([None, None, None], Things::stats),
             last: self.last,
             update_p50: self.update_time.percentile(50.0),
             update_p99: self.update_time.percentile(99.0),
@@ -526,6 +585,9 @@ impl Runtime {
         self.pieces.clear_timings();
         if let Some(c) = &mut self.chunks {
             c.clear_timings();
+        }
+        if let Some(t) = &mut self.things {
+            t.clear_timings();
         }
     }
 
@@ -569,6 +631,17 @@ impl Runtime {
     /// Finds built chunks from any thread, if the runtime builds collision.
     pub fn chunk_lookup(&self) -> Option<&ChunkLookup> {
         self.lookup.as_ref()
+    }
+
+    /// The thing streamers, if the runtime places things.
+    pub fn things(&self) -> Option<&Things> {
+        self.things.as_ref()
+    }
+
+    /// Finds built thing chunks and the things near a point, from any thread (empty without
+    /// things).
+    pub fn thing_lookup(&self) -> &ThingLookup {
+        &self.thing_lookup
     }
 
     /// The far-ground levels, if the runtime keeps them.

@@ -175,6 +175,7 @@ pub fn run(
     let terrain = runtime.queries().flat().expect("a flat world").clone();
     let chunks = runtime.chunk_lookup().expect("collision is on").clone();
     let (mut late, mut clip_cells) = (0usize, 0u64);
+    let (mut thing_chunks, mut things_placed) = (0usize, 0usize);
     // The loading screen: what surrounds the start is ready before the first frame.
     let first = legs[0].route.at(0.0);
     let t = Instant::now();
@@ -234,9 +235,15 @@ pub fn run(
                         let (_, x, z) = key.face_x_z();
                         println!("  region ({x}, {z}) failed: {error}");
                     }
-                    // Chunks and levels: an engine builds shapes and uploads rectangles here.
+                    RuntimeEvent::Things(Event::Loaded { key, .. }) => {
+                        thing_chunks += 1;
+                        things_placed += runtime.thing_lookup().get(key).map_or(0, |c| c.len());
+                    }
+                    // Chunks, things and levels: an engine builds shapes, draws instances and
+                    // uploads rectangles here.
                     // (A flat world's levels are built on this thread: they never fail apart.)
                     RuntimeEvent::Chunk(_)
+                    | RuntimeEvent::Things(_)
                     | RuntimeEvent::LevelsDirty { .. }
                     | RuntimeEvent::LevelsFailed { .. } => {}
                     // Drained every frame: the queue never fills.
@@ -289,6 +296,9 @@ pub fn run(
         cs.ready,
         costs.len()
     );
+    if runtime.things().is_some_and(|t| t.bands().next().is_some()) {
+        println!("things: {thing_chunks} chunks placed, {things_placed} things in them",);
+    }
     clip_costs.sort();
     println!(
         "clipmap: 6 levels of 128² from 16 m; per frame p50 {:.1} µs, p99 {:.1} µs; {clip_cells} cells rewritten ({:.0} per frame)",

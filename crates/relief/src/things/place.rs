@@ -1,0 +1,596 @@
+//! Placement: which things stand in a square of ground, as a pure function of the world's
+//! seed, its ground and its table — the same things, bit for bit, whichever square is asked
+//! first, on whatever thread, on any machine.
+//!
+//! Every kind draws candidates on a grid of cells one spacing wide: a cell holds a Poisson
+//! number of them (at the kind's highest candidate rate), each at a point and with draws
+//! taken from a hash of (seed, kind name, cell, index) — never from a sequence, so no draw
+//! depends on another. A candidate is *eligible* where it survives thinning to its biome's
+//! rate and the kind's limits (slope, height, wetness, water; never on a hole or in water).
+//! An eligible candidate stands unless an eligible candidate of higher priority lies within
+//! their spacing (the sum of footprints; the kind's spacing between two of one kind):
+//! Matérn's second hard-core process. Priority is the kind's rank (bigger kinds first), then
+//! a draw. No two things ever stand closer than their spacing, and a thing's fate depends
+//! only on candidates within that spacing, so a square is decided by its own ground plus a
+//! margin, and squares agree at their edges.
+//!
+//! Only `+ − × ÷`, `sqrt` (all correctly rounded in IEEE 754) and `libm`'s `sin`, `cos` and
+//! `exp` (one implementation on every platform) reach a result, in a fixed order: positions
+//! and transforms are identical everywhere.
+
+use glam::DVec3;
+
+use super::rules::{Align, Band, Kind, Rules};
+use crate::hash::{mix, unit};
+
+/// Water distances are read this far; beyond, water reads as this far away.
+pub const WATER_REACH_M: f64 = 1000.0;
+/// The most things a chunk holds: more is cut, deterministically (the first in order stay).
+/// A table and chunk size that would expect more are refused when the runtime starts.
+pub const MAX_THINGS_PER_CHUNK: usize = 1 << 16;
+/// The most candidate cells one kind may draw for one chunk (its square and margin).
+pub const MAX_CELLS_PER_CHUNK: u64 = 1 << 20;
+/// The most candidates one cell holds (at the highest rate a table allows, 2.3 expected, a
+/// cell holds more than 12 once in about 10⁶).
+const MAX_PER_CELL: u32 = 12;
+
+/// What placement reads of the ground at a point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Site {
+    pub height: f64,
+    /// Unit, Y up.
+    pub normal: DVec3,
+    pub biome: u8,
+    /// The ground's own water layer covers it (a flat world's lake layer).
+    pub in_lake: bool,
+}
+
+/// Water near a point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Water {
+    /// Metres to the nearest river or lake water (0 in it), at most [`WATER_REACH_M`].
+    pub distance: f64,
+    /// 0 to 1: see docs/formats.md, "things.json".
+    pub wetness: f64,
+    /// In a river, a lake or the sea: nothing stands here.
+    pub wet: bool,
+}
+
+/// The ground placement stands things on: a flat world's held regions, a planet face's tiles.
+pub trait Sites {
+    /// The ground at plane point (x, z); None where nothing may stand (off the ground a
+    /// chunk holds, or a hole).
+    fn site(&self, x: f64, z: f64) -> Option<Site>;
+    /// Water near (x, z), whose site is `site`.
+    fn water(&self, x: f64, z: f64, site: &Site) -> Water;
+}
+
+/// A square of the plane: x in `[x0, x0 + size)`, z likewise.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Square {
+    pub x0: f64,
+    pub z0: f64,
+    pub size: f64,
+}
+
+/// One placed thing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Thing {
+    /// Stable for a given world: drawn from the seed, the kind's name and the cell.
+    pub id: u64,
+    /// Index into the table's kinds.
+    pub kind: u16,
+    /// Where it stands: on the ground, at the height the height query answers.
+    pub position: DVec3,
+    /// Its rotation's columns (its X, Y (up) and Z axes), before scale.
+    pub axes: [DVec3; 3],
+    pub scale: f64,
+}
+
+/// A candidate still in the running.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    x: f64,
+    z: f64,
+    kind: u16,
+    /// (rank, draw, id): higher stands.
+    priority: (u32, u64, u64),
+    id: u64,
+    inside: bool,
+    site: Site,
+}
+
+/// The k-th independent draw of a candidate.
+fn draw(id: u64, k: u64) -> u64 {
+    mix(id ^ k.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
+
+fn lerp(r: [f64; 2], t: f64) -> f64 {
+    r[0] + (r[1] - r[0]) * t
+}
+
+/// The least distance between a thing of kind `a` and one of kind `b`.
+pub fn spacing_between(a: &Kind, b: &Kind, same: bool) -> f64 {
+    if same {
+        a.spacing
+    } else {
+        a.footprint + b.footprint
+    }
+}
+
+/// For each kind, how far around a square of `band` its candidates matter (None: not at
+/// all): kinds of the band, and every kind that can take ground from them (a rank at least
+/// theirs), within the spacing between them.
+pub fn margins(rules: &Rules, band: Band) -> Vec<Option<f64>> {
+    let kinds = &rules.kinds;
+    (0..kinds.len())
+        .map(|j| {
+            kinds
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.band == band && kinds[j].rank >= t.rank)
+                .map(|(k, t)| spacing_between(t, &kinds[j], k == j))
+                .reduce(f64::max)
+        })
+        .collect()
+}
+
+/// Candidate cells kind `kind` draws for a square of `size` with `margin` around it.
+pub fn cells_for(kind: &Kind, size: f64, margin: f64) -> u64 {
+    let across = ((size + 2.0 * margin) / kind.spacing).ceil() + 1.0;
+    (across * across).min(u64::MAX as f64) as u64
+}
+
+/// Places `band`'s things in `square`, reading the ground through `sites`. In order of kind
+/// (the table's), then of cell (z, then x), then of index in the cell.
+pub fn place(
+    rules: &Rules,
+    seed: u64,
+    band: Band,
+    square: Square,
+    sites: &impl Sites,
+) -> Vec<Thing> {
+    let margins = margins(rules, band);
+    let mut candidates = Vec::new();
+    let mut widest = 0.0f64;
+    for (j, margin) in margins.iter().enumerate() {
+        let Some(margin) = *margin else { continue };
+        let kind = &rules.kinds[j];
+        if kind.candidates_max <= 0.0 || cells_for(kind, square.size, margin) > MAX_CELLS_PER_CHUNK
+        {
+            continue;
+        }
+        widest = widest.max(margin);
+        draw_candidates(rules, seed, j, square, margin, sites, &mut candidates);
+    }
+    if candidates.is_empty() {
+        return Vec::new();
+    }
+    let grid = Buckets::new(&candidates, square, widest.max(1e-3));
+    let mut things = Vec::new();
+    for c in candidates.iter().filter(|c| c.inside) {
+        let kind = &rules.kinds[c.kind as usize];
+        if kind.band != band {
+            continue;
+        }
+        let beaten = grid.near(c.x, c.z).any(|o| {
+            let other = &candidates[o];
+            if other.priority <= c.priority {
+                return false;
+            }
+            let d = spacing_between(
+                kind,
+                &rules.kinds[other.kind as usize],
+                other.kind == c.kind,
+            );
+            let (dx, dz) = (other.x - c.x, other.z - c.z);
+            dx * dx + dz * dz < d * d
+        });
+        if !beaten {
+            things.push(stand(kind, c));
+            if things.len() == MAX_THINGS_PER_CHUNK {
+                break;
+            }
+        }
+    }
+    things
+}
+
+/// Draws kind `j`'s eligible candidates over `square` widened by `margin`.
+fn draw_candidates(
+    rules: &Rules,
+    seed: u64,
+    j: usize,
+    square: Square,
+    margin: f64,
+    sites: &impl Sites,
+    out: &mut Vec<Candidate>,
+) {
+    let kind = &rules.kinds[j];
+    let cell = kind.spacing;
+    let mean = kind.candidates_max * cell * cell;
+    let none = libm::exp(-mean);
+    let lo = |v: f64| ((v - margin) / cell).floor() as i64;
+    let hi = |v: f64| ((v + square.size + margin) / cell).floor() as i64;
+    let base = mix(seed ^ kind.salt);
+    for cz in lo(square.z0)..=hi(square.z0) {
+        for cx in lo(square.x0)..=hi(square.x0) {
+            let cell_hash = mix(base ^ mix((cx as u64) ^ mix(cz as u64)));
+            // Poisson count by inversion: P(n) = P(n−1) · mean / n.
+            let u = unit(cell_hash);
+            let (mut n, mut p, mut cdf) = (0u32, none, none);
+            while u >= cdf && n < MAX_PER_CELL {
+                n += 1;
+                p *= mean / n as f64;
+                cdf += p;
+            }
+            for i in 0..n {
+                let id = mix(cell_hash ^ (i as u64 + 1));
+                let x = (cx as f64 + unit(draw(id, 1))) * cell;
+                let z = (cz as f64 + unit(draw(id, 2))) * cell;
+                let (dx, dz) = (
+                    clearance(x, square.x0, square.size),
+                    clearance(z, square.z0, square.size),
+                );
+                if dx.max(dz) >= margin {
+                    continue;
+                }
+                let Some(site) = eligible(kind, id, x, z, sites) else {
+                    continue;
+                };
+                out.push(Candidate {
+                    x,
+                    z,
+                    kind: j as u16,
+                    priority: (kind.rank, draw(id, 4), id),
+                    id,
+                    inside: dx == 0.0 && dz == 0.0,
+                    site,
+                });
+            }
+        }
+    }
+}
+
+/// How far `v` lies outside `[lo, lo + size)`: 0 inside.
+fn clearance(v: f64, lo: f64, size: f64) -> f64 {
+    if v < lo {
+        lo - v
+    } else if v >= lo + size {
+        // On the far edge counts as outside, by a hair: the next square owns it.
+        (v - (lo + size)).max(f64::MIN_POSITIVE)
+    } else {
+        0.0
+    }
+}
+
+/// The candidate's site, if it survives thinning to its biome's rate and every limit.
+fn eligible(kind: &Kind, id: u64, x: f64, z: f64, sites: &impl Sites) -> Option<Site> {
+    let site = sites.site(x, z)?;
+    let rate = *kind.candidates.get(site.biome as usize)?;
+    if unit(draw(id, 3)) * kind.candidates_max >= rate {
+        return None;
+    }
+    let within = |v: f64, r: [f64; 2]| r[0] <= v && v <= r[1];
+    if !within(site.height, kind.height) || !within(site.normal.y, kind.normal_y) {
+        return None;
+    }
+    let water = sites.water(x, z, &site);
+    if water.wet
+        || (kind.reads_water
+            && !(within(water.distance, kind.water) && within(water.wetness, kind.wetness)))
+    {
+        return None;
+    }
+    Some(site)
+}
+
+/// The thing a winning candidate becomes: its yaw, lean, up and scale drawn.
+fn stand(kind: &Kind, c: &Candidate) -> Thing {
+    let tau = std::f64::consts::TAU;
+    let yaw = tau * unit(draw(c.id, 5));
+    let lean = lerp(kind.tilt, unit(draw(c.id, 6)));
+    let toward = tau * unit(draw(c.id, 7));
+    let up = match kind.align {
+        Align::Upright => DVec3::Y,
+        Align::Slope => c.site.normal,
+    };
+    let r = mul(
+        &align_y(up),
+        &mul(
+            &about(DVec3::new(libm::cos(toward), 0.0, libm::sin(toward)), lean),
+            &about(DVec3::Y, yaw),
+        ),
+    );
+    Thing {
+        id: c.id,
+        kind: c.kind,
+        position: DVec3::new(c.x, c.site.height, c.z),
+        axes: r,
+        scale: lerp(kind.scale, unit(draw(c.id, 8))),
+    }
+}
+
+/// A rotation by its columns.
+type Rotation = [DVec3; 3];
+
+/// `a · b`.
+fn mul(a: &Rotation, b: &Rotation) -> Rotation {
+    let apply = |v: DVec3| a[0] * v.x + a[1] * v.y + a[2] * v.z;
+    [apply(b[0]), apply(b[1]), apply(b[2])]
+}
+
+/// The rotation by `angle` about unit `axis` (Rodrigues).
+fn about(axis: DVec3, angle: f64) -> Rotation {
+    let (s, c) = (libm::sin(angle), libm::cos(angle));
+    let column = |e: DVec3| e * c + axis.cross(e) * s + axis * (axis.dot(e) * (1.0 - c));
+    [column(DVec3::X), column(DVec3::Y), column(DVec3::Z)]
+}
+
+/// The shortest rotation taking +Y to unit `n` (n.y > −1: ground normals point up).
+fn align_y(n: DVec3) -> Rotation {
+    // v = Y × n, c = Y · n: R = I + [v]× + [v]×² / (1 + c).
+    let v = DVec3::new(n.z, 0.0, -n.x);
+    let k = 1.0 / (1.0 + n.y);
+    let column = |e: DVec3| e + v.cross(e) + v.cross(v.cross(e)) * k;
+    [column(DVec3::X), column(DVec3::Y), column(DVec3::Z)]
+}
+
+/// Candidates by square bucket, for the neighbours within the widest spacing.
+struct Buckets {
+    origin: [f64; 2],
+    size: f64,
+    across: i64,
+    /// (bucket, candidate), sorted.
+    entries: Vec<(i64, usize)>,
+}
+
+impl Buckets {
+    fn new(candidates: &[Candidate], square: Square, widest: f64) -> Buckets {
+        let origin = [square.x0 - widest, square.z0 - widest];
+        let across = ((square.size + 2.0 * widest) / widest).ceil() as i64 + 1;
+        let mut b = Buckets {
+            origin,
+            size: widest,
+            across,
+            entries: Vec::with_capacity(candidates.len()),
+        };
+        for (i, c) in candidates.iter().enumerate() {
+            let (bx, bz) = b.bucket(c.x, c.z);
+            b.entries.push((bz * across + bx, i));
+        }
+        b.entries.sort_unstable();
+        b
+    }
+
+    fn bucket(&self, x: f64, z: f64) -> (i64, i64) {
+        let f = |v: f64, o: f64| (((v - o) / self.size).floor() as i64).clamp(0, self.across - 1);
+        (f(x, self.origin[0]), f(z, self.origin[1]))
+    }
+
+    /// Candidates in the 3 × 3 buckets around (x, z).
+    fn near(&self, x: f64, z: f64) -> impl Iterator<Item = usize> + '_ {
+        let (bx, bz) = self.bucket(x, z);
+        (bz - 1..=bz + 1)
+            .filter(move |z| (0..self.across).contains(z))
+            .flat_map(move |z| {
+                let row = z * self.across;
+                let (a, b) = ((bx - 1).max(0), (bx + 1).min(self.across - 1));
+                let start = self.entries.partition_point(|e| e.0 < row + a);
+                let end = self.entries.partition_point(|e| e.0 <= row + b);
+                self.entries[start..end].iter().map(|e| e.1)
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::things::rules::{Rules, ThingsFile};
+
+    /// Rolling ground: height and slope vary, two biomes in stripes, a round lake.
+    struct Hills;
+
+    impl Hills {
+        fn height(x: f64, z: f64) -> f64 {
+            20.0 * (x / 37.0).sin() * (z / 53.0).cos() + 0.02 * x
+        }
+    }
+
+    impl Sites for Hills {
+        fn site(&self, x: f64, z: f64) -> Option<Site> {
+            let d = 0.5;
+            let gx = (Hills::height(x + d, z) - Hills::height(x - d, z)) / (2.0 * d);
+            let gz = (Hills::height(x, z + d) - Hills::height(x, z - d)) / (2.0 * d);
+            Some(Site {
+                height: Hills::height(x, z),
+                normal: DVec3::new(-gx, 1.0, -gz).normalize(),
+                biome: ((x / 100.0).floor().rem_euclid(2.0)) as u8,
+                in_lake: false,
+            })
+        }
+        fn water(&self, x: f64, z: f64, _: &Site) -> Water {
+            let d = ((x - 60.0).powi(2) + (z - 60.0).powi(2)).sqrt() - 25.0;
+            Water {
+                distance: d.max(0.0),
+                wetness: (1.0 - d.max(0.0) / 64.0).max(0.0),
+                wet: d <= 0.0,
+            }
+        }
+    }
+
+    /// Level ground, one biome, no water.
+    struct Plain;
+
+    impl Sites for Plain {
+        fn site(&self, _: f64, _: f64) -> Option<Site> {
+            Some(Site {
+                height: 0.0,
+                normal: DVec3::Y,
+                biome: 0,
+                in_lake: false,
+            })
+        }
+        fn water(&self, _: f64, _: f64, _: &Site) -> Water {
+            Water {
+                distance: WATER_REACH_M,
+                wetness: 0.0,
+                wet: false,
+            }
+        }
+    }
+
+    fn rules(json: &str) -> Rules {
+        let file: ThingsFile = serde_json::from_str(json).unwrap();
+        Rules::compile(&file, &["meadow", "wood"]).unwrap()
+    }
+
+    fn mixed() -> Rules {
+        rules(
+            r#"{"version": 1, "kinds": [
+              {"name": "tree", "band": "far", "footprint_m": 1.2, "spacing_m": 4,
+               "density": {"wood": 0.012, "meadow": 0.002}, "slope_deg": {"max": 25},
+               "water_m": {"min": 3}, "tilt_deg": [0, 5]},
+              {"name": "rock", "band": "mid", "footprint_m": 0.7, "spacing_m": 3,
+               "align": "slope", "density": {"*": 0.03}, "height_m": {"min": -5}},
+              {"name": "tuft", "band": "near", "footprint_m": 0.15, "spacing_m": 0.5,
+               "align": "slope", "density": {"meadow": 1.0, "wood": 0.2},
+               "wetness": {"max": 0.9}}
+            ]}"#,
+        )
+    }
+
+    fn things_in(
+        rules: &Rules,
+        band: Band,
+        x0: f64,
+        z0: f64,
+        size: f64,
+        sites: &impl Sites,
+    ) -> Vec<Thing> {
+        place(rules, 7, band, Square { x0, z0, size }, sites)
+    }
+
+    /// A square gives the things its four quarters give, bit for bit and in the same order
+    /// per kind: what a chunk holds never depends on how the ground was cut or which piece
+    /// came first.
+    #[test]
+    fn a_square_is_the_union_of_its_quarters() {
+        let r = mixed();
+        for band in Band::ALL {
+            let whole = things_in(&r, band, -40.0, 8.0, 64.0, &Hills);
+            let mut quarters: Vec<Thing> = [(0.0, 0.0), (32.0, 0.0), (0.0, 32.0), (32.0, 32.0)]
+                .iter()
+                .flat_map(|(dx, dz)| things_in(&r, band, -40.0 + dx, 8.0 + dz, 32.0, &Hills))
+                .collect();
+            let key = |t: &Thing| (t.kind, t.id);
+            let mut whole_sorted = whole.clone();
+            whole_sorted.sort_by_key(key);
+            quarters.sort_by_key(key);
+            assert!(!whole.is_empty(), "{band:?}");
+            assert_eq!(whole_sorted, quarters, "{band:?}");
+        }
+    }
+
+    /// No two things stand closer than their spacing, across squares and bands; nothing
+    /// stands in water, on a slope beyond its kind's limit, or outside its height and wetness
+    /// limits; every thing is on the ground and inside its square.
+    #[test]
+    fn every_thing_keeps_its_spacing_and_limits() {
+        let r = mixed();
+        let mut all: Vec<Thing> = Vec::new();
+        for band in Band::ALL {
+            for j in 0..4 {
+                for i in 0..4 {
+                    let (x0, z0) = (i as f64 * 40.0, j as f64 * 40.0);
+                    let t = things_in(&r, band, x0, z0, 40.0, &Hills);
+                    for thing in &t {
+                        let p = thing.position;
+                        assert!((x0..x0 + 40.0).contains(&p.x) && (z0..z0 + 40.0).contains(&p.z));
+                        let site = Hills.site(p.x, p.z).unwrap();
+                        assert_eq!(p.y, site.height);
+                        let kind = &r.kinds[thing.kind as usize];
+                        assert!(site.normal.y >= kind.normal_y[0], "{} too steep", kind.name);
+                        assert!(site.height >= kind.height[0]);
+                        let w = Hills.water(p.x, p.z, &site);
+                        assert!(!w.wet, "{} in the lake", kind.name);
+                        assert!(w.distance >= kind.water[0] && w.wetness <= kind.wetness[1]);
+                    }
+                    all.extend(t);
+                }
+            }
+        }
+        let mut counts = [0usize; 3];
+        for (i, a) in all.iter().enumerate() {
+            counts[a.kind as usize] += 1;
+            for b in &all[i + 1..] {
+                let (ka, kb) = (&r.kinds[a.kind as usize], &r.kinds[b.kind as usize]);
+                let least = spacing_between(ka, kb, a.kind == b.kind);
+                let d = ((a.position.x - b.position.x).powi(2)
+                    + (a.position.z - b.position.z).powi(2))
+                .sqrt();
+                assert!(
+                    d >= least,
+                    "{} and {} {d} m apart, at least {least}",
+                    ka.name,
+                    kb.name
+                );
+            }
+        }
+        assert!(counts.iter().all(|&n| n > 20), "{counts:?}");
+    }
+
+    /// Over a large level area of one biome, each kind alone stands at the density its table
+    /// asks, within 4 % (about four standard deviations of the count).
+    #[test]
+    fn densities_match_the_table_over_a_large_area() {
+        for (density, spacing) in [(0.01f64, 5.0), (0.2, 1.0), (0.8, 0.5)] {
+            let r = rules(&format!(
+                r#"{{"version": 1, "kinds": [{{"name": "k", "footprint_m": 0.05,
+                    "spacing_m": {spacing}, "density": {{"meadow": {density}}}}}]}}"#
+            ));
+            let side = (12_000.0 / density).sqrt().ceil();
+            let n = things_in(&r, Band::Mid, 0.0, 0.0, side, &Plain).len();
+            let got = n as f64 / (side * side);
+            assert!(
+                (got / density - 1.0).abs() < 0.04,
+                "{density} at {spacing} m: got {got}"
+            );
+        }
+    }
+
+    /// Rotations are rotations: orthonormal, right-handed, up within the kind's tilt of the
+    /// ground's (or the world's) up; scale within its range.
+    #[test]
+    fn transforms_are_rigid_and_within_their_ranges() {
+        let r = mixed();
+        for band in Band::ALL {
+            for t in things_in(&r, band, 0.0, 0.0, 80.0, &Hills) {
+                let [x, y, z] = t.axes;
+                for (a, b) in [(x, y), (y, z), (z, x)] {
+                    assert!(a.dot(b).abs() < 1e-12);
+                }
+                assert!(x.cross(y).distance(z) < 1e-12);
+                let kind = &r.kinds[t.kind as usize];
+                let up = match kind.align {
+                    Align::Upright => DVec3::Y,
+                    Align::Slope => Hills.site(t.position.x, t.position.z).unwrap().normal,
+                };
+                let lean = y.cross(up).length().atan2(y.dot(up));
+                assert!(lean <= kind.tilt[1] + 1e-9 && lean >= kind.tilt[0] - 1e-9);
+                assert!((kind.scale[0]..=kind.scale[1]).contains(&t.scale));
+            }
+        }
+    }
+
+    #[test]
+    fn a_table_without_kinds_in_a_band_places_nothing_there() {
+        let r = rules(
+            r#"{"version": 1, "kinds": [{"name": "k", "band": "far", "footprint_m": 1,
+                "density": {"*": 0.05}}]}"#,
+        );
+        assert!(things_in(&r, Band::Near, 0.0, 0.0, 64.0, &Plain).is_empty());
+        assert!(!things_in(&r, Band::Far, 0.0, 0.0, 64.0, &Plain).is_empty());
+        assert!(things_in(&Rules::none(), Band::Far, 0.0, 0.0, 64.0, &Plain).is_empty());
+    }
+}
