@@ -35,6 +35,9 @@
 // `relief_runtime_config.flags`: keep no far-ground levels.
 #define RELIEF_RUNTIME_NO_LEVELS 2
 
+// `relief_runtime_config.flags`: place no things. Added in 0.3.0.
+#define RELIEF_RUNTIME_NO_THINGS 4
+
 // A built collision chunk held in memory: its heights stay valid until
 // `relief_chunk_release`, even if the chunk is dropped or the runtime destroyed. Opaque.
 typedef struct relief_chunk relief_chunk;
@@ -60,6 +63,10 @@ typedef struct relief_runtime relief_runtime;
 // Queries over a runtime's world and resident regions. Opaque. Every query is safe to call
 // from any number of threads at once, alongside the runtime's own updates.
 typedef struct relief_terrain relief_terrain;
+
+// A placed chunk of things held in memory: its arrays stay valid until
+// `relief_things_release`, even if the chunk is dropped or the runtime destroyed. Opaque.
+typedef struct relief_things relief_things;
 
 // A resident planet tile held in memory: its fields stay valid until `relief_tile_release`,
 // even if the tile unloads or the runtime is destroyed. Opaque.
@@ -429,6 +436,16 @@ typedef struct relief_runtime_config {
   // counted and dropped, and an OVERFLOW event says how many. Added in 0.2.1: a 0.2.0
   // caller gets the default.
   uint32_t event_capacity;
+  // Placed things, per band (index RELIEF_BAND_NEAR, _MID, _FAR): chunk side in metres,
+  // 4 to 1024 (default 32, 64, 128) …
+  double things_chunk_size_m[3];
+  // … chunks placed within this (default 64, 160, 384) …
+  double things_load_radius[3];
+  // … and kept until farther than this (default 96, 224, 512) …
+  double things_drop_radius[3];
+  // … in this many bytes (default 32, 64, 64 MiB). Added in 0.3.0: an older caller gets
+  // the defaults.
+  uint64_t things_budget_bytes[3];
 } relief_runtime_config;
 
 // A snapshot of a runtime. Set `struct_size` first.
@@ -470,6 +487,13 @@ typedef struct relief_runtime_stats {
   // in 0.2.1.
   uint32_t settle_updates;
   uint32_t settle_update_max_us;
+  // Placed things, all bands together: chunks wanted, ready and failed for good (0
+  // without things), as the pairs above; and microseconds the last update spent on them.
+  // Added in 0.3.0.
+  uint32_t things_wanted;
+  uint32_t things_ready;
+  uint32_t things_failed;
+  uint32_t things_last_us;
 } relief_runtime_stats;
 
 // A snapshot of one of a runtime's streams. Set `struct_size` first.
@@ -553,6 +577,104 @@ typedef struct relief_river {
   float distance_m;
   float bed_m;
 } relief_river;
+
+// The things of one kind in a chunk: `count` of them from index `start` (`kind` indexes
+// the world's kinds, `relief_runtime_get_thing_kind`).
+typedef struct relief_thing_run {
+  uint32_t kind;
+  uint32_t start;
+  uint32_t count;
+} relief_thing_run;
+
+// Thing shape codes (`relief_thing_collider.shape`, `relief_thing_kind.shape`).
+typedef uint32_t relief_shape;
+
+// One thing's collision shape, sized by the thing's scale: `transform` is a 3 × 4
+// row-major matrix (rotation only, no scale; the shape's centre as its origin, in the
+// chunk's frame, see `relief_things_view.origin`): Godot's `Transform3D` for
+// `body_add_shape`, a Unity collider's rotation and position.
+typedef struct relief_thing_collider {
+  // The thing's index in the chunk.
+  uint32_t thing;
+  relief_shape shape;
+  float dims[3];
+  float transform[12];
+} relief_thing_collider;
+
+// A held thing chunk, read in place. Things come in runs of one kind (`runs`, in kind
+// order); thing `i`'s arrays are at index `i` of each. Positions and transforms are relative
+// to `origin` (0, 0, 0 on a flat world: world metres).
+//
+// Layouts, `count` things each:
+// - `rows`: 12 floats a thing, its 3 × 4 transform row-major (`basis.x.x, basis.y.x,
+//   basis.z.x, origin.x`, then y, then z), basis scaled: Godot's MultiMesh buffer for a
+//   TRANSFORM_3D mesh without colors or custom data. `rows + 12 · run.start` is a run's
+//   buffer, `12 · run.count` floats.
+// - `matrices`: 16 floats a thing, the same transform as a Unity `Matrix4x4` (column-major,
+//   bottom row 0, 0, 0, 1): `Graphics.RenderMeshInstanced`'s instance data.
+// - `ids`: stable for a given world (drawn from its seed, the kind's name and the place).
+//
+// Set `struct_size` first; the pointers are valid until the chunk is released.
+typedef struct relief_things_view {
+  // sizeof(relief_things_view), set by the caller.
+  uint32_t struct_size;
+  relief_band band;
+  // The chunk: on a flat world it covers x in `[x·size, (x+1)·size)` metres of its band's
+  // chunk size, likewise z; face 0.
+  uint32_t face;
+  int32_t x;
+  int32_t z;
+  // Things, runs and colliders in the chunk.
+  uint32_t count;
+  uint32_t run_count;
+  uint32_t collider_count;
+  // What positions and transforms are relative to (metres).
+  double origin[3];
+  const struct relief_thing_run *runs;
+  const uint64_t *ids;
+  // 3 floats a thing: where it stands, on the ground.
+  const float *positions;
+  // 1 float a thing: its uniform scale.
+  const float *scales;
+  const float *rows;
+  const float *matrices;
+  // Shapes of the things whose kind has one, in thing order.
+  const struct relief_thing_collider *colliders;
+} relief_things_view;
+
+// A kind of thing, as the world's `things.json` states it. Set `struct_size` first.
+typedef struct relief_thing_kind {
+  // sizeof(relief_thing_kind), set by the caller.
+  uint32_t struct_size;
+  relief_band band;
+  // NUL-terminated, valid while the runtime lives.
+  const char *name;
+  // The ground a thing takes, and the closest two of this kind stand, metres.
+  float footprint_m;
+  float spacing_m;
+  // RELIEF_SHAPE_*; `shape_dims` as `relief_thing_collider.dims` before scale;
+  // `shape_centre_m` how far up the thing's Y the shape's centre sits, before scale.
+  relief_shape shape;
+  float shape_dims[3];
+  float shape_centre_m;
+  // 1 if a thing's up is the ground's normal, 0 if straight up.
+  uint32_t align_to_slope;
+} relief_thing_kind;
+
+// A thing near a point (`relief_runtime_things_within`).
+typedef struct relief_thing_hit {
+  uint64_t id;
+  uint32_t kind;
+  relief_band band;
+  // Its chunk (face, x, z) in its band, and its index there.
+  uint32_t face;
+  int32_t x;
+  int32_t z;
+  uint32_t index;
+  // Where it stands (world metres) and how far from the point, planar.
+  double position[3];
+  double distance;
+} relief_thing_hit;
 
 // A held tile's fields, read in place: each `size × size` samples, row-major, sample (i, j)
 // at `j·size + i` being face sample (`tx·size + i`, `ty·size + j`). Sediment and
@@ -684,8 +806,8 @@ typedef struct relief_world_info {
 // from that. Added in 0.2.1.
 #define RELIEF_EVENT_OVERFLOW 8
 
-// Thing chunk (face, x, z) of band `band` is placed. Added in 0.3.0, ahead of the calls that
-// hand a chunk's things to C: until they come, a runtime made through this ABI places none.
+// Thing chunk (face, x, z) of band `band` is placed: acquire it
+// (`relief_runtime_acquire_things`) and draw its things. Added in 0.3.0.
 #define RELIEF_EVENT_THINGS_READY 9
 
 // The thing chunk left its band's drop radius: remove its things.
@@ -727,6 +849,10 @@ typedef struct relief_world_info {
 // The collision chunks.
 #define RELIEF_STREAM_CHUNKS 1
 
+// The thing chunks of one band: RELIEF_STREAM_THINGS + the band (RELIEF_BAND_*). Added in
+// 0.3.0.
+#define RELIEF_STREAM_THINGS 2
+
 // A resident region's samples: full precision.
 #define RELIEF_ORIGIN_REGION 0
 
@@ -739,6 +865,18 @@ typedef struct relief_world_info {
 #define RELIEF_REACH_CREEK 0
 
 #define RELIEF_REACH_RIVER 1
+
+// No collision.
+#define RELIEF_SHAPE_NONE 0
+
+// `dims`: radius, total height (caps included), 0; along the transform's Y.
+#define RELIEF_SHAPE_CAPSULE 1
+
+// `dims`: radius, 0, 0.
+#define RELIEF_SHAPE_SPHERE 2
+
+// `dims`: half extents along the transform's X, Y and Z.
+#define RELIEF_SHAPE_BOX 3
 
 #ifdef __cplusplus
 extern "C" {
@@ -816,10 +954,11 @@ relief_status relief_runtime_chunk_at(const struct relief_runtime *runtime,
 // Events not taken stay queued; `(NULL, 0)` takes none.
 //
 // Order: events come in the order they happened. Within one update: the pieces' LOADED,
-// UNLOADED and FAILED, then the chunks' CHUNK_READY, CHUNK_DROPPED and CHUNK_FAILED, then at
+// UNLOADED and FAILED, then the chunks' CHUNK_READY, CHUNK_DROPPED and CHUNK_FAILED, then
+// the things' THINGS_READY, THINGS_DROPPED and THINGS_FAILED (near band first), then at
 // most one LEVELS_DIRTY, then at most one LEVELS_FAILED. For one item, LOADED and UNLOADED
 // alternate, starting with LOADED (a FAILED item has no LOADED to undo); likewise
-// CHUNK_READY and CHUNK_DROPPED. A chunk's CHUNK_READY does not wait for its regions' or
+// CHUNK_READY and CHUNK_DROPPED, and THINGS_READY and THINGS_DROPPED. A chunk's CHUNK_READY does not wait for its regions' or
 // tiles' LOADED. An item may be gone by the time its event is read (a later update in the
 // same drain dropped it): acquiring it is NOT_FOUND, and its UNLOADED or CHUNK_DROPPED
 // follows. An OVERFLOW event ends a stretch of dropped events; after it the laws hold again
@@ -843,8 +982,10 @@ relief_status relief_runtime_poll_events(const struct relief_runtime *runtime,
 const char *relief_event_kind_name(relief_event_kind kind);
 
 // Writes one event per item loaded now, as the events so far would leave it: LOADED for
-// each resident region or tile (`stream` RELIEF_STREAM_PIECES) or CHUNK_READY for each
-// built collision chunk (RELIEF_STREAM_CHUNKS), in no particular order, into `events` (room
+// each resident region or tile (`stream` RELIEF_STREAM_PIECES), CHUNK_READY for each
+// built collision chunk (RELIEF_STREAM_CHUNKS) or THINGS_READY for each placed thing chunk
+// of a band (RELIEF_STREAM_THINGS + the band; none where it places nothing), in no
+// particular order, into `events` (room
 // for `capacity` of `event_size` bytes), and their count to `*out_count`; `(NULL, 0)` writes
 // only the count. For resynchronising after an OVERFLOW event, or a caller that attaches
 // late. Errors: INVALID_ARGUMENT (NULL `runtime`/`out_count`, an unknown `stream`, CHUNKS
@@ -1281,9 +1422,11 @@ relief_status relief_runtime_get_stats(const struct relief_runtime *runtime,
                                        struct relief_runtime_stats *stats);
 
 // Fills `*stats` (its `struct_size` set) with a snapshot of one stream: `stream` is
-// RELIEF_STREAM_PIECES (regions or tiles) or RELIEF_STREAM_CHUNKS (collision). Errors:
+// RELIEF_STREAM_PIECES (regions or tiles), RELIEF_STREAM_CHUNKS (collision) or
+// RELIEF_STREAM_THINGS + a RELIEF_BAND_* (one band's thing chunks). Errors:
 // INVALID_ARGUMENT (NULL handle or `stats`, a `struct_size` this relief doesn't read, an
-// unknown `stream`, CHUNKS on a runtime made with RELIEF_RUNTIME_NO_COLLISION); `*stats` is
+// unknown `stream`, CHUNKS on a runtime made with RELIEF_RUNTIME_NO_COLLISION, THINGS of a
+// band the runtime places nothing in); `*stats` is
 // untouched on failure. Threads: any.
 //
 // # Safety
@@ -1412,6 +1555,77 @@ relief_status relief_terrain_lake(const struct relief_terrain *terrain,
                                   double z,
                                   double radius,
                                   struct relief_lake *out_lake);
+
+// Holds placed thing chunk (band, face, x, z) and writes a new handle to `*out_things`
+// (free with `relief_things_release`). Errors: INVALID_ARGUMENT (NULL `runtime` or
+// `out_things`, an unknown band, a face other than 0), NOT_FOUND (not placed: wait for its
+// THINGS_READY event; or dropped since — its THINGS_DROPPED follows; or the runtime places
+// no things in that band). On failure `*out_things` is untouched. Threads: any.
+//
+// # Safety
+// `runtime` NULL or live; `out_things` NULL or writable.
+relief_status relief_runtime_acquire_things(const struct relief_runtime *runtime,
+                                            relief_band band,
+                                            uint32_t face,
+                                            int32_t x,
+                                            int32_t z,
+                                            struct relief_things **out_things);
+
+// Fills `*out_view` (its `struct_size` set) with the held chunk's things. Errors:
+// INVALID_ARGUMENT (NULL arguments, a `struct_size` this relief doesn't read); `*out_view`
+// is untouched on failure. Threads: any.
+//
+// # Safety
+// `things` NULL or live; `out_view` NULL or writable for its `struct_size`.
+relief_status relief_things_get_view(const struct relief_things *things,
+                                     struct relief_things_view *out_view);
+
+// Lets go of a held thing chunk. NULL is a no-op. Threads: any.
+//
+// # Safety
+// `things` NULL or a live handle, not used again (nor any view of it).
+void relief_things_release(struct relief_things *things);
+
+// Writes how many kinds of thing the runtime's world has (0 without a `things.json`, on a
+// planet, or with RELIEF_RUNTIME_NO_THINGS) to `*out_count`. Errors: INVALID_ARGUMENT (NULL
+// arguments). Threads: any.
+//
+// # Safety
+// `runtime` NULL or live; `out_count` NULL or writable.
+relief_status relief_runtime_thing_kind_count(const struct relief_runtime *runtime,
+                                              uint32_t *out_count);
+
+// Fills `*out_kind` (its `struct_size` set) with kind `kind` (below
+// `relief_runtime_thing_kind_count`): what to map to a mesh or prefab by name. Errors:
+// INVALID_ARGUMENT (NULL arguments, a `struct_size` this relief doesn't read), NOT_FOUND (no
+// such kind). Threads: any.
+//
+// # Safety
+// `runtime` NULL or live; `out_kind` NULL or writable for its `struct_size`.
+relief_status relief_runtime_get_thing_kind(const struct relief_runtime *runtime,
+                                            uint32_t kind,
+                                            struct relief_thing_kind *out_kind);
+
+// Finds the placed things standing within `radius` metres of `position` (3 doubles, world
+// metres; planar distance, y ignored), nearest first, and writes up to `capacity` of them
+// into `hits` (room for `capacity` of `hit_size` bytes: pass `sizeof(relief_thing_hit)`)
+// and how many there are in all to `*out_count` (more than `capacity` when they did not all
+// fit: call again with more room; `(NULL, 0)` counts). Only things of placed chunks are
+// found (within their band's load radius). Errors: INVALID_ARGUMENT (NULL `runtime`,
+// `position` or `out_count`; a non-finite position; a negative or non-finite radius; a
+// `hit_size` this relief doesn't write; NULL `hits` with a non-zero `capacity`). Threads:
+// any.
+//
+// # Safety
+// `runtime` NULL or live; `position` NULL or 3 readable doubles; `hits` NULL or writable for
+// `capacity` hits of `hit_size` bytes; `out_count` NULL or writable.
+relief_status relief_runtime_things_within(const struct relief_runtime *runtime,
+                                           const double *position,
+                                           double radius,
+                                           struct relief_thing_hit *hits,
+                                           uintptr_t hit_size,
+                                           uintptr_t capacity,
+                                           uintptr_t *out_count);
 
 // Holds resident tile (face, tx, ty) of a planet's runtime and writes a new handle to
 // `*out_tile` (free with `relief_tile_release`).

@@ -73,7 +73,12 @@ enum class Status : uint32_t { Ok = 0, InvalidArgument = 1, NotFound = 2, Corrup
 /// which the same update returned as Status::Panic).
 enum class EventKind : uint32_t { Loaded = 0, Unloaded = 1, Failed = 2, ChunkReady = 3,
                                   ChunkDropped = 4, ChunkFailed = 5, LevelsDirty = 6,
-                                  LevelsFailed = 7, Overflow = 8 };
+                                  LevelsFailed = 7, Overflow = 8, ThingsReady = 9,
+                                  ThingsDropped = 10, ThingsFailed = 11 };
+/// RELIEF_BAND_*: how far from the focus a kind of thing streams.
+enum class Band : uint32_t { Near = 0, Mid = 1, Far = 2 };
+/// RELIEF_SHAPE_*: a thing's collision shape.
+enum class Shape : uint32_t { None = 0, Capsule = 1, Sphere = 2, Box = 3 };
 /// RELIEF_ORIGIN_*: what answered a height or normal query.
 enum class Origin : uint32_t { Region = 0, Overview = 1, Outside = 2 };
 /// RELIEF_REACH_*: a river reach's kind.
@@ -82,10 +87,11 @@ enum class ReachKind : uint32_t { Creek = 0, River = 1 };
 enum class PlanetField : uint32_t { Biome = 0, Sediment = 1, Precipitation = 2 };
 /// RELIEF_LOG_*: how much a message matters (Error sends the fewest, Debug all).
 enum class LogLevel : uint32_t { Error = 0, Warn = 1, Info = 2, Debug = 3 };
-/// RELIEF_STREAM_*: one of a runtime's two streams, for Runtime::stream_stats.
-enum class Stream : uint32_t { Pieces = 0, Chunks = 1 };
+/// RELIEF_STREAM_*: one of a runtime's streams, for Runtime::stream_stats (a band's things:
+/// RELIEF_STREAM_THINGS + the band).
+enum class Stream : uint32_t { Pieces = 0, Chunks = 1, ThingsNear = 2, ThingsMid = 3, ThingsFar = 4 };
 /// RELIEF_RUNTIME_*: RuntimeConfig flags, combinable with `|`.
-enum class RuntimeFlags : uint32_t { None = 0, NoCollision = 1, NoLevels = 2 };
+enum class RuntimeFlags : uint32_t { None = 0, NoCollision = 1, NoLevels = 2, NoThings = 4 };
 
 inline constexpr RuntimeFlags operator|(RuntimeFlags a, RuntimeFlags b) {
     return static_cast<RuntimeFlags>(static_cast<uint32_t>(a) | static_cast<uint32_t>(b));
@@ -299,6 +305,7 @@ struct Deleter {
     void operator()(relief_region* p) const noexcept { relief_region_release(p); }
     void operator()(relief_tile* p) const noexcept { relief_tile_release(p); }
     void operator()(relief_chunk* p) const noexcept { relief_chunk_release(p); }
+    void operator()(relief_things* p) const noexcept { relief_things_release(p); }
 };
 template <class H> using Owned = std::unique_ptr<H, Deleter>;
 
@@ -898,6 +905,42 @@ private:
     Chunk(detail::Owned<relief_chunk> h, const relief_chunk_view& v) noexcept : Held(std::move(h), v) {}
 };
 
+/// A held chunk of placed things (relief_things), read in place until it is released (here:
+/// destroyed). Things come in runs of one kind; thing `i`'s data is at index `i` of each
+/// span. Movable, not copyable.
+class Things : public detail::Held<relief_things, relief_things_view> {
+public:
+    Things() = default;
+    /// Takes over a handle from relief_runtime_acquire_things and reads its view.
+    static Result<Things> adopt(relief_things* held) { return adopt_with<Things>(held, relief_things_get_view); }
+
+    Band band() const noexcept { return static_cast<Band>(v_.band); }
+    uint32_t face() const noexcept { return v_.face; }  ///< 0 on flat worlds
+    int32_t x() const noexcept { return v_.x; }         ///< chunk index in its band
+    int32_t z() const noexcept { return v_.z; }
+    std::size_t count() const noexcept { return v_.count; }
+    /// What positions and transforms are relative to (0, 0, 0 on a flat world).
+    Vec3 origin() const noexcept { return {v_.origin[0], v_.origin[1], v_.origin[2]}; }
+    span<const relief_thing_run> runs() const noexcept { return detail::view_of(v_.runs, v_.run_count); }
+    span<const uint64_t> ids() const noexcept { return detail::view_of(v_.ids, v_.count); }
+    /// 3 floats a thing; 1 float a thing.
+    span<const float> positions() const noexcept { return detail::view_of(v_.positions, std::size_t(v_.count) * 3); }
+    span<const float> scales() const noexcept { return detail::view_of(v_.scales, v_.count); }
+    /// 12 floats a thing: Godot's MultiMesh buffer (3 × 4 row-major transforms).
+    span<const float> rows() const noexcept { return detail::view_of(v_.rows, std::size_t(v_.count) * 12); }
+    /// 16 floats a thing: Unity's Matrix4x4 (column-major), RenderMeshInstanced's data.
+    span<const float> matrices() const noexcept { return detail::view_of(v_.matrices, std::size_t(v_.count) * 16); }
+    /// One run's rows: the MultiMesh buffer of its kind in this chunk.
+    span<const float> rows_of(const relief_thing_run& r) const noexcept {
+        return detail::view_of(v_.rows + std::size_t(r.start) * 12, std::size_t(r.count) * 12);
+    }
+    span<const relief_thing_collider> colliders() const noexcept { return detail::view_of(v_.colliders, v_.collider_count); }
+
+private:
+    friend class detail::Held<relief_things, relief_things_view>;
+    Things(detail::Owned<relief_things> h, const relief_things_view& v) noexcept : Held(std::move(h), v) {}
+};
+
 // ---------------------------------------------------------------------------------------
 // Runtime.
 
@@ -927,6 +970,7 @@ struct Event {
     uint32_t attempt;   ///< Failed, ChunkFailed: attempts so far
     uint64_t bytes;     ///< Loaded, ChunkReady: bytes now resident
     bool will_retry;    ///< Failed, ChunkFailed: will be tried again
+    uint32_t band;      ///< ThingsReady, ThingsDropped, ThingsFailed: the chunk's band
     const char* kind_name() const { return to_string(kind); }
 };
 
@@ -961,7 +1005,7 @@ public:
     /// relief_event -> Event.
     static Event convert(const relief_event& e) {
         return Event{static_cast<EventKind>(e.kind), e.face, e.x, e.z, static_cast<Status>(e.status),
-                     e.attempt, e.bytes, e.will_retry != 0};
+                     e.attempt, e.bytes, e.will_retry != 0, e.band};
     }
 
 private:
@@ -1142,6 +1186,45 @@ public:
         relief_chunk* raw = nullptr;
         if (const relief_status s = relief_runtime_acquire_chunk(get(), face, x, z, &raw)) return detail::last_error(s);
         return Chunk::adopt(raw);
+    }
+    Result<Things> acquire_things(const Event& e) const {
+        if (e.kind != EventKind::ThingsReady) return detail::local_error(Status::InvalidArgument, "acquire: not a ThingsReady event");
+        return acquire_things(static_cast<Band>(e.band), e.face, e.x, e.z);
+    }
+    /// relief_runtime_acquire_things: holds placed thing chunk (band, face, x, z) (after its
+    /// ThingsReady event).
+    Result<Things> acquire_things(Band band, uint32_t face, int32_t x, int32_t z) const {
+        relief_things* raw = nullptr;
+        if (const relief_status s = relief_runtime_acquire_things(get(), static_cast<uint32_t>(band), face, x, z, &raw))
+            return detail::last_error(s);
+        return Things::adopt(raw);
+    }
+    /// relief_runtime_get_thing_kind: kind `kind` of the world's things.json (its name maps
+    /// to a mesh or prefab).
+    Result<relief_thing_kind> thing_kind(uint32_t kind) const {
+        relief_thing_kind k{};
+        k.struct_size = sizeof k;
+        if (const relief_status s = relief_runtime_get_thing_kind(get(), kind, &k)) return detail::last_error(s);
+        return k;
+    }
+    /// relief_runtime_thing_kind_count.
+    Result<uint32_t> thing_kind_count() const {
+        uint32_t n = 0;
+        if (const relief_status s = relief_runtime_thing_kind_count(get(), &n)) return detail::last_error(s);
+        return n;
+    }
+    /// relief_runtime_things_within: the placed things within `radius` of `position`,
+    /// nearest first.
+    Result<std::vector<relief_thing_hit>> things_within(const Vec3& position, double radius) const {
+        std::size_t n = 0;
+        if (const relief_status s = relief_runtime_things_within(get(), position.data(), radius, nullptr, sizeof(relief_thing_hit), 0, &n))
+            return detail::last_error(s);
+        std::vector<relief_thing_hit> hits(n);
+        if (n == 0) return hits;
+        if (const relief_status s = relief_runtime_things_within(get(), position.data(), radius, hits.data(), sizeof(relief_thing_hit), n, &n))
+            return detail::last_error(s);
+        if (n < hits.size()) hits.resize(n);
+        return hits;
     }
     /// relief_runtime_chunk_at: the collision chunk containing `position`, built or not.
     Result<ChunkId> chunk_at(const Vec3& position) const {

@@ -2,10 +2,10 @@
 //! docs/c-api.md), checked through the C ABI on every event of a walk across a flat world and
 //! a flight around a planet, as a caller meets them:
 //!
-//! - within one update: the pieces' events, then the chunks', then at most one LEVELS_DIRTY,
-//!   whose count is `relief_runtime_get_dirty`'s;
+//! - within one update: the pieces' events, then the chunks', then the things' (near band
+//!   first), then at most one LEVELS_DIRTY, whose count is `relief_runtime_get_dirty`'s;
 //! - for one item, LOADED and UNLOADED alternate starting with LOADED; likewise CHUNK_READY
-//!   and CHUNK_DROPPED;
+//!   and CHUNK_DROPPED, and THINGS_READY and THINGS_DROPPED;
 //! - a LOADED region or tile can be acquired at once.
 
 mod common;
@@ -32,8 +32,10 @@ use relief_c::RELIEF_STATUS_OK;
 /// Where one item stands in the events seen so far.
 #[derive(Default)]
 struct Laws {
-    /// (is_chunk, face, x, z) → resident by the events.
-    resident: HashMap<(bool, u32, i32, i32), bool>,
+    /// (stream, face, x, z) → resident by the events; the stream as RELIEF_STREAM_* numbers
+    /// them (a band's things: RELIEF_STREAM_THINGS + the band).
+    resident: HashMap<(u32, u32, i32, i32), bool>,
+    things_ready: usize,
     loads: usize,
     unloads: usize,
     ready: usize,
@@ -51,18 +53,21 @@ impl Laws {
 
     /// The order within one update, and LEVELS_DIRTY's count.
     fn order(&mut self, rt: *const relief_runtime, events: &[relief_event]) {
-        let rank = |k| match k {
+        let rank = |e: &relief_event| match e.kind {
             RELIEF_EVENT_LOADED | RELIEF_EVENT_UNLOADED | RELIEF_EVENT_FAILED => 0,
             RELIEF_EVENT_CHUNK_READY | RELIEF_EVENT_CHUNK_DROPPED | RELIEF_EVENT_CHUNK_FAILED => 1,
-            RELIEF_EVENT_LEVELS_DIRTY => 2,
-            RELIEF_EVENT_LEVELS_FAILED => 3,
-            RELIEF_EVENT_OVERFLOW => 4,
+            RELIEF_EVENT_THINGS_READY
+            | RELIEF_EVENT_THINGS_DROPPED
+            | RELIEF_EVENT_THINGS_FAILED => 2 + e.band,
+            RELIEF_EVENT_LEVELS_DIRTY => 5,
+            RELIEF_EVENT_LEVELS_FAILED => 6,
+            RELIEF_EVENT_OVERFLOW => 7,
             other => panic!("an unknown event kind {other}"),
         };
         for pair in events.windows(2) {
             assert!(
-                rank(pair[0].kind) <= rank(pair[1].kind),
-                "pieces, then chunks, then levels: {pair:?}"
+                rank(&pair[0]) <= rank(&pair[1]),
+                "pieces, then chunks, then things by band, then levels: {pair:?}"
             );
         }
         let dirty: Vec<_> = events
@@ -97,29 +102,38 @@ impl Laws {
                 self.resync(rt);
                 continue;
             }
-            let (chunk, up) = match e.kind {
-                RELIEF_EVENT_LOADED => (false, true),
-                RELIEF_EVENT_UNLOADED => (false, false),
-                RELIEF_EVENT_CHUNK_READY => (true, true),
-                RELIEF_EVENT_CHUNK_DROPPED => (true, false),
-                RELIEF_EVENT_FAILED | RELIEF_EVENT_CHUNK_FAILED => {
+            let things = RELIEF_STREAM_THINGS + e.band;
+            let (stream, up) = match e.kind {
+                RELIEF_EVENT_LOADED => (RELIEF_STREAM_PIECES, true),
+                RELIEF_EVENT_UNLOADED => (RELIEF_STREAM_PIECES, false),
+                RELIEF_EVENT_CHUNK_READY => (RELIEF_STREAM_CHUNKS, true),
+                RELIEF_EVENT_CHUNK_DROPPED => (RELIEF_STREAM_CHUNKS, false),
+                RELIEF_EVENT_THINGS_READY => (things, true),
+                RELIEF_EVENT_THINGS_DROPPED => (things, false),
+                RELIEF_EVENT_FAILED | RELIEF_EVENT_CHUNK_FAILED | RELIEF_EVENT_THINGS_FAILED => {
                     panic!("a failure on a healthy world: {e:?}")
                 }
                 _ => continue,
             };
+            assert!(
+                stream >= RELIEF_STREAM_THINGS || e.band == 0,
+                "band is 0 but for things: {e:?}"
+            );
             let was = self
                 .resident
-                .insert((chunk, e.face, e.x, e.z), up)
+                .insert((stream, e.face, e.x, e.z), up)
                 .unwrap_or(false);
             assert_ne!(
                 was, up,
                 "LOADED/UNLOADED (or READY/DROPPED) alternate from LOADED: {e:?}"
             );
-            match (chunk, up) {
-                (false, true) => self.loads += 1,
-                (false, false) => self.unloads += 1,
-                (true, true) => self.ready += 1,
-                (true, false) => self.dropped += 1,
+            match (stream, up) {
+                (RELIEF_STREAM_PIECES, true) => self.loads += 1,
+                (RELIEF_STREAM_PIECES, false) => self.unloads += 1,
+                (RELIEF_STREAM_CHUNKS, true) => self.ready += 1,
+                (RELIEF_STREAM_CHUNKS, false) => self.dropped += 1,
+                (_, true) => self.things_ready += 1,
+                (_, false) => {}
             }
         }
     }
@@ -127,7 +141,12 @@ impl Laws {
     /// Replaces what the events said with what `relief_runtime_list_loaded` lists.
     fn resync(&mut self, rt: *const relief_runtime) {
         self.resident.clear();
-        for (stream, chunk) in [(RELIEF_STREAM_PIECES, false), (RELIEF_STREAM_CHUNKS, true)] {
+        let things = (0..3).map(|band| (RELIEF_STREAM_THINGS + band, RELIEF_EVENT_THINGS_READY));
+        let streams = [
+            (RELIEF_STREAM_PIECES, RELIEF_EVENT_LOADED),
+            (RELIEF_STREAM_CHUNKS, RELIEF_EVENT_CHUNK_READY),
+        ];
+        for (stream, kind) in streams.into_iter().chain(things) {
             let mut count = 0;
             // SAFETY: live runtime; (NULL, 0) is a count query.
             let s = unsafe {
@@ -154,16 +173,11 @@ impl Laws {
                 )
             };
             assert_eq!(s, RELIEF_STATUS_OK);
-            let kind = if chunk {
-                RELIEF_EVENT_CHUNK_READY
-            } else {
-                RELIEF_EVENT_LOADED
-            };
             for e in &items[..count] {
                 assert_eq!(e.kind, kind);
                 assert!(
                     self.resident
-                        .insert((chunk, e.face, e.x, e.z), true)
+                        .insert((stream, e.face, e.x, e.z), true)
                         .is_none(),
                     "listed twice: {e:?}"
                 );
@@ -173,8 +187,8 @@ impl Laws {
 
     /// Every item the events say is loaded can be acquired now (nothing polled since).
     fn acquirable(&self, rt: *const relief_runtime, planet: bool) {
-        for (&(chunk, face, x, z), &up) in &self.resident {
-            if !up || chunk {
+        for (&(stream, face, x, z), &up) in &self.resident {
+            if !up || stream != RELIEF_STREAM_PIECES {
                 continue;
             }
             let ok = if planet {
@@ -351,6 +365,7 @@ fn a_walk_keeps_the_event_laws() {
         laws.dropped,
         laws.dirty
     );
+    assert!(laws.things_ready > 4, "{} thing chunks", laws.things_ready);
     // Any held chunk is released by now; nothing else to free.
     // SAFETY: NULL is a no-op.
     unsafe { relief_chunk_release(std::ptr::null_mut()) };

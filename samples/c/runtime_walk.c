@@ -6,8 +6,9 @@
  * clipmap levels), loads what the start needs (a loading screen), then walks diagonally
  * across the world for FRAMES frames of 1/60 s (default 600). Each frame: one
  * relief_runtime_update, then every event: LOADED regions are read in place, CHUNK_READY
- * chunks are read as an engine would build its shape, LEVELS_DIRTY rectangles are fetched
- * for upload. Prints what happened; exits non-zero on any error. */
+ * chunks are read as an engine would build its shape, THINGS_READY chunks of placed things
+ * are read as an engine would fill its instance buffers, LEVELS_DIRTY rectangles are
+ * fetched for upload. Prints what happened; exits non-zero on any error. */
 #if !defined(_WIN32)
 #define _POSIX_C_SOURCE 199309L
 #include <time.h>
@@ -58,6 +59,9 @@ int main(int argc, char **argv) {
     relief_dirty_rect rects[512];
     unsigned long loaded = 0, unloaded = 0, failed = 0, chunks = 0, dropped = 0;
     unsigned long dirty_events = 0, uploaded = 0, views = 0, chunk_views = 0;
+    unsigned long thing_chunks = 0, things_dropped = 0, things = 0, colliders = 0;
+    unsigned long per_kind[256] = {0};
+    uint32_t kinds = 0, k;
     int frames = argc > 2 ? atoi(argv[2]) : 600;
     int frame;
 
@@ -132,6 +136,43 @@ int main(int argc, char **argv) {
                             ++chunk_views;
                             relief_chunk_release(chunk);
                         }
+                    } else if (e->kind == RELIEF_EVENT_THINGS_READY) {
+                        relief_things *held;
+                        ++thing_chunks;
+                        if (relief_runtime_acquire_things(runtime, e->band, e->face, e->x, e->z,
+                                                          &held) == RELIEF_STATUS_OK) {
+                            relief_things_view view;
+                            uint32_t r, c, j, sum = 0;
+                            view.struct_size = sizeof view;
+                            CHECK(relief_things_get_view(held, &view));
+                            /* One instance buffer per run (kind): Godot's MultiMesh takes
+                             * rows + 12 * start, 12 * count floats; Unity's
+                             * RenderMeshInstanced the matrices at 16 * start. */
+                            for (r = 0; r < view.run_count; ++r) {
+                                const relief_thing_run *run = &view.runs[r];
+                                if (run->kind < 256) per_kind[run->kind] += run->count;
+                                sum += run->count;
+                                for (j = run->start; j < run->start + run->count; ++j) {
+                                    const float *row = view.rows + 12 * (size_t)j;
+                                    const float *m = view.matrices + 16 * (size_t)j;
+                                    /* The same transform: row r, column c of the 3 x 4 is
+                                     * element 4c + r of the column-major 4 x 4. */
+                                    for (c = 0; c < 4; ++c)
+                                        if (row[c] != m[4 * c] || row[4 + c] != m[4 * c + 1] ||
+                                            row[8 + c] != m[4 * c + 2])
+                                            code = 1;
+                                    if (m[15] != 1.0f) code = 1;
+                                }
+                            }
+                            for (j = 0; j < view.collider_count; ++j)
+                                if (view.colliders[j].thing >= view.count) code = 1;
+                            if (sum != view.count) code = 1;
+                            things += view.count;
+                            colliders += view.collider_count;
+                            relief_things_release(held);
+                        }
+                    } else if (e->kind == RELIEF_EVENT_THINGS_DROPPED) {
+                        ++things_dropped;
                     } else if (e->kind == RELIEF_EVENT_LEVELS_DIRTY) {
                         size_t count;
                         ++dirty_events;
@@ -157,14 +198,25 @@ int main(int argc, char **argv) {
     printf("%d frames: %lu regions loaded (%lu views read), %lu unloaded, %lu failed\n", frames,
            loaded, views, unloaded, failed);
     printf("collision: %lu chunks built (%lu read), %lu dropped\n", chunks, chunk_views, dropped);
+    printf("things: %lu chunks placed (%lu things, %lu colliders), %lu dropped\n",
+           thing_chunks, things, colliders, things_dropped);
+    CHECK(relief_runtime_thing_kind_count(runtime, &kinds));
+    for (k = 0; k < kinds && k < 256; ++k) {
+        relief_thing_kind kind;
+        kind.struct_size = sizeof kind;
+        CHECK(relief_runtime_get_thing_kind(runtime, k, &kind));
+        printf("  %-10s %lu\n", kind.name, per_kind[k]);
+    }
     printf("levels: %lu updates dirty, %lu rectangles uploaded, %llu cells\n", dirty_events,
            uploaded, (unsigned long long)stats.level_cells_total);
     printf("update p50 %u us, p99 %u us (regions %u us of the last)\n", stats.update_p50_us,
            stats.update_p99_us, stats.pieces_last_us);
     printf("at the end: %u of %u regions ready, %u of %u chunks\n", stats.pieces_ready,
            stats.pieces_wanted, stats.chunks_ready, stats.chunks_wanted);
-    if (loaded == 0 || failed != 0 || chunks == 0 || dirty_events == 0 || code != 0) {
-        fprintf(stderr, "runtime_walk: expected regions, chunks and levels without failures\n");
+    if (loaded == 0 || failed != 0 || chunks == 0 || dirty_events == 0 || things == 0 ||
+        code != 0) {
+        fprintf(stderr,
+                "runtime_walk: expected regions, chunks, things and levels without failures\n");
         code = 1;
     }
 

@@ -94,6 +94,8 @@ struct Walk {
     relief::Region kept;                       // the first region, read again after the runtime is gone
     double kept_sum = 0;
     int loaded = 0, unloaded = 0, chunks_ready = 0, chunks_dropped = 0, missed = 0;
+    int things_ready = 0, things_dropped = 0;
+    long things = 0;
     int dirty_events = 0, dirty_rects = 0, levels_checked = 0, levels_unfilled = 0;
     long samples_read = 0;
 };
@@ -201,6 +203,31 @@ void check_chunk(const relief::Chunk& chunk, Walk& w) {
     w.samples_read += long(heights.size());
 }
 
+// A thing chunk read as an engine fills its instance buffers: every run's rows are its
+// kind's MultiMesh buffer, the matrices Unity's, each thing on the ground the terrain reports.
+void check_things(const relief::Things& t, Walk& w) {
+    std::size_t in_runs = 0;
+    for (const relief_thing_run& r : t.runs()) {
+        check(r.start == in_runs && t.rows_of(r).size() == std::size_t(r.count) * 12, "thing runs not in order");
+        in_runs += r.count;
+    }
+    check(in_runs == t.count() && t.ids().size() == t.count(), "runs cover %zu of %zu things", in_runs, t.count());
+    for (std::size_t i = 0; i < t.count(); ++i) {
+        const float* row = &t.rows()[i * 12];
+        const float* m = &t.matrices()[i * 16];
+        for (int c = 0; c < 4; ++c)
+            check(row[c] == m[4 * c] && row[4 + c] == m[4 * c + 1] && row[8 + c] == m[4 * c + 2], "thing %zu: rows and matrix differ", i);
+        check(row[3] == t.positions()[i * 3] && row[11] == t.positions()[i * 3 + 2], "thing %zu: origin is not its position", i);
+    }
+    if (!w.planet && t.count() > 0) {
+        const auto h = w.terrain->height(t.positions()[0], t.positions()[2]);
+        if (check_ok(h, "terrain.height under a thing") && h->origin == relief::Origin::Region)
+            check(std::fabs(h->height - t.positions()[1]) < 1e-3, "a thing at %g over ground at %g", t.positions()[1], h->height);
+    }
+    for (const relief_thing_collider& c : t.colliders()) check(c.thing < t.count() && c.shape >= 1 && c.shape <= 3, "collider");
+    w.things += long(t.count());
+}
+
 // Whether item `e` gets `kind` (its Unloaded/ChunkDropped) later in the same batch: then a
 // NotFound acquire is expected (it came and went within one update).
 bool gone_later(const relief::Events& events, std::size_t k, relief::EventKind kind) {
@@ -259,6 +286,16 @@ void handle(relief::Runtime& rt, const relief::Event& e, bool gone, bool settlin
         w.dirty_rects += int(rects->size());
         break;
     }
+    case EventKind::ThingsReady: {
+        ++w.things_ready;
+        auto things = rt.acquire_things(e);
+        if (gone && things.status() == relief::Status::NotFound) { ++w.missed; break; }
+        if (check_ok(things, "acquire_things")) check_things(*things, w);
+        break;
+    }
+    case EventKind::ThingsDropped:
+        ++w.things_dropped;
+        break;
     case EventKind::Failed:
     case EventKind::ChunkFailed:
     default:
@@ -273,8 +310,9 @@ void drain_events(relief::Runtime& rt, bool settling, Walk& w) {
     if (!check_ok(events, "poll_events")) return;
     for (std::size_t k = 0; k < events->size(); ++k) {
         const relief::Event e = (*events)[k];
-        const relief::EventKind gone_kind =
-            e.kind == relief::EventKind::ChunkReady ? relief::EventKind::ChunkDropped : relief::EventKind::Unloaded;
+        const relief::EventKind gone_kind = e.kind == relief::EventKind::ChunkReady    ? relief::EventKind::ChunkDropped
+                                            : e.kind == relief::EventKind::ThingsReady ? relief::EventKind::ThingsDropped
+                                                                                       : relief::EventKind::Unloaded;
         handle(rt, e, gone_later(*events, k, gone_kind), settling, w);
     }
 }
@@ -420,6 +458,7 @@ void walk(relief::Runtime& rt, const std::vector<relief::Vec3>& route, Walk& w, 
     check(w.resident.size() == std::size_t(w.loaded - w.unloaded), "event bookkeeping");
     std::printf("streamed: %d loaded, %d unloaded, %d chunks ready, %d dropped, %d acquired-then-gone; %ld samples read\n",
                 w.loaded, w.unloaded, w.chunks_ready, w.chunks_dropped, w.missed, w.samples_read);
+    std::printf("things: %d chunks ready (%ld things read), %d dropped\n", w.things_ready, w.things, w.things_dropped);
     std::printf("levels: %d LEVELS_DIRTY events, %d dirty rects, %d level views checked (%d not yet filled)\n",
                 w.dirty_events, w.dirty_rects, w.levels_checked, w.levels_unfilled);
     std::printf("query thread: %ld rounds, %ld queries, %ld batch points from resident data, %ld ground hits\n",

@@ -283,6 +283,14 @@ int main(int argc, char **argv) {
     REFUSED(relief_runtime_create(world, &config, &runtime), RELIEF_STATUS_INVALID_ARGUMENT);
     EXPECT(strstr(relief_last_error_message(), "level_count") != NULL);
     config.level_count = 3;
+    config.things_chunk_size_m[RELIEF_BAND_NEAR] = 2000; /* 4 to 1024 m */
+    REFUSED(relief_runtime_create(world, &config, &runtime), RELIEF_STATUS_INVALID_ARGUMENT);
+    EXPECT(strstr(relief_last_error_message(), "things_chunk_size_m[RELIEF_BAND_NEAR]") != NULL);
+    config.things_chunk_size_m[RELIEF_BAND_NEAR] = 32;
+    config.things_drop_radius[RELIEF_BAND_FAR] = 1; /* below its load radius */
+    REFUSED(relief_runtime_create(world, &config, &runtime), RELIEF_STATUS_INVALID_ARGUMENT);
+    EXPECT(strstr(relief_last_error_message(), "things_drop_radius[RELIEF_BAND_FAR]") != NULL);
+    config.things_drop_radius[RELIEF_BAND_FAR] = 512;
     config.flags = 0x80;
     REFUSED(relief_runtime_create(world, &config, &runtime), RELIEF_STATUS_INVALID_ARGUMENT);
     config.flags = 0;
@@ -333,7 +341,7 @@ int main(int argc, char **argv) {
     stats.struct_size = sizeof stats;
     memset(&sstats, 0, sizeof sstats);
     sstats.struct_size = sizeof sstats;
-    REFUSED(relief_runtime_get_stream_stats(runtime, 2, &sstats), RELIEF_STATUS_INVALID_ARGUMENT);
+    REFUSED(relief_runtime_get_stream_stats(runtime, RELIEF_STREAM_THINGS + 3, &sstats), RELIEF_STATUS_INVALID_ARGUMENT);
     REFUSED(relief_runtime_get_stream_stats(runtime, RELIEF_STREAM_PIECES, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
     OK(relief_runtime_get_stream_stats(runtime, RELIEF_STREAM_PIECES, &sstats));
     EXPECT(sstats.budget_bytes == (64u << 20));
@@ -453,6 +461,59 @@ int main(int argc, char **argv) {
         relief_chunk_release(chunk);
         chunk = NULL;
         relief_chunk_release(NULL);
+    }
+
+    /* Placed things: unknown bands and faces, unplaced chunks, kinds past the table, bad
+     * positions and radii, undersized hit buffers. */
+    {
+        double bad[3] = {NAN, 0, 0}, at[3] = {0, 0, 0};
+        relief_things *tsentinel = (relief_things *)&checks, *things = tsentinel;
+        relief_things_view tview;
+        relief_thing_kind kind;
+        relief_thing_hit hits[4];
+        uint32_t kinds = 0;
+        size_t found = 0;
+        REFUSED(relief_runtime_acquire_things(runtime, 3, 0, 0, 0, &things), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_acquire_things(runtime, RELIEF_BAND_NEAR, 1, 0, 0, &things), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_acquire_things(runtime, RELIEF_BAND_NEAR, 0, 100000, 0, &things), RELIEF_STATUS_NOT_FOUND);
+        REFUSED(relief_runtime_acquire_things(runtime, RELIEF_BAND_NEAR, 0, 0, 0, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_acquire_things(NULL, RELIEF_BAND_NEAR, 0, 0, 0, &things), RELIEF_STATUS_INVALID_ARGUMENT);
+        EXPECT(things == tsentinel);
+        OK(relief_runtime_thing_kind_count(runtime, &kinds));
+        EXPECT(kinds == 6); /* a baked world's default table */
+        REFUSED(relief_runtime_thing_kind_count(runtime, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+        kind.struct_size = sizeof kind;
+        REFUSED(relief_runtime_get_thing_kind(runtime, kinds, &kind), RELIEF_STATUS_NOT_FOUND);
+        REFUSED(relief_runtime_get_thing_kind(runtime, 0, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+        kind.struct_size = sizeof kind + 4;
+        REFUSED(relief_runtime_get_thing_kind(runtime, 0, &kind), RELIEF_STATUS_INVALID_ARGUMENT);
+        kind.struct_size = sizeof kind;
+        OK(relief_runtime_get_thing_kind(runtime, 0, &kind));
+        EXPECT(kind.name != NULL && strlen(kind.name) > 0 && kind.band <= RELIEF_BAND_FAR &&
+               kind.shape <= RELIEF_SHAPE_BOX && kind.spacing_m >= 2 * kind.footprint_m);
+        REFUSED(relief_runtime_things_within(runtime, bad, 10, NULL, sizeof *hits, 0, &found), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_things_within(runtime, at, -1, NULL, sizeof *hits, 0, &found), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_things_within(runtime, at, NAN, NULL, sizeof *hits, 0, &found), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_things_within(runtime, at, 10, NULL, sizeof *hits, 4, &found), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_things_within(runtime, at, 10, hits, sizeof *hits / 2, 4, &found), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_things_within(runtime, NULL, 10, hits, sizeof *hits, 4, &found), RELIEF_STATUS_INVALID_ARGUMENT);
+        REFUSED(relief_runtime_things_within(runtime, at, 10, hits, sizeof *hits, 4, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+        /* Every placed thing (a radius past the world), four of them written, nearest first. */
+        OK(relief_runtime_things_within(runtime, at, 1e7, hits, sizeof *hits, 4, &found));
+        if (found > 0) {
+            size_t kept = found < 4 ? found : 4, i;
+            for (i = 1; i < kept; ++i) EXPECT(hits[i - 1].distance <= hits[i].distance);
+            OK(relief_runtime_acquire_things(runtime, hits[0].band, hits[0].face, hits[0].x, hits[0].z, &things));
+            tview.struct_size = sizeof tview + 4;
+            REFUSED(relief_things_get_view(things, &tview), RELIEF_STATUS_INVALID_ARGUMENT);
+            REFUSED(relief_things_get_view(things, NULL), RELIEF_STATUS_INVALID_ARGUMENT);
+            tview.struct_size = sizeof tview;
+            OK(relief_things_get_view(things, &tview));
+            EXPECT(hits[0].index < tview.count && tview.ids[hits[0].index] == hits[0].id);
+            relief_things_release(things);
+        }
+        things = NULL;
+        relief_things_release(NULL);
     }
 
     /* Levels: out of range, undersized rectangle buffers, element sizes. */

@@ -45,9 +45,37 @@ namespace Relief
         /// <summary>The queue was full: Bytes events were dropped, every one until this was
         /// polled. Rebuild from <see cref="Runtime.ListLoaded"/> and upload every level.</summary>
         Overflow = 8,
+        /// <summary>A chunk of placed things (<see cref="StreamEvent.Band"/>, Face, X, Z) is
+        /// ready: <see cref="Runtime.AcquireThings"/>.</summary>
+        ThingsReady = 9,
+        /// <summary>A thing chunk left its band's drop radius.</summary>
+        ThingsDropped = 10,
+        /// <summary>A thing chunk failed to build.</summary>
+        ThingsFailed = 11,
     }
 
-    /// <summary>One of a runtime's two streams, for <see cref="Runtime.GetStreamStats"/>
+    /// <summary>How far from the focus a kind of thing streams (RELIEF_BAND_*): grass near,
+    /// bushes and rocks in the middle, trees far; each band in chunks of its own size.</summary>
+    public enum ThingBand : uint
+    {
+        Near = 0,
+        Mid = 1,
+        Far = 2,
+    }
+
+    /// <summary>A placed thing's collision shape (RELIEF_SHAPE_*).</summary>
+    public enum ThingShape : uint
+    {
+        None = 0,
+        /// <summary>Dims: radius, total height; standing along the thing's up.</summary>
+        Capsule = 1,
+        /// <summary>Dims: radius.</summary>
+        Sphere = 2,
+        /// <summary>Dims: half extents.</summary>
+        Box = 3,
+    }
+
+    /// <summary>One of a runtime's streams, for <see cref="Runtime.GetStreamStats"/>
     /// (RELIEF_STREAM_*).</summary>
     public enum StreamKind : uint
     {
@@ -55,6 +83,9 @@ namespace Relief
         Pieces = 0,
         /// <summary>The collision chunks.</summary>
         Chunks = 1,
+        /// <summary>The near band's thing chunks; a band's stream is Things + its
+        /// <see cref="ThingBand"/> (<see cref="Runtime.ThingStream"/>).</summary>
+        Things = 2,
     }
 
     /// <summary>Parts a <see cref="Runtime"/> leaves out (RELIEF_RUNTIME_*).</summary>
@@ -67,6 +98,8 @@ namespace Relief
         NoCollision = 1,
         /// <summary>No far-ground levels (a headless server).</summary>
         NoLevels = 2,
+        /// <summary>No placed things.</summary>
+        NoThings = 4,
     }
 
     /// <summary>Where a height came from (RELIEF_ORIGIN_*).</summary>

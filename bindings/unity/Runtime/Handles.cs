@@ -54,4 +54,10 @@ namespace Relief.Native
     {
         protected override bool ReleaseHandle() { NativeMethods.relief_chunk_release(handle); return true; }
     }
+
+    /// <summary>A held chunk of placed things (relief_things).</summary>
+    sealed class ThingsHandle : ReliefHandle
+    {
+        protected override bool ReleaseHandle() { NativeMethods.relief_things_release(handle); return true; }
+    }
 }

@@ -89,7 +89,7 @@ namespace Relief.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    internal struct relief_runtime_config
+    internal unsafe struct relief_runtime_config
     {
         public uint struct_size;
         public uint flags;
@@ -108,6 +108,10 @@ namespace Relief.Native
         public uint level_size;
         public double level_spacing_m;
         public uint event_capacity;
+        public fixed double things_chunk_size_m[3];
+        public fixed double things_load_radius[3];
+        public fixed double things_drop_radius[3];
+        public fixed ulong things_budget_bytes[3];
     }
 
     [StructLayout(LayoutKind.Sequential)]
@@ -133,6 +137,10 @@ namespace Relief.Native
         public uint chunks_failed;
         public uint settle_updates;
         public uint settle_update_max_us;
+        public uint things_wanted;
+        public uint things_ready;
+        public uint things_failed;
+        public uint things_last_us;
     }
 
     [StructLayout(LayoutKind.Sequential)]
@@ -229,6 +237,74 @@ namespace Relief.Native
         public fixed double up[3];
         public fixed double axis_z[3];
         public IntPtr materials;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    internal struct relief_thing_run
+    {
+        public uint kind;
+        public uint start;
+        public uint count;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe struct relief_thing_collider
+    {
+        public uint thing;
+        public uint shape;
+        public fixed float dims[3];
+        public fixed float transform[12];
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe struct relief_things_view
+    {
+        public uint struct_size;
+        public uint band;
+        public uint face;
+        public int x;
+        public int z;
+        public uint count;
+        public uint run_count;
+        public uint collider_count;
+        public fixed double origin[3];
+        public IntPtr runs;
+        public IntPtr ids;
+        public IntPtr positions;
+        public IntPtr scales;
+        public IntPtr rows;
+        public IntPtr matrices;
+        public IntPtr colliders;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe struct relief_thing_kind
+    {
+        public uint struct_size;
+        public uint band;
+        /// <summary>A NUL-terminated UTF-8 name, valid while the runtime lives.</summary>
+        public IntPtr name;
+        public float footprint_m;
+        public float spacing_m;
+        public uint shape;
+        public fixed float shape_dims[3];
+        public float shape_centre_m;
+        public uint align_to_slope;
+    }
+
+    /// <summary>Written in arrays whose element size relief is told (sizeof(relief_thing_hit)).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe struct relief_thing_hit
+    {
+        public ulong id;
+        public uint kind;
+        public uint band;
+        public uint face;
+        public int x;
+        public int z;
+        public uint index;
+        public fixed double position[3];
+        public double distance;
     }
 
     /// <summary>Written in arrays whose element size relief is told (sizeof(relief_dirty_rect)).</summary>
@@ -338,6 +414,7 @@ namespace Relief.Native
         public const uint RELIEF_ABI_VERSION = 2;
         public const uint RELIEF_RUNTIME_NO_COLLISION = 1;
         public const uint RELIEF_RUNTIME_NO_LEVELS = 2;
+        public const uint RELIEF_RUNTIME_NO_THINGS = 4;
         public const uint RELIEF_STATUS_OK = 0;
         public const uint RELIEF_STATUS_INVALID_ARGUMENT = 1;
         public const uint RELIEF_STATUS_NOT_FOUND = 2;
@@ -347,6 +424,7 @@ namespace Relief.Native
         public const uint RELIEF_STATUS_PANIC = 6;
         public const uint RELIEF_STREAM_PIECES = 0;
         public const uint RELIEF_STREAM_CHUNKS = 1;
+        public const uint RELIEF_STREAM_THINGS = 2;
         public const uint RELIEF_EVENT_LOADED = 0;
         public const uint RELIEF_EVENT_UNLOADED = 1;
         public const uint RELIEF_EVENT_FAILED = 2;
@@ -359,6 +437,13 @@ namespace Relief.Native
         public const uint RELIEF_EVENT_THINGS_READY = 9;
         public const uint RELIEF_EVENT_THINGS_DROPPED = 10;
         public const uint RELIEF_EVENT_THINGS_FAILED = 11;
+        public const uint RELIEF_BAND_NEAR = 0;
+        public const uint RELIEF_BAND_MID = 1;
+        public const uint RELIEF_BAND_FAR = 2;
+        public const uint RELIEF_SHAPE_NONE = 0;
+        public const uint RELIEF_SHAPE_CAPSULE = 1;
+        public const uint RELIEF_SHAPE_SPHERE = 2;
+        public const uint RELIEF_SHAPE_BOX = 3;
         public const uint RELIEF_ORIGIN_REGION = 0;
         public const uint RELIEF_ORIGIN_OVERVIEW = 1;
         public const uint RELIEF_ORIGIN_OUTSIDE = 2;
@@ -423,6 +508,12 @@ namespace Relief.Native
         [DllImport(Library, CallingConvention = C)] internal static extern uint relief_runtime_acquire_chunk(RuntimeHandle runtime, uint face, int x, int z, out ChunkHandle out_chunk);
         [DllImport(Library, CallingConvention = C)] internal static extern uint relief_chunk_get_view(ChunkHandle chunk, ref relief_chunk_view out_view);
         [DllImport(Library, CallingConvention = C)] internal static extern void relief_chunk_release(IntPtr chunk);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_runtime_acquire_things(RuntimeHandle runtime, uint band, uint face, int x, int z, out ThingsHandle out_things);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_things_get_view(ThingsHandle things, ref relief_things_view out_view);
+        [DllImport(Library, CallingConvention = C)] internal static extern void relief_things_release(IntPtr things);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_runtime_thing_kind_count(RuntimeHandle runtime, out uint out_count);
+        [DllImport(Library, CallingConvention = C)] internal static extern uint relief_runtime_get_thing_kind(RuntimeHandle runtime, uint kind, ref relief_thing_kind out_kind);
+        [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_runtime_things_within(RuntimeHandle runtime, double* position, double radius, relief_thing_hit* hits, UIntPtr hit_size, UIntPtr capacity, out UIntPtr out_count);
         [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_runtime_chunk_at(RuntimeHandle runtime, double* position, out uint out_face, out int out_x, out int out_z);
         [DllImport(Library, CallingConvention = C)] internal static extern unsafe uint relief_runtime_get_dirty(RuntimeHandle runtime, relief_dirty_rect* rects, UIntPtr rect_size, UIntPtr capacity, out UIntPtr out_count);
         [DllImport(Library, CallingConvention = C)] internal static extern uint relief_runtime_get_level(RuntimeHandle runtime, uint level, ref relief_level_view out_level);

@@ -176,6 +176,69 @@ namespace Relief
             return ChunkView.Acquire(Handle, key);
         }
 
+        /// <summary>Holds placed thing chunk <paramref name="key"/> (after its ThingsReady
+        /// event), read in place until disposed; null if it is not placed (or was dropped
+        /// since).</summary>
+        public ThingsView AcquireThings(ThingKey key)
+        {
+            return ThingsView.Acquire(Handle, key);
+        }
+
+        /// <summary>The kinds of thing the world's things.json names (none on a planet, or with
+        /// <see cref="RuntimeFlags.NoThings"/>): index them by a ThingRun's Kind.</summary>
+        public ThingKind[] ThingKinds
+        {
+            get
+            {
+                uint n;
+                ReliefException.Check(NativeMethods.relief_runtime_thing_kind_count(Handle, out n));
+                var kinds = new ThingKind[n];
+                for (uint i = 0; i < n; ++i)
+                {
+                    var c = new relief_thing_kind();
+                    c.struct_size = (uint)Marshal.SizeOf(typeof(relief_thing_kind));
+                    ReliefException.Check(NativeMethods.relief_runtime_get_thing_kind(Handle, i, ref c));
+                    kinds[i] = new ThingKind((int)i, c);
+                }
+                return kinds;
+            }
+        }
+
+        /// <summary>Writes the placed things within <paramref name="radius"/> metres of
+        /// <paramref name="position"/> (planar), nearest first, into <paramref name="hits"/> and
+        /// returns how many there are in all (more than hits.Length when they did not all
+        /// fit). Only placed chunks' things are found.</summary>
+        public unsafe int ThingsWithin(Double3 position, double radius, Span<ThingHit> hits)
+        {
+            double* p = stackalloc double[3];
+            p[0] = position.X; p[1] = position.Y; p[2] = position.Z;
+            int room = hits.Length;
+            relief_thing_hit* raw = stackalloc relief_thing_hit[Math.Min(room, 64)];
+            UIntPtr n;
+            if (room > 64)
+            {
+                var heap = new relief_thing_hit[room];
+                fixed (relief_thing_hit* h = heap)
+                {
+                    ReliefException.Check(NativeMethods.relief_runtime_things_within(Handle, p, radius, h, (UIntPtr)sizeof(relief_thing_hit), (UIntPtr)room, out n));
+                    for (int i = 0; i < Math.Min((int)n, room); ++i)
+                        hits[i] = new ThingHit(h[i]);
+                }
+                return (int)n;
+            }
+            ReliefException.Check(NativeMethods.relief_runtime_things_within(Handle, p, radius, room == 0 ? null : raw, (UIntPtr)sizeof(relief_thing_hit), (UIntPtr)room, out n));
+            for (int i = 0; i < Math.Min((int)n, room); ++i)
+                hits[i] = new ThingHit(raw[i]);
+            return (int)n;
+        }
+
+        /// <summary>The stream of <paramref name="band"/>'s thing chunks, for GetStreamStats and
+        /// ListLoaded.</summary>
+        public static StreamKind ThingStream(ThingBand band)
+        {
+            return StreamKind.Things + (uint)band;
+        }
+
         /// <summary>Stops streaming and frees everything the runtime holds; views acquired from
         /// it stay readable until they are disposed. Twice is fine.</summary>
         public void Dispose()

@@ -154,6 +154,55 @@ namespace Relief
         /// <summary>The most events kept until polled (16 to 2²⁰, default 4096); beyond it an
         /// Overflow event says how many were dropped.</summary>
         public int EventCapacity { get { return (int)c.event_capacity; } set { c.event_capacity = (uint)value; } }
+
+        /// <summary>How <paramref name="band"/>'s placed things stream (defaults: near 32 m
+        /// chunks within 64 m, kept to 96 m, 32 MiB; mid 64, 160, 224, 64 MiB; far 128, 384,
+        /// 512, 64 MiB).</summary>
+        public unsafe ThingBandConfig GetThings(ThingBand band)
+        {
+            int i = Band(band);
+            fixed (relief_runtime_config* p = &c)
+                return new ThingBandConfig
+                {
+                    ChunkSize = p->things_chunk_size_m[i],
+                    LoadRadius = p->things_load_radius[i],
+                    DropRadius = p->things_drop_radius[i],
+                    BudgetBytes = p->things_budget_bytes[i],
+                };
+        }
+
+        /// <summary>Sets how <paramref name="band"/>'s placed things stream; relief checks it
+        /// when the runtime is made (chunk sizes 4–1024 m).</summary>
+        public unsafe void SetThings(ThingBand band, ThingBandConfig value)
+        {
+            int i = Band(band);
+            fixed (relief_runtime_config* p = &c)
+            {
+                p->things_chunk_size_m[i] = value.ChunkSize;
+                p->things_load_radius[i] = value.LoadRadius;
+                p->things_drop_radius[i] = value.DropRadius;
+                p->things_budget_bytes[i] = value.BudgetBytes;
+            }
+        }
+
+        static int Band(ThingBand band)
+        {
+            if ((uint)band > (uint)ThingBand.Far)
+                throw new ArgumentOutOfRangeException("band", band, "not a ThingBand");
+            return (int)band;
+        }
+    }
+
+    /// <summary>How one band of placed things streams (<see cref="RuntimeConfig.GetThings"/>).</summary>
+    public struct ThingBandConfig
+    {
+        /// <summary>A chunk's side, metres (4–1024).</summary>
+        public double ChunkSize;
+        /// <summary>Chunks are placed within this …</summary>
+        public double LoadRadius;
+        /// <summary>… and kept until farther than this.</summary>
+        public double DropRadius;
+        public ulong BudgetBytes;
     }
 
     /// <summary>One thing that happened to a region, tile, chunk or the levels (relief_event,
@@ -178,6 +227,10 @@ namespace Relief
         public int Attempt { get { return (int)c.attempt; } }
         /// <summary>Whether relief tries a failed item again (Failed, ChunkFailed).</summary>
         public bool WillRetry { get { return c.will_retry != 0; } }
+        /// <summary>A thing chunk's band (ThingsReady, ThingsDropped, ThingsFailed).</summary>
+        public ThingBand Band { get { return (ThingBand)c.band; } }
+        /// <summary>The thing chunk a Things* event is about.</summary>
+        public ThingKey ThingKey { get { return new ThingKey((ThingBand)c.band, (int)c.face, c.x, c.z); } }
 
         /// <summary>relief's name for <paramref name="kind"/>: its RELIEF_EVENT_* constant without
         /// the prefix ("LOADED", "CHUNK_READY", …; "UNKNOWN" for no kind).</summary>
@@ -261,6 +314,12 @@ namespace Relief
         /// count the game's own Update calls alone.</summary>
         public int SettleUpdates { get { return (int)Math.Min(c.settle_updates, (uint)int.MaxValue); } }
         public int SettleUpdateMaxUs { get { return (int)c.settle_update_max_us; } }
+        /// <summary>Placed thing chunks of every band: wanted, ready, failed for good; and
+        /// microseconds the last update spent on them.</summary>
+        public int ThingsWanted { get { return (int)c.things_wanted; } }
+        public int ThingsReady { get { return (int)c.things_ready; } }
+        public int ThingsFailed { get { return (int)c.things_failed; } }
+        public int ThingsLastUs { get { return (int)c.things_last_us; } }
     }
 
     /// <summary>What lies at a point of a flat world (its region's maps there).</summary>

@@ -34,6 +34,8 @@ namespace Relief.Tests
             { "RELIEF_REACH_", typeof(ReachKind) },
             { "RELIEF_PLANET_FIELD_", typeof(PlanetField) },
             { "RELIEF_LOG_", typeof(LogLevel) },
+            { "RELIEF_BAND_", typeof(ThingBand) },
+            { "RELIEF_SHAPE_", typeof(ThingShape) },
         };
 
         [Test]

@@ -144,7 +144,7 @@ namespace Relief.Tests
                 stats.struct_size = (uint)Marshal.OffsetOf(typeof(relief_runtime_stats), "pieces_wanted");
                 stats.pieces_wanted = 12345;
                 Assert.AreEqual(ok, NativeMethods.relief_runtime_get_stats(rt.Handle, ref stats));
-                Assert.AreEqual(NativeMethods.RELIEF_RUNTIME_NO_COLLISION | NativeMethods.RELIEF_RUNTIME_NO_LEVELS, stats.flags);
+                Assert.AreEqual(NativeMethods.RELIEF_RUNTIME_NO_COLLISION | NativeMethods.RELIEF_RUNTIME_NO_LEVELS | NativeMethods.RELIEF_RUNTIME_NO_THINGS, stats.flags);
                 Assert.AreEqual(12345u, stats.pieces_wanted, "written past the caller's struct_size");
                 stats.struct_size = (uint)Marshal.SizeOf(typeof(relief_runtime_stats));
                 Assert.AreEqual(ok, NativeMethods.relief_runtime_get_stats(rt.Handle, ref stats));
@@ -184,7 +184,7 @@ namespace Relief.Tests
         internal static RuntimeConfig PiecesOnly()
         {
             RuntimeConfig c = RuntimeConfig.Default();
-            c.Flags = RuntimeFlags.NoCollision | RuntimeFlags.NoLevels;
+            c.Flags = RuntimeFlags.NoCollision | RuntimeFlags.NoLevels | RuntimeFlags.NoThings;
             return c;
         }
 
@@ -473,6 +473,31 @@ namespace Relief.Tests
         /// <summary>Drains events; counts them by kind and checks what each names. After one
         /// update (<paramref name="oneUpdate"/>) a LEVELS_DIRTY event names exactly the
         /// rectangles GetDirty returns.</summary>
+        /// <summary>A thing chunk as the docs describe it: runs cover the things in order, each
+        /// thing's Godot rows and Unity matrix are one transform, its origin its position.</summary>
+        static void CheckThings(ThingsView t)
+        {
+            int next = 0;
+            foreach (ThingRun r in t.Runs)
+            {
+                Assert.AreEqual(next, r.Start);
+                next += r.Count;
+            }
+            Assert.AreEqual(t.Count, next);
+            float[] rows = t.Rows.ToArray(), m = t.Matrices.ToArray(), p = t.Positions.ToArray();
+            for (int i = 0; i < t.Count; i++)
+            {
+                for (int c = 0; c < 4; c++)
+                    for (int r = 0; r < 3; r++)
+                        Assert.AreEqual(rows[i * 12 + r * 4 + c], m[i * 16 + c * 4 + r]);
+                Assert.AreEqual(1f, m[i * 16 + 15]);
+                Assert.AreEqual(p[i * 3], rows[i * 12 + 3]);
+                Assert.AreEqual(p[i * 3 + 1], rows[i * 12 + 7]);
+            }
+            foreach (ThingCollider c in t.Colliders.ToArray())
+                Assert.IsTrue(c.Thing < t.Count && c.Shape != ThingShape.None);
+        }
+
         static void Drain(Runtime rt, int[] byKind, ref int views, bool oneUpdate)
         {
             Span<StreamEvent> events = new StreamEvent[64];
@@ -482,7 +507,7 @@ namespace Relief.Tests
                 for (int i = 0; i < n; i++)
                 {
                     StreamEvent e = events[i];
-                    Assert.Less((int)e.Kind, 7);
+                    Assert.Less((int)e.Kind, byKind.Length);
                     byKind[(int)e.Kind]++;
                     if (e.Kind == EventKind.LevelsDirty)
                     {
@@ -494,6 +519,11 @@ namespace Relief.Tests
                     {
                         using (ChunkView c = rt.AcquireChunk(new ChunkKey(e.Face, e.X, e.Z)))
                             if (c != null) { Assert.AreEqual(c.Samples * c.Samples, c.Heights.Length); views++; }
+                    }
+                    else if (e.Kind == EventKind.ThingsReady)
+                    {
+                        using (ThingsView t = rt.AcquireThings(e.ThingKey))
+                            if (t != null) { CheckThings(t); views++; }
                     }
                     else if (e.Kind == EventKind.Loaded && rt.World != null)
                     {
@@ -509,6 +539,40 @@ namespace Relief.Tests
             }
         }
 
+        /// <summary>The world's kinds by name, and the things near a point: nearest first, each
+        /// one its chunk's thing at its index.</summary>
+        [Test]
+        public void ThingsNearAPointAreTheirChunksOwn()
+        {
+            using (World world = World.Open(WorldDir))
+            using (var rt = new Runtime(world))
+            {
+                ThingKind[] kinds = rt.ThingKinds;
+                Assert.AreEqual(6, kinds.Length);
+                Assert.AreEqual("conifer", kinds[0].Name);
+                Assert.AreEqual(ThingShape.Capsule, kinds[0].Shape);
+                Double3 c = world.Info.Centre;
+                Assert.IsTrue(rt.Settle(c.X, 0, c.Z, 60000));
+                var none = new ThingHit[0];
+                int all = rt.ThingsWithin(c, 60, none);
+                Assert.Greater(all, 0, "things within 60 m of the middle");
+                var hits = new ThingHit[all + 3];
+                Assert.AreEqual(all, rt.ThingsWithin(c, 60, hits));
+                for (int i = 0; i < all; i++)
+                {
+                    Assert.LessOrEqual(hits[i].Distance, 60.0);
+                    if (i > 0) Assert.LessOrEqual(hits[i - 1].Distance, hits[i].Distance);
+                    using (ThingsView t = rt.AcquireThings(hits[i].Chunk))
+                    {
+                        Assert.IsNotNull(t);
+                        Assert.AreEqual(hits[i].Id, t.Ids.ToArray()[hits[i].Index]);
+                    }
+                }
+                Assert.Throws<ReliefException>(delegate { rt.ThingsWithin(c, double.NaN, none); });
+                Assert.IsNull(rt.AcquireThings(new ThingKey(ThingBand.Near, 0, 100000, 0)));
+            }
+        }
+
         [Test]
         public void OneUpdateAFrameDrivesRegionsChunksAndLevels()
         {
@@ -520,7 +584,7 @@ namespace Relief.Tests
                 double x = (world.Info.RegionMinX + world.Info.RegionMaxX + 1) * extent / 2;
                 double z = (world.Info.RegionMinZ + world.Info.RegionMaxZ + 1) * extent / 2;
                 Assert.IsTrue(rt.Settle(x, 0, z, 60000));
-                var byKind = new int[7];
+                var byKind = new int[12];
                 int views = 0;
                 Drain(rt, byKind, ref views, false);
                 RuntimeStats stats = rt.Stats;
@@ -529,6 +593,12 @@ namespace Relief.Tests
                 Assert.AreEqual(pieces.Ready, byKind[(int)EventKind.Loaded]);
                 Assert.AreEqual(chunks.Ready, byKind[(int)EventKind.ChunkReady]);
                 Assert.Greater(byKind[(int)EventKind.LevelsDirty], 0);
+                int thingsReady = 0;
+                foreach (ThingBand b in new[] { ThingBand.Near, ThingBand.Mid, ThingBand.Far })
+                    thingsReady += rt.GetStreamStats(Runtime.ThingStream(b)).Ready;
+                Assert.AreEqual(thingsReady, byKind[(int)EventKind.ThingsReady]);
+                Assert.Greater(stats.ThingsWanted, 0);
+                Assert.AreEqual(stats.ThingsWanted, stats.ThingsReady);
                 // Settled: the loading screen's progress is complete.
                 Assert.Greater(stats.PiecesWanted, 0);
                 Assert.AreEqual(stats.PiecesWanted, stats.PiecesReady);
@@ -543,7 +613,7 @@ namespace Relief.Tests
                     Drain(rt, byKind, ref views, true);
                     Thread.Sleep(16);
                 }
-                Assert.AreEqual(0, byKind[(int)EventKind.Failed] + byKind[(int)EventKind.ChunkFailed]);
+                Assert.AreEqual(0, byKind[(int)EventKind.Failed] + byKind[(int)EventKind.ChunkFailed] + byKind[(int)EventKind.ThingsFailed]);
                 Assert.Greater(byKind[(int)EventKind.Unloaded] + byKind[(int)EventKind.ChunkDropped], 0);
                 Assert.Greater(views, 0);
                 LevelInfo level0 = rt.Level(0);
@@ -600,7 +670,7 @@ namespace Relief.Tests
                 Double3 pos = terrain.PositionAt(0, 0);
                 Assert.Throws<ReliefException>(delegate { rt.Update(0, 0, 0); });
                 Assert.IsTrue(rt.Settle(pos.X, pos.Y, pos.Z, 60000));
-                var byKind = new int[7];
+                var byKind = new int[12];
                 int views = 0;
                 Drain(rt, byKind, ref views, false);
                 Assert.Greater(byKind[(int)EventKind.Loaded], 0);

@@ -2,7 +2,7 @@
 
 use std::ffi::c_char;
 
-use super::runtime::relief_runtime;
+use super::runtime::{relief_runtime, RELIEF_STREAM_THINGS, RELIEF_STREAM_THINGS_FAR};
 use super::sized::{check_elements, grows_zeroed, write_element};
 use super::{ffi_guard, handle, relief_status, require, Failure};
 use relief::error::FormatError;
@@ -43,8 +43,8 @@ pub const RELIEF_EVENT_LEVELS_FAILED: relief_event_kind = 7;
 /// gives what is loaded now, and every level is to be uploaded whole; later events follow on
 /// from that. Added in 0.2.1.
 pub const RELIEF_EVENT_OVERFLOW: relief_event_kind = 8;
-/// Thing chunk (face, x, z) of band `band` is placed. Added in 0.3.0, ahead of the calls that
-/// hand a chunk's things to C: until they come, a runtime made through this ABI places none.
+/// Thing chunk (face, x, z) of band `band` is placed: acquire it
+/// (`relief_runtime_acquire_things`) and draw its things. Added in 0.3.0.
 pub const RELIEF_EVENT_THINGS_READY: relief_event_kind = 9;
 /// The thing chunk left its band's drop radius: remove its things.
 pub const RELIEF_EVENT_THINGS_DROPPED: relief_event_kind = 10;
@@ -176,10 +176,11 @@ fn runtime_event(e: RuntimeEvent) -> relief_event {
 /// Events not taken stay queued; `(NULL, 0)` takes none.
 ///
 /// Order: events come in the order they happened. Within one update: the pieces' LOADED,
-/// UNLOADED and FAILED, then the chunks' CHUNK_READY, CHUNK_DROPPED and CHUNK_FAILED, then at
+/// UNLOADED and FAILED, then the chunks' CHUNK_READY, CHUNK_DROPPED and CHUNK_FAILED, then
+/// the things' THINGS_READY, THINGS_DROPPED and THINGS_FAILED (near band first), then at
 /// most one LEVELS_DIRTY, then at most one LEVELS_FAILED. For one item, LOADED and UNLOADED
 /// alternate, starting with LOADED (a FAILED item has no LOADED to undo); likewise
-/// CHUNK_READY and CHUNK_DROPPED. A chunk's CHUNK_READY does not wait for its regions' or
+/// CHUNK_READY and CHUNK_DROPPED, and THINGS_READY and THINGS_DROPPED. A chunk's CHUNK_READY does not wait for its regions' or
 /// tiles' LOADED. An item may be gone by the time its event is read (a later update in the
 /// same drain dropped it): acquiring it is NOT_FOUND, and its UNLOADED or CHUNK_DROPPED
 /// follows. An OVERFLOW event ends a stretch of dropped events; after it the laws hold again
@@ -243,8 +244,10 @@ pub extern "C" fn relief_event_kind_name(kind: relief_event_kind) -> *const c_ch
 }
 
 /// Writes one event per item loaded now, as the events so far would leave it: LOADED for
-/// each resident region or tile (`stream` RELIEF_STREAM_PIECES) or CHUNK_READY for each
-/// built collision chunk (RELIEF_STREAM_CHUNKS), in no particular order, into `events` (room
+/// each resident region or tile (`stream` RELIEF_STREAM_PIECES), CHUNK_READY for each
+/// built collision chunk (RELIEF_STREAM_CHUNKS) or THINGS_READY for each placed thing chunk
+/// of a band (RELIEF_STREAM_THINGS + the band; none where it places nothing), in no
+/// particular order, into `events` (room
 /// for `capacity` of `event_size` bytes), and their count to `*out_count`; `(NULL, 0)` writes
 /// only the count. For resynchronising after an OVERFLOW event, or a caller that attaches
 /// late. Errors: INVALID_ARGUMENT (NULL `runtime`/`out_count`, an unknown `stream`, CHUNKS
@@ -288,6 +291,14 @@ pub unsafe extern "C" fn relief_runtime_list_loaded(
                         f(loaded(RELIEF_EVENT_CHUNK_READY, face, x, z))
                     })
                 }
+                s @ RELIEF_STREAM_THINGS..=RELIEF_STREAM_THINGS_FAR => rt
+                    .for_each_built_thing_chunk(|k| {
+                        if k.band as u32 == s - RELIEF_STREAM_THINGS {
+                            let mut e = loaded(RELIEF_EVENT_THINGS_READY, k.face as u32, k.x, k.z);
+                            e.band = k.band as u32;
+                            f(e)
+                        }
+                    }),
                 other => {
                     return Err(Failure::invalid(format!(
                         "{what}: stream {other} is not a RELIEF_STREAM_*"

@@ -23,6 +23,7 @@ pub mod region;
 pub mod runtime;
 mod sized;
 pub mod terrain;
+pub mod things;
 pub mod tile;
 pub mod world;
 

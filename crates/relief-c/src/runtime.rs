@@ -16,9 +16,12 @@ use relief::flat::{Region, RegionLocation, World};
 use relief::lod::ClipmapConfig;
 use relief::planet::{Planet, PlanetTile, TileKey};
 use relief::runtime::{
-    ChunkLookup, CollisionConfig, Ground, Runtime, RuntimeConfig, RuntimeError, Streamed,
-    UpdateError,
+    BandConfig, ChunkLookup, CollisionConfig, Ground, Runtime, RuntimeConfig, RuntimeError,
+    Streamed, ThingsConfig, UpdateError,
 };
+use relief::things::{Band, Rules};
+
+use super::things::ThingsHeld;
 use relief::stream::{Resident, Stats, StreamConfig};
 
 /// Everything streamed around a focus, for a flat world or a planet: regions (or tiles),
@@ -31,6 +34,7 @@ pub struct relief_runtime {
     /// What views and queries read, outside the runtime's lock.
     pub(crate) streamed: Streamed,
     pub(crate) chunks: Option<ChunkLookup>,
+    pub(crate) things: ThingsHeld,
     flags: u32,
 }
 
@@ -38,6 +42,8 @@ pub struct relief_runtime {
 pub const RELIEF_RUNTIME_NO_COLLISION: u32 = 1;
 /// `relief_runtime_config.flags`: keep no far-ground levels.
 pub const RELIEF_RUNTIME_NO_LEVELS: u32 = 2;
+/// `relief_runtime_config.flags`: place no things. Added in 0.3.0.
+pub const RELIEF_RUNTIME_NO_THINGS: u32 = 4;
 
 /// How a runtime behaves. Set `struct_size`, fill it with `relief_runtime_config_default`,
 /// then change what you need. Distances are metres (great-circle on a planet).
@@ -91,6 +97,16 @@ pub struct relief_runtime_config {
     /// counted and dropped, and an OVERFLOW event says how many. Added in 0.2.1: a 0.2.0
     /// caller gets the default.
     pub event_capacity: u32,
+    /// Placed things, per band (index RELIEF_BAND_NEAR, _MID, _FAR): chunk side in metres,
+    /// 4 to 1024 (default 32, 64, 128) …
+    pub things_chunk_size_m: [f64; 3],
+    /// … chunks placed within this (default 64, 160, 384) …
+    pub things_load_radius: [f64; 3],
+    /// … and kept until farther than this (default 96, 224, 512) …
+    pub things_drop_radius: [f64; 3],
+    /// … in this many bytes (default 32, 64, 64 MiB). Added in 0.3.0: an older caller gets
+    /// the defaults.
+    pub things_budget_bytes: [u64; 3],
 }
 
 /// A snapshot of a runtime. Set `struct_size` first.
@@ -134,6 +150,13 @@ pub struct relief_runtime_stats {
     /// in 0.2.1.
     pub settle_updates: u32,
     pub settle_update_max_us: u32,
+    /// Placed things, all bands together: chunks wanted, ready and failed for good (0
+    /// without things), as the pairs above; and microseconds the last update spent on them.
+    /// Added in 0.3.0.
+    pub things_wanted: u32,
+    pub things_ready: u32,
+    pub things_failed: u32,
+    pub things_last_us: u32,
 }
 
 /// One of a runtime's two streams, for `relief_runtime_get_stream_stats`.
@@ -142,6 +165,11 @@ pub type relief_stream = u32;
 pub const RELIEF_STREAM_PIECES: relief_stream = 0;
 /// The collision chunks.
 pub const RELIEF_STREAM_CHUNKS: relief_stream = 1;
+/// The thing chunks of one band: RELIEF_STREAM_THINGS + the band (RELIEF_BAND_*). Added in
+/// 0.3.0.
+pub const RELIEF_STREAM_THINGS: relief_stream = 2;
+/// The last band's stream (RELIEF_STREAM_THINGS + RELIEF_BAND_FAR).
+pub(crate) const RELIEF_STREAM_THINGS_FAR: relief_stream = 4;
 
 /// A snapshot of one of a runtime's streams. Set `struct_size` first.
 #[repr(C)]
@@ -192,6 +220,9 @@ fn default_config() -> relief_runtime_config {
     let c = r.collision.unwrap_or_default();
     let l = r.lod.unwrap_or_default();
     let p = &r.pieces;
+    let t = ThingsConfig::default();
+    let per_band =
+        |f: &dyn Fn(&relief::runtime::BandConfig) -> f64| Band::ALL.map(|b| f(t.band(b)));
     relief_runtime_config {
         struct_size: std::mem::size_of::<relief_runtime_config>() as u32,
         flags: 0,
@@ -210,6 +241,10 @@ fn default_config() -> relief_runtime_config {
         level_size: l.size,
         level_spacing_m: l.base_spacing,
         event_capacity: r.event_capacity.min(u32::MAX as usize) as u32,
+        things_chunk_size_m: per_band(&|b| b.chunk_size_m),
+        things_load_radius: per_band(&|b| b.stream.load_radius),
+        things_drop_radius: per_band(&|b| b.stream.drop_radius),
+        things_budget_bytes: Band::ALL.map(|b| t.band(b).stream.budget_bytes as u64),
     }
 }
 
@@ -240,8 +275,21 @@ fn to_rust(c: &relief_runtime_config) -> RuntimeConfig {
             size: c.level_size,
             base_spacing: c.level_spacing_m,
         }),
-        // The C ABI hands out no thing chunks yet: it places none.
-        things: None,
+        things: (c.flags & RELIEF_RUNTIME_NO_THINGS == 0).then(|| {
+            let band = |i: usize| BandConfig {
+                stream: stream(
+                    c.things_load_radius[i],
+                    c.things_drop_radius[i],
+                    c.things_budget_bytes[i],
+                ),
+                chunk_size_m: c.things_chunk_size_m[i],
+            };
+            ThingsConfig {
+                near: band(0),
+                mid: band(1),
+                far: band(2),
+            }
+        }),
         loader_threads: c.loader_threads as usize,
         event_capacity: c.event_capacity as usize,
     }
@@ -266,6 +314,15 @@ pub(crate) fn c_field(path: &str) -> String {
         ("collision", "load_radius" | "drop_radius" | "budget_bytes") => {
             format!("collision_{field}")
         }
+        // things.near.stream.load_radius → things_load_radius[RELIEF_BAND_NEAR]
+        ("things", rest) => match rest.split_once('.') {
+            Some((band, field)) => format!(
+                "things_{}[RELIEF_BAND_{}]",
+                field.trim_start_matches("stream."),
+                band.to_uppercase()
+            ),
+            None => format!("things_{rest}"),
+        },
         _ => field.to_string(),
     }
 }
@@ -284,7 +341,8 @@ unsafe fn read_config(
         // SAFETY: non-NULL, forwarded contract.
         unsafe { read_in(what, config) }?
     };
-    if c.flags & !(RELIEF_RUNTIME_NO_COLLISION | RELIEF_RUNTIME_NO_LEVELS) != 0 {
+    let known = RELIEF_RUNTIME_NO_COLLISION | RELIEF_RUNTIME_NO_LEVELS | RELIEF_RUNTIME_NO_THINGS;
+    if c.flags & !known != 0 {
         return Err(Failure::invalid(format!(
             "{what}: unknown flags {:#x}",
             c.flags
@@ -325,15 +383,24 @@ unsafe fn create(
     require(what, &[("out_runtime", out.is_null())])?;
     // SAFETY: forwarded contract.
     let (config, flags) = unsafe { read_config(what, config) }?;
+    let ground_rules = match &ground {
+        Ground::Flat(w) => Some(w.things().clone()),
+        Ground::Planet(_) => None,
+    };
     let runtime = Runtime::new(ground, config).map_err(|e| match e {
         RuntimeError::Config(e) => {
             Failure::invalid(format!("{what}: {}: {}", c_field(&e.field), e.problem))
         }
         RuntimeError::Format(e) => Failure::from(e),
     })?;
+    let rules = match (&ground_rules, runtime.things()) {
+        (Some(rules), Some(_)) => rules.clone(),
+        _ => Arc::new(Rules::none()),
+    };
     let h = into_handle(relief_runtime {
         streamed: runtime.streamed().clone(),
         chunks: runtime.chunk_lookup().cloned(),
+        things: ThingsHeld::new(runtime.thing_lookup().clone(), rules),
         runtime: Mutex::new(runtime),
         flags,
     });
@@ -544,6 +611,10 @@ pub unsafe extern "C" fn relief_runtime_get_stats(
             chunks_failed: s.chunks.as_ref().map_or(0, |c| count(c.gave_up)),
             settle_updates: s.settle_updates.min(u32::MAX as u64) as u32,
             settle_update_max_us: micros(s.settle_update_max),
+            things_wanted: count(s.things.iter().flatten().map(|t| t.wanted).sum()),
+            things_ready: count(s.things.iter().flatten().map(|t| t.ready).sum()),
+            things_failed: count(s.things.iter().flatten().map(|t| t.gave_up).sum()),
+            things_last_us: micros(s.last.things),
         };
         // SAFETY: non-NULL, forwarded contract.
         unsafe { write_out(what, stats, filled) }
@@ -551,9 +622,11 @@ pub unsafe extern "C" fn relief_runtime_get_stats(
 }
 
 /// Fills `*stats` (its `struct_size` set) with a snapshot of one stream: `stream` is
-/// RELIEF_STREAM_PIECES (regions or tiles) or RELIEF_STREAM_CHUNKS (collision). Errors:
+/// RELIEF_STREAM_PIECES (regions or tiles), RELIEF_STREAM_CHUNKS (collision) or
+/// RELIEF_STREAM_THINGS + a RELIEF_BAND_* (one band's thing chunks). Errors:
 /// INVALID_ARGUMENT (NULL handle or `stats`, a `struct_size` this relief doesn't read, an
-/// unknown `stream`, CHUNKS on a runtime made with RELIEF_RUNTIME_NO_COLLISION); `*stats` is
+/// unknown `stream`, CHUNKS on a runtime made with RELIEF_RUNTIME_NO_COLLISION, THINGS of a
+/// band the runtime places nothing in); `*stats` is
 /// untouched on failure. Threads: any.
 ///
 /// # Safety
@@ -580,6 +653,15 @@ pub unsafe extern "C" fn relief_runtime_get_stream_stats(
                     Failure::invalid(format!("{what}: this runtime builds no collision"))
                 })?
                 .stats(),
+            s @ RELIEF_STREAM_THINGS..=RELIEF_STREAM_THINGS_FAR => rt.stats().things
+                [(s - RELIEF_STREAM_THINGS) as usize]
+                .clone()
+                .ok_or_else(|| {
+                    Failure::invalid(format!(
+                        "{what}: this runtime places no things in band {}",
+                        s - RELIEF_STREAM_THINGS
+                    ))
+                })?,
             other => {
                 return Err(Failure::invalid(format!(
                     "{what}: stream {other} is not a RELIEF_STREAM_*"

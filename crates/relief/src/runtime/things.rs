@@ -177,7 +177,7 @@ impl Things {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ThingHit {
     pub id: u64,
-    pub kind: u16,
+    pub kind: u32,
     /// Where it stands, world metres.
     pub position: DVec3,
     /// Planar distance from the point asked about, metres.
@@ -231,7 +231,7 @@ impl ThingLookup {
                     if d <= radius {
                         out.push(ThingHit {
                             id: c.ids[i],
-                            kind: c.kind_of(i).unwrap_or(u16::MAX),
+                            kind: c.kind_of(i).unwrap_or(u32::MAX),
                             position: at,
                             distance: d,
                             chunk: *key,

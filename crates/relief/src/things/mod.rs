@@ -21,23 +21,38 @@ pub struct ThingKey {
     pub z: i32,
 }
 
-/// The things of one kind in a chunk: `count` of them from index `start`.
+/// The things of one kind in a chunk: `count` of them from index `start`. Laid out as C's
+/// `relief_thing_run`, which views it in place.
+#[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KindRun {
-    pub kind: u16,
+    pub kind: u32,
     pub start: u32,
     pub count: u32,
 }
 
 /// One collision shape of a thing, sized by its scale. `transform` is a 3 × 4 row-major
 /// matrix like [`ThingChunk::rows`], rotation only (no scale) and the shape's centre as its
-/// origin: what Godot's `body_add_shape` and Unity's collider take.
+/// origin: what Godot's `body_add_shape` and Unity's collider take. Laid out as C's
+/// `relief_thing_collider`, which views it in place.
+#[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Collider {
     /// The thing's index in the chunk.
     pub thing: u32,
-    pub shape: Shape,
+    /// [`Shape::code`]: 1 capsule, 2 sphere, 3 box.
+    pub shape: u32,
+    /// [`Shape::dims`], scaled: capsule (radius, total height, 0), sphere (radius, 0, 0),
+    /// box (half extents).
+    pub dims: [f32; 3],
     pub transform: [f32; 12],
+}
+
+impl Collider {
+    /// The shape and its size.
+    pub fn shape(&self) -> Shape {
+        Shape::from_code(self.shape, self.dims)
+    }
 }
 
 /// One chunk of one band's things, ordered by kind (the table's order) and by placement
@@ -82,9 +97,9 @@ impl ThingChunk {
         };
         for (i, t) in things.iter().enumerate() {
             match c.runs.last_mut() {
-                Some(r) if r.kind == t.kind => r.count += 1,
+                Some(r) if r.kind == t.kind as u32 => r.count += 1,
                 _ => c.runs.push(KindRun {
-                    kind: t.kind,
+                    kind: t.kind as u32,
                     start: i as u32,
                     count: 1,
                 }),
@@ -106,9 +121,11 @@ impl ThingChunk {
             if let Some(shape) = kind.shape {
                 let [ax, ay, az] = t.axes;
                 let centre = o + ay * (kind.shape_centre as f64 * s);
+                let shape = scaled(shape, s as f32);
                 c.colliders.push(Collider {
                     thing: i as u32,
-                    shape: scaled(shape, s as f32),
+                    shape: shape.code(),
+                    dims: shape.dims(),
                     transform: rows(ax, ay, az, centre),
                 });
             }
@@ -134,12 +151,12 @@ impl ThingChunk {
     }
 
     /// The run of kind `kind`, if any of its things are here.
-    pub fn run(&self, kind: u16) -> Option<KindRun> {
+    pub fn run(&self, kind: u32) -> Option<KindRun> {
         self.runs.iter().copied().find(|r| r.kind == kind)
     }
 
     /// The kind of thing `i`.
-    pub fn kind_of(&self, i: usize) -> Option<u16> {
+    pub fn kind_of(&self, i: usize) -> Option<u32> {
         self.runs
             .iter()
             .find(|r| (r.start as usize..(r.start + r.count) as usize).contains(&i))

@@ -175,6 +175,19 @@ impl Shape {
         }
     }
 
+    /// The shape of [`Shape::code`] `code` with [`Shape::dims`] `dims` (a box for any
+    /// other code).
+    pub fn from_code(code: u32, d: [f32; 3]) -> Shape {
+        match code {
+            1 => Shape::Capsule {
+                radius: d[0],
+                height: d[1],
+            },
+            2 => Shape::Sphere { radius: d[0] },
+            _ => Shape::Box { half_extents: d },
+        }
+    }
+
     /// Capsule (radius, total height, 0), sphere (radius, 0, 0), box (half extents).
     pub fn dims(&self) -> [f32; 3] {
         match *self {
@@ -361,8 +374,11 @@ fn limit(field: &str, l: &Limit) -> Result<[f64; 2], FormatError> {
 
 fn compile_kind(field: &str, spec: &KindSpec, biomes: &[&str]) -> Result<Kind, FormatError> {
     let f = |name: &str| format!("{field}.{name}");
-    if spec.name.is_empty() || spec.name.len() > 64 {
-        return Err(bad(&f("name"), "must be 1 to 64 bytes"));
+    if spec.name.is_empty() || spec.name.len() > 64 || spec.name.chars().any(char::is_control) {
+        return Err(bad(
+            &f("name"),
+            "must be 1 to 64 bytes with no control characters",
+        ));
     }
     let footprint = within(
         &f("footprint_m"),
