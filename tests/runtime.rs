@@ -191,10 +191,12 @@ fn parts_are_optional_and_a_bad_focus_changes_nothing() {
     let config = RuntimeConfig {
         collision: None,
         lod: None,
+        things: None,
         ..RuntimeConfig::default()
     };
     let mut rt = Runtime::open(common::world_dir(), config).unwrap();
     assert!(rt.chunks().is_none() && rt.chunk_lookup().is_none() && rt.lod().is_none());
+    assert!(rt.things().is_none() && rt.stats().things == [None, None, None]);
     assert!(rt.settle(DVec3::ZERO, Duration::from_secs(60)).unwrap());
     let mut loaded = 0;
     while let Some(e) = rt.poll_event() {

@@ -495,3 +495,97 @@ fn evicted_regions_buffers_are_reused_and_reloads_read_the_same() {
     let stats = pool.stats();
     assert!(stats.hits > 0, "no load took a pooled buffer: {stats:?}");
 }
+
+/// A region source that plans every update (the default `moved`): the reference the
+/// plan-skipping streamer must agree with.
+struct EveryUpdate(RegionSource);
+
+impl Source for EveryUpdate {
+    type Key = RegionLocation;
+    type Item = relief::flat::Region;
+    type Error = FormatError;
+    fn keys_within(&self, focus: DVec3, radius: f64, out: &mut Vec<(RegionLocation, f64)>) {
+        self.0.keys_within(focus, radius, out)
+    }
+    fn distance(&self, key: RegionLocation, focus: DVec3) -> f64 {
+        self.0.distance(key, focus)
+    }
+    fn estimate_bytes(&self, key: RegionLocation) -> usize {
+        self.0.estimate_bytes(key)
+    }
+    fn item_bytes(item: &relief::flat::Region) -> usize {
+        RegionSource::item_bytes(item)
+    }
+    fn load(&self, key: RegionLocation) -> Result<relief::flat::Region, FormatError> {
+        self.0.load(key)
+    }
+}
+
+/// A streamer that plans only when something could change holds, after every step of a walk
+/// (settled), exactly what one planning every update holds, and skips most plans while the
+/// focus creeps: the regions wanted, loaded and dropped, and the same events.
+#[test]
+fn skipping_plans_changes_nothing_but_their_count() {
+    let world = Arc::new(World::open(common::world_dir()).unwrap());
+    let config = StreamConfig {
+        load_radius: 300.0,
+        drop_radius: 420.0,
+        ..StreamConfig::default()
+    };
+    let loaders = Loaders::new(1);
+    let mut skip = Streamer::new(
+        Arc::new(RegionSource::new(world.clone())),
+        config.clone(),
+        &loaders,
+    )
+    .unwrap();
+    let mut every = Streamer::new(
+        Arc::new(EveryUpdate(RegionSource::new(world.clone()))),
+        config,
+        &loaders,
+    )
+    .unwrap();
+    fn loaded<S: Source<Key = RegionLocation>>(s: &Streamer<S>) -> Vec<RegionLocation> {
+        let mut v = Vec::new();
+        s.for_each_loaded(|k| v.push(k));
+        v.sort();
+        v
+    }
+    let (mut updates, mut events) = (0u64, (Vec::new(), Vec::new()));
+    for step in 0..400 {
+        // A creep across the world and back, 2.5 m a frame: regions come and go.
+        let t = step as f64 * 2.5;
+        let focus = DVec3::new(-900.0 + t, 0.0, 300.0 - 0.6 * t);
+        skip.update(focus);
+        every.update(focus);
+        updates += 1;
+        if step % 20 == 0 {
+            assert!(skip.settle(focus, Duration::from_secs(30)));
+            assert!(every.settle(focus, Duration::from_secs(30)));
+            skip.update(focus);
+            every.update(focus);
+        }
+        for e in drain(&mut skip) {
+            events.0.push(format!("{e:?}"));
+        }
+        for e in drain(&mut every) {
+            events.1.push(format!("{e:?}"));
+        }
+        if step % 20 == 0 {
+            assert_eq!(loaded(&skip), loaded(&every), "step {step}");
+            assert_eq!(skip.stats().wanted, every.stats().wanted, "step {step}");
+        }
+    }
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+    assert_eq!(sorted(events.0), sorted(events.1));
+    assert!(every.plans() >= updates, "{} plans", every.plans());
+    assert!(
+        skip.plans() * 2 < every.plans(),
+        "{} plans of {} skipped too few",
+        every.plans() - skip.plans(),
+        every.plans()
+    );
+}

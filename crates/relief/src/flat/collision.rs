@@ -12,7 +12,7 @@ use glam::DVec3;
 use std::sync::Arc;
 
 use crate::config::ConfigError;
-use crate::flat::grid::{square_distance, squares_within};
+use crate::flat::grid::{planar_moved, square_distance, squares_within};
 use crate::flat::{Control, FormatError, Region, RegionLocation, World};
 use crate::recent::Recent;
 use crate::stream::{Resident, Source, StreamConfig};
@@ -210,6 +210,10 @@ impl Source for ChunkSource {
             self.extent,
             |x, z, d| out.push((ChunkKey { x, z }, d)),
         );
+    }
+
+    fn moved(&self, from: DVec3, to: DVec3) -> f64 {
+        planar_moved(from, to)
     }
 
     fn distance(&self, key: ChunkKey, focus: DVec3) -> f64 {

@@ -11,6 +11,13 @@ pub fn square_distance(cx: i32, cz: i32, side: f64, x: f64, z: f64) -> f64 {
     (dx * dx + dz * dz).sqrt()
 }
 
+/// How far the focus moved in the plane: what any [`square_distance`] can change by (it is
+/// 1-Lipschitz in the focus), for [`Source::moved`](crate::stream::Source::moved).
+pub fn planar_moved(from: glam::DVec3, to: glam::DVec3) -> f64 {
+    let (dx, dz) = (to.x - from.x, to.z - from.z);
+    (dx * dx + dz * dz).sqrt()
+}
+
 /// Calls `f(cx, cz, distance)` for every grid square of side `side` within `radius` of (x, z)
 /// whose index lies in `within` (inclusive min and max): the grid's extent bounds the work,
 /// however large the radius or far the focus.

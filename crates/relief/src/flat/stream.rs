@@ -5,7 +5,7 @@
 use glam::DVec3;
 use std::sync::Arc;
 
-use super::grid::{square_distance, squares_within};
+use super::grid::{planar_moved, square_distance, squares_within};
 use crate::flat::{FormatError, Region, RegionLocation, World};
 use crate::pool::BufferPool;
 use crate::stream::source::Source;
@@ -73,6 +73,10 @@ impl Source for RegionSource {
 
     fn distance(&self, key: RegionLocation, focus: DVec3) -> f64 {
         self.edge_distance(key, focus[0], focus[2])
+    }
+
+    fn moved(&self, from: DVec3, to: DVec3) -> f64 {
+        planar_moved(from, to)
     }
 
     fn estimate_bytes(&self, _: RegionLocation) -> usize {

@@ -7,7 +7,7 @@ use glam::DVec3;
 use std::sync::Arc;
 
 use crate::config::ConfigError;
-use crate::flat::grid::{square_distance, squares_within};
+use crate::flat::grid::{planar_moved, square_distance, squares_within};
 use crate::flat::terrain::Map;
 use crate::flat::{FormatError, Region, RegionLocation, Terrain, World};
 use crate::recent::Recent;
@@ -277,6 +277,10 @@ impl Source for ThingSource {
                 ))
             },
         );
+    }
+
+    fn moved(&self, from: DVec3, to: DVec3) -> f64 {
+        planar_moved(from, to)
     }
 
     fn distance(&self, key: ThingKey, focus: DVec3) -> f64 {

@@ -4,13 +4,19 @@
 //! Lifecycle of a key:
 //! - **wanted** while its distance is within `load_radius` (to start loading) or within
 //!   `drop_radius` (to stay) — the gap is hysteresis, so walking along a border doesn't thrash;
-//! - **queued** while a load is pending; the queue is re-sorted nearest-first every update and
+//! - **queued** while a load is pending; the queue is re-sorted nearest-first at every plan and
 //!   a job whose key stops being wanted is withdrawn before any worker reads it;
 //! - **ready** once loaded: an [`Event::Loaded`], and visible to queries through
 //!   [`Streamer::resident`];
 //! - **cached** after it leaves the drop radius: an [`Event::Unloaded`] (the engine should drop
 //!   it), but the data stays in memory, least recently used first out, until the budget needs
 //!   the room; coming back within reach makes it ready again without I/O.
+//!
+//! An update *plans* (lists the keys near the focus, decides what is wanted, re-sorts the
+//! queue, evicts for the budget) only when the plan could change: a load finished, a retry
+//! fell due, the budget trims, or the focus moved as far as the nearest key lies from either
+//! radius (the source bounds how far distances move: [`Source::moved`]). In between, an update
+//! is a check of the finished-load channel and a subtraction.
 //!
 //! One memory budget covers ready, cached and in-flight bytes. Wanted pieces are never
 //! evicted; when the wanted set alone would exceed the budget, the farthest wanted keys are
@@ -281,7 +287,25 @@ pub struct Streamer<S: Source> {
     /// Whether updates count in `update_time`: not while settling (a loading screen's
     /// updates are not frames).
     recording: bool,
+    /// What the last plan depends on, to tell whether the next would change anything.
+    plan: Option<Plan>,
+    /// Plans made, since creation (an update that changes nothing makes none).
+    plans: u64,
 }
+
+/// The last plan's validity: it stands while no load finished, no retry fell due, nothing
+/// was trimmed for the budget, and the focus has moved less than `slack` from where it was
+/// made (by the source's measure, [`Source::moved`]), so that no key crossed either radius.
+#[derive(Clone, Copy, Debug)]
+struct Plan {
+    focus: DVec3,
+    slack: f64,
+    retry_at: Option<Instant>,
+}
+
+/// How far beyond the drop radius a plan looks for keys that could come into it: the most
+/// slack a plan can have.
+const SLACK_REACH: f64 = 32.0;
 
 const CAPACITY: usize = 1024;
 
@@ -322,6 +346,8 @@ impl<S: Source> Streamer<S> {
             update_time: Ring::default(),
             last_update: Duration::ZERO,
             recording: true,
+            plan: None,
+            plans: 0,
         })
     }
 
@@ -344,18 +370,44 @@ impl<S: Source> Streamer<S> {
     pub fn update(&mut self, focus: DVec3) {
         let start = Instant::now();
         self.frame += 1;
+        let mut applied = false;
         while start.elapsed() < self.config.update_budget {
             match self.done.try_recv() {
-                Ok(done) => self.apply(done, start),
+                Ok(done) => {
+                    self.apply(done, start);
+                    applied = true;
+                }
                 Err(_) => break,
             }
         }
-        self.choose(focus, start);
+        if applied || self.must_plan(focus, start) {
+            self.choose(focus, start);
+        }
         slowdown::in_update();
         self.last_update = start.elapsed();
         if self.recording {
             self.update_time.push(self.last_update);
         }
+    }
+
+    /// Whether a plan around `focus` now could differ from the last one.
+    fn must_plan(&self, focus: DVec3, now: Instant) -> bool {
+        match self.plan {
+            None => true,
+            Some(p) => {
+                self.trimmed > 0
+                    || p.retry_at.is_some_and(|t| now >= t)
+                    // NaN (a source's bad measure) plans, as moving too far does.
+                    || self.source.moved(p.focus, focus).partial_cmp(&p.slack)
+                        != Some(std::cmp::Ordering::Less)
+            }
+        }
+    }
+
+    /// Plans made since creation: an update plans only when a load finished, a retry fell
+    /// due, the budget trims, or the focus moved far enough for a key to cross a radius.
+    pub fn plans(&self) -> u64 {
+        self.plans
     }
 
     /// Whether updates count in [`Stats`]' update percentiles and maximum (they do unless
@@ -511,10 +563,14 @@ impl<S: Source> Streamer<S> {
     /// Recomputes the wanted set, withdraws what is no longer wanted, queues what is missing.
     fn choose(&mut self, focus: DVec3, now: Instant) {
         let frame = self.frame;
+        self.plans += 1;
         self.near.clear();
+        // Keys a little beyond the drop radius too: how near they are bounds the slack.
+        let (load_r, drop_r) = (self.config.load_radius, self.config.drop_radius);
         self.source
-            .keys_within(focus, self.config.drop_radius, &mut self.near);
+            .keys_within(focus, drop_r + SLACK_REACH, &mut self.near);
         self.near.sort_unstable_by(|a, b| a.1.total_cmp(&b.1));
+        let mut slack = SLACK_REACH;
 
         // The wanted set, nearest first, trimmed to the budget.
         let mut committed = 0usize;
@@ -524,6 +580,12 @@ impl<S: Source> Streamer<S> {
         let mut posted = false;
         for i in 0..self.near.len() {
             let (key, distance) = self.near[i];
+            slack = slack
+                .min((distance - load_r).abs())
+                .min((distance - drop_r).abs());
+            if distance > drop_r {
+                continue;
+            }
             let present = self.slots.get(&key).map(|s| match s.state {
                 State::Queued { bytes } | State::Ready { bytes, .. } => Some(bytes),
                 _ => None,
@@ -587,7 +649,11 @@ impl<S: Source> Streamer<S> {
         // The same pass counts what the kept slots hold.
         let (clock, events) = (&mut self.cache_clock, &mut self.events);
         let mut held = Held::default();
+        let mut retry_at: Option<Instant> = None;
         self.slots.retain(|key, slot| {
+            if let State::Failed { retry_at: t, .. } = slot.state {
+                retry_at = Some(retry_at.map_or(t, |r| r.min(t)));
+            }
             let keep = slot.seen == frame
                 || match slot.state {
                     State::Ready { .. } => {
@@ -655,5 +721,10 @@ impl<S: Source> Streamer<S> {
         if posted {
             self.lane.posted();
         }
+        self.plan = Some(Plan {
+            focus,
+            slack,
+            retry_at,
+        });
     }
 }

@@ -24,6 +24,16 @@ pub trait Source: Send + Sync + 'static {
     /// Distance from `focus` to the nearest point of `key`'s piece (0 inside it), metres.
     fn distance(&self, key: Self::Key, focus: DVec3) -> f64;
 
+    /// At most how much any key's [`distance`](Source::distance) can change when the focus
+    /// moves from `from` to `to`, metres. The streamer plans again only once the focus has
+    /// moved as far as the nearest key lies from either radius (or a load finished, a retry
+    /// fell due, or the budget trims), so a walking focus re-plans a few times a second, not
+    /// every frame. The default, infinity, plans every update; a source whose distance is
+    /// planar distance to a square returns the planar distance moved.
+    fn moved(&self, _from: DVec3, _to: DVec3) -> f64 {
+        f64::INFINITY
+    }
+
     /// Bytes the item will occupy once loaded, known before it is read (for the budget).
     fn estimate_bytes(&self, key: Self::Key) -> usize;
 

@@ -99,6 +99,9 @@ pub fn drive(rt: &mut Runtime, s: &Setup) -> Result<Driven, Box<dyn std::error::
     // What `stats()` costs, called once a frame as a game's HUD would.
     let mut stats_time = Vec::with_capacity(s.frames);
     let (mut loads, mut drops, mut failures, mut late) = (0usize, 0usize, 0usize, 0usize);
+    // A thing chunk's hand-over on the main thread: found by its key, each kind's buffer
+    // reached (what an engine then uploads as it is).
+    let mut handover = Vec::with_capacity(1024);
     let (mut peak, mut peak_rss, mut rss_now, mut sink) = (0usize, base_rss, base_rss, 0u64);
     for f in 0..s.frames {
         let tick = Instant::now();
@@ -112,7 +115,18 @@ pub fn drive(rt: &mut Runtime, s: &Setup) -> Result<Driven, Box<dyn std::error::
                 RuntimeEvent::Piece(Event::Loaded { .. }) => arrived += 1,
                 RuntimeEvent::Piece(Event::Unloaded { .. }) => drops += 1,
                 RuntimeEvent::Piece(Event::Failed { .. })
-                | RuntimeEvent::Chunk(Event::Failed { .. }) => failures += 1,
+                | RuntimeEvent::Chunk(Event::Failed { .. })
+                | RuntimeEvent::Things(Event::Failed { .. }) => failures += 1,
+                RuntimeEvent::Things(Event::Loaded { key, .. }) => {
+                    let t = Instant::now();
+                    if let Some(c) = rt.thing_lookup().get(key) {
+                        for r in &c.runs {
+                            let rows = &c.rows[r.start as usize..][..r.count as usize];
+                            sink = sink.wrapping_add(rows.as_ptr() as u64 ^ rows.len() as u64);
+                        }
+                    }
+                    handover.push(t.elapsed());
+                }
                 _ => {}
             }
         }
@@ -180,6 +194,7 @@ pub fn drive(rt: &mut Runtime, s: &Setup) -> Result<Driven, Box<dyn std::error::
         &mut control,
         &mut update_cpu,
         &mut stats_time,
+        &mut handover,
     ] {
         v.sort();
     }
@@ -254,6 +269,10 @@ pub fn drive(rt: &mut Runtime, s: &Setup) -> Result<Driven, Box<dyn std::error::
     let built = stats.chunks.as_ref().map_or(0, |c| c.loads) - chunks_before;
     fig.set("chunks", built as f64);
     fig.set("late_frames", late as f64);
+    fig.set("thing_chunks", handover.len() as f64);
+    fig.set("things_handover_p50_us", us(&handover, 50.0));
+    fig.set("things_handover_p99_us", us(&handover, 99.0));
+    fig.set("things_handover_max_us", max(&handover));
     fig.set("late_share", ratio(late as f64, s.frames as f64));
     Ok(Driven {
         frames,

@@ -221,6 +221,12 @@ impl FlatBench {
             self.contention(&mut fig, id, walk, piece_read)?;
         }
         super::destroy::figures(&self.world, self.runtime_config(), self.middle(), &mut fig)?;
+        // The first route's path (walking, unless a route file), with things on and off.
+        if let Some((id, walk)) = walks.first() {
+            let at = |f: usize| self.at(walk, f);
+            let cfg = self.runtime_config();
+            super::things::figures(&self.world, &cfg, &at, id.frames, mid, piece_read, &mut fig)?;
+        }
         self.throughput(&mut fig, &locs, &paths)?;
         super::first_visit::figures(&self.dir, &mut fig)?;
         super::profiles::figures(&self.world, &self.dir, self.per_region, &mut fig)?;
@@ -516,6 +522,7 @@ impl FlatBench {
             );
         }
         super::destroy::print(m);
+        super::things::print(m, routes);
         let h = m.of("queries.height_us");
         let r = m.of("queries.river_us");
         let l = m.of("queries.lake_us");

@@ -16,6 +16,7 @@ mod planet;
 mod plot;
 mod profiles;
 mod remote;
+mod things;
 
 pub use relief_tools::bench::{compare, figures, report, route_file};
 
