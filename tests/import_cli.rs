@@ -78,6 +78,61 @@ fn a_terrain3d_directory_of_compressed_and_plain_files_imports_with_named_biomes
     assert!(ok && std::fs::read(&png).unwrap()[1..4] == *b"PNG", "{err}");
 }
 
+/// An imported world gets placed things from a `--things` table keyed by its own biome names;
+/// a table naming a biome it doesn't have is refused, naming the field, and nothing is
+/// written.
+#[test]
+fn an_import_carries_the_placement_table_it_is_given() {
+    let data = common::scratch("cli-t3d-things");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::copy(fixture(), data.join("terrain3d_00_00.res")).unwrap();
+    let biomes = data.with_extension("biomes.json");
+    std::fs::write(&biomes, r#"{"0": "meadow", "1": "scree"}"#).unwrap();
+    let table = |biome: &str| {
+        let path = data.with_extension(format!("{biome}.things.json"));
+        let json = format!(
+            r#"{{"version": 1, "kinds": [{{"name": "bush", "footprint_m": 0.5,
+                "density": {{"{biome}": 0.05}}}}]}}"#
+        );
+        std::fs::write(&path, json).unwrap();
+        path
+    };
+    let world = common::scratch("cli-t3d-things-world");
+    let import = |things: &Path| {
+        relief(&[
+            "import",
+            "terrain3d",
+            s(&data),
+            "--out",
+            s(&world),
+            "--biomes",
+            s(&biomes),
+            "--things",
+            s(things),
+        ])
+    };
+    let (ok, _, err) = import(&table("forest"));
+    assert!(!ok && err.contains("kinds[0].density.forest"), "{err}");
+    assert!(World::open(&world).is_err(), "nothing written");
+
+    let (ok, _, err) = import(&table("meadow"));
+    assert!(ok, "{err}");
+    let w = std::sync::Arc::new(World::open(&world).unwrap());
+    assert_eq!(w.things().kinds.len(), 1);
+    assert_eq!(w.things().kinds[0].density, vec![0.05, 0.0]);
+    let mut rt = relief::Runtime::new(w.clone(), Default::default()).unwrap();
+    let side = w.region_extent();
+    let middle = relief::DVec3::new(side / 2.0, 0.0, side / 2.0);
+    assert!(rt
+        .settle(middle, std::time::Duration::from_secs(60))
+        .unwrap());
+    let mut near = Vec::new();
+    assert!(
+        rt.thing_lookup().within(middle, 200.0, &mut near) > 0,
+        "bushes placed"
+    );
+}
+
 #[test]
 fn a_damaged_region_file_is_named_in_the_error_and_nothing_opens() {
     let data = common::scratch("cli-t3d-damaged");

@@ -57,6 +57,9 @@ pub struct ImportSettings {
     pub sea_level: Option<f32>,
     /// Biome names by Terrain3D texture id; ids not named become `texture N`.
     pub biome_names: BTreeMap<u8, String>,
+    /// The placement table the world carries (`things.json`), its densities keyed by those
+    /// biome names; `None`: no placed things.
+    pub things: Option<relief::things::ThingsFile>,
     pub codecs: CodecProfile,
     /// Worker threads for the region pass; 0 = one per core.
     pub threads: usize,
@@ -70,6 +73,7 @@ impl ImportSettings {
             vertex_spacing,
             sea_level: None,
             biome_names: BTreeMap::new(),
+            things: None,
             codecs: CodecProfile::Fast,
             threads: 0,
         }
@@ -277,6 +281,12 @@ pub fn write_world(
         }
     }
     let (biome_table, class) = biome_classes(&s.biome_names, &used);
+    // A table naming a biome this world doesn't have is refused before any region is written.
+    if let Some(table) = &s.things {
+        let names: Vec<&str> = biome_table.iter().map(|b| b.name.as_str()).collect();
+        relief::things::Rules::compile(table, &names)
+            .map_err(|e| ImportError::Settings(format!("--things: {e}")))?;
+    }
 
     let sea = s.sea_level.unwrap_or(f32::NEG_INFINITY);
     let size = s.region_size as usize;
@@ -358,6 +368,9 @@ pub fn write_world(
         biome_table.clone(),
         &mut files,
     )?;
+    if let Some(table) = &s.things {
+        write::write_things(out, table, &mut files)?;
+    }
 
     let samples = (regions.len() * size * size) as u64;
     let share = |n: u64| n as f64 / samples as f64;

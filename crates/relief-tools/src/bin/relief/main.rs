@@ -10,6 +10,7 @@ mod process;
 mod route;
 mod soak;
 mod terrain;
+mod things_preview;
 mod timing;
 
 use std::path::{Path, PathBuf};
@@ -147,6 +148,15 @@ enum Command {
         /// Draw the clipmap levels around this point (`X,Z` in metres) instead of the map.
         #[arg(long, value_name = "X,Z", allow_hyphen_values = true)]
         clipmap: Option<String>,
+        /// Draw the placed things of a 256 m square around this point (`X,Z` in metres), a
+        /// dot per thing coloured by kind, instead of the map.
+        #[arg(
+            long,
+            value_name = "X,Z",
+            allow_hyphen_values = true,
+            conflicts_with = "clipmap"
+        )]
+        things: Option<String>,
     },
 }
 
@@ -397,6 +407,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             out,
             pixels,
             clipmap,
+            things,
         } => {
             let w = match relief::runtime::Ground::open(&world)? {
                 relief::runtime::Ground::Planet(p) => {
@@ -406,25 +417,35 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 }
                 relief::runtime::Ground::Flat(w) => w,
             };
-            match &clipmap {
-                Some(at) => {
-                    let xz: Vec<f64> = at
-                        .split(',')
-                        .map(|v| v.trim().parse::<f64>())
-                        .collect::<Result<_, _>>()?;
-                    let [x, z] = xz[..] else {
-                        return Err(format!("--clipmap takes X,Z, got `{at}`").into());
-                    };
-                    preview::draw_clipmap(w.clone(), [x, z], pixels.clamp(16, 8192), &out)?
+            // `X,Z` in metres, finite.
+            let point = |flag: &str, at: &str| -> Result<[f64; 2], Box<dyn std::error::Error>> {
+                let xz: Vec<f64> = at
+                    .split(',')
+                    .map(|v| v.trim().parse::<f64>())
+                    .collect::<Result<_, _>>()?;
+                match xz[..] {
+                    [x, z] if x.is_finite() && z.is_finite() => Ok([x, z]),
+                    _ => Err(format!("--{flag} takes X,Z, got `{at}`").into()),
                 }
-                None => preview::draw(&w, pixels.clamp(16, 8192), &out)?,
-            }
-            match clipmap {
-                Some(_) => println!("wrote {} ({pixels}×{pixels} px)", out.display()),
-                None => println!(
-                    "wrote {} ({pixels}×{pixels} px map and its legend)",
-                    out.display()
-                ),
+            };
+            let px = pixels.clamp(16, 8192);
+            match (&clipmap, &things) {
+                (Some(at), _) => {
+                    preview::draw_clipmap(w.clone(), point("clipmap", at)?, px, &out)?;
+                    println!("wrote {} ({px}×{px} px)", out.display());
+                }
+                (None, Some(at)) => {
+                    println!(
+                        "placed things of the {} m square around {at}:",
+                        things_preview::SIDE_M
+                    );
+                    things_preview::draw(w.clone(), point("things", at)?, px, &out)?;
+                    println!("wrote {} ({px}×{px} px)", out.display());
+                }
+                (None, None) => {
+                    preview::draw(&w, px, &out)?;
+                    println!("wrote {} ({px}×{px} px map and its legend)", out.display());
+                }
             }
             Ok(())
         }

@@ -327,7 +327,7 @@ pub fn draw_planet(
     write_rgb(out, c.width, c.height, &c.rgb)
 }
 
-fn write_png(out: &Path, px: u32, rgb: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
+pub(crate) fn write_png(out: &Path, px: u32, rgb: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
     write_rgb(out, px, px, rgb)
 }
 
@@ -342,7 +342,7 @@ fn write_rgb(out: &Path, w: u32, h: u32, rgb: &[u8]) -> Result<(), Box<dyn std::
 
 /// Lambert shading of pixel (x, y) of a `p × p` height image, `mpp` metres per pixel, lit
 /// from the north-west 45° up: 0 (facing away) to 1 (facing the light).
-fn hillshade(h: &[f64], p: usize, mpp: f64, x: usize, y: usize) -> f64 {
+pub(crate) fn hillshade(h: &[f64], p: usize, mpp: f64, x: usize, y: usize) -> f64 {
     let gx = (h[y * p + (x + 1).min(p - 1)] - h[y * p + x.saturating_sub(1)]) / (2.0 * mpp);
     let gz = (h[(y + 1).min(p - 1) * p + x] - h[y.saturating_sub(1) * p + x]) / (2.0 * mpp);
     let (lx, ly, lz) = (-0.5f64, std::f64::consts::FRAC_1_SQRT_2, -0.5);

@@ -60,6 +60,10 @@ pub struct WorldOut {
     /// Ground below this height (metres) is sea [default: no sea].
     #[arg(long, allow_hyphen_values = true)]
     sea_level: Option<f32>,
+    /// A placement table (things.json, docs/formats.md) whose densities name this world's
+    /// biomes, for trees, rocks and grass streamed with the ground [default: none].
+    #[arg(long)]
+    things: Option<PathBuf>,
     /// Region layer storage (see `relief bake --codecs`).
     #[arg(long, default_value = "fast")]
     codecs: Codecs,
@@ -186,6 +190,16 @@ impl WorldOut {
         s.codecs = self.codecs.profile();
         if let Some(path) = &self.biomes {
             s.biome_names = read_biome_names(path)?;
+        }
+        if let Some(path) = &self.things {
+            let text = std::fs::read(path).map_err(|source| ImportError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            // Checked in full against the world's biomes once the import knows them.
+            s.things = Some(serde_json::from_slice(&text).map_err(|e| {
+                ImportError::Settings(format!("{}: not a placement table: {e}", path.display()))
+            })?);
         }
         Ok(())
     }
