@@ -140,19 +140,9 @@ pub fn draw_clipmap(
     px: u32,
     out: &Path,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    use relief::flat::terrain::Terrain;
-    use relief::flat::RegionSource;
     use relief::lod::{Clipmap, ClipmapConfig};
-    use relief::stream::{Loaders, StreamConfig, Streamer};
-    use std::time::Duration;
 
-    let mut streamer = Streamer::new(
-        Arc::new(RegionSource::new(world.clone())),
-        StreamConfig::default(),
-        &Loaders::new(0),
-    )?;
-    streamer.settle(DVec3::new(focus[0], 0.0, focus[1]), Duration::from_secs(60));
-    let terrain = Terrain::new(world.clone(), streamer.resident());
+    let (_regions, terrain) = settled(&world, DVec3::new(focus[0], 0.0, focus[1]))?;
     let cfg = ClipmapConfig::default();
     let mut map = Clipmap::new(cfg)?;
     map.update(DVec3::new(focus[0], 0.0, focus[1]), &terrain);
@@ -211,6 +201,29 @@ pub fn draw_clipmap(
         }
     }
     write_png(out, px, &rgb)
+}
+
+/// Regions streamed and settled around `at`, and queries over them (keep the streamer while
+/// they are read).
+pub(crate) fn settled(
+    world: &Arc<World>,
+    at: DVec3,
+) -> Result<
+    (
+        relief::stream::Streamer<relief::flat::RegionSource>,
+        relief::flat::Terrain,
+    ),
+    relief::ConfigError,
+> {
+    use relief::stream::{Loaders, StreamConfig, Streamer};
+    let mut regions = Streamer::new(
+        Arc::new(relief::flat::RegionSource::new(world.clone())),
+        StreamConfig::default(),
+        &Loaders::new(0),
+    )?;
+    regions.settle(at, std::time::Duration::from_secs(60));
+    let terrain = relief::flat::Terrain::new(world.clone(), regions.resident());
+    Ok((regions, terrain))
 }
 
 /// Under water, the ground class shows through the water's colour, except where the class

@@ -5,17 +5,15 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
 
-use relief::flat::terrain::Terrain;
 use relief::flat::things::ThingSource;
-use relief::flat::{RegionSource, World};
+use relief::flat::World;
 use relief::runtime::ThingsConfig;
-use relief::stream::{Loaders, Source, StreamConfig, Streamer};
+use relief::stream::Source;
 use relief::things::Band;
 use relief::DVec3;
 
-use crate::preview::{hillshade, write_png};
+use crate::preview::{hillshade, settled, write_png};
 
 /// The square drawn, metres a side.
 pub const SIDE_M: f64 = 256.0;
@@ -47,13 +45,7 @@ pub fn draw(
         .into());
     }
     let centre = DVec3::new(focus[0], 0.0, focus[1]);
-    let mut regions = Streamer::new(
-        Arc::new(RegionSource::new(world.clone())),
-        StreamConfig::default(),
-        &Loaders::new(0),
-    )?;
-    regions.settle(centre, Duration::from_secs(60));
-    let terrain = Terrain::new(world.clone(), regions.resident());
+    let (_regions, terrain) = settled(&world, centre)?;
 
     let (p, mpp) = (px as usize, SIDE_M / px as f64);
     let (x0, z0) = (focus[0] - SIDE_M / 2.0, focus[1] - SIDE_M / 2.0);
