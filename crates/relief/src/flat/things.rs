@@ -203,6 +203,12 @@ struct FlatSites<'a> {
 }
 
 impl Sites for FlatSites<'_> {
+    fn biome(&self, x: f64, z: f64) -> Option<u8> {
+        let ground = self.terrain.ground_in(self.map, x, z)?;
+        // A world without a biome layer reads as its first biome everywhere.
+        (!ground.control.hole).then(|| ground.biome.unwrap_or(0))
+    }
+
     fn site(&self, x: f64, z: f64) -> Option<Site> {
         let ground = self.terrain.ground_in(self.map, x, z)?;
         if ground.control.hole {
