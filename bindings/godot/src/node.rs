@@ -805,7 +805,12 @@ mod tests {
     #[test]
     fn the_default_properties_are_relief_s_defaults() {
         let c = settings().runtime_config().unwrap();
-        assert_eq!(c, RuntimeConfig::default());
+        // Every default but placed things, which the node does not draw yet.
+        let want = RuntimeConfig {
+            things: None,
+            ..RuntimeConfig::default()
+        };
+        assert_eq!(c, want);
     }
 
     #[test]
