@@ -17,11 +17,10 @@ use relief::lod::ClipmapConfig;
 use relief::planet::{Planet, PlanetTile, TileKey};
 use relief::runtime::{
     BandConfig, ChunkLookup, CollisionConfig, Ground, Runtime, RuntimeConfig, RuntimeError,
-    Streamed, ThingsConfig, UpdateError,
+    Streamed, ThingLookup, ThingsConfig, UpdateError,
 };
 use relief::things::{Band, Rules};
 
-use super::things::ThingsHeld;
 use relief::stream::{Resident, Stats, StreamConfig};
 
 /// Everything streamed around a focus, for a flat world or a planet: regions (or tiles),
@@ -36,6 +35,30 @@ pub struct relief_runtime {
     pub(crate) chunks: Option<ChunkLookup>,
     pub(crate) things: ThingsHeld,
     flags: u32,
+}
+
+/// What a runtime keeps for the thing calls: the lookup, the table, and its kinds' names as
+/// C strings.
+pub(crate) struct ThingsHeld {
+    pub(crate) lookup: ThingLookup,
+    pub(crate) rules: Arc<Rules>,
+    pub(crate) names: Vec<std::ffi::CString>,
+}
+
+impl ThingsHeld {
+    pub(crate) fn new(lookup: ThingLookup, rules: Arc<Rules>) -> ThingsHeld {
+        let names = rules
+            .kinds
+            .iter()
+            // A table whose names hold a NUL is refused at open.
+            .map(|k| std::ffi::CString::new(k.name.as_str()).unwrap_or_default())
+            .collect();
+        ThingsHeld {
+            lookup,
+            rules,
+            names,
+        }
+    }
 }
 
 /// `relief_runtime_config.flags`: build no collision chunks.

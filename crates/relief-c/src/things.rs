@@ -2,12 +2,12 @@
 //! instances read in place in the layouts engines take; the kinds of thing a world has; and
 //! the things near a point.
 
-use std::ffi::{c_char, CString};
+use std::ffi::c_char;
 use std::mem::offset_of;
 
 use relief::glam::DVec3;
-use relief::runtime::{ThingHit, ThingLookup};
-use relief::things::{Band, Collider, KindRun, Rules, ThingChunk, ThingKey};
+use relief::runtime::ThingHit;
+use relief::things::{Band, Collider, KindRun, ThingChunk, ThingKey};
 
 use super::events::{relief_band, RELIEF_BAND_FAR, RELIEF_BAND_MID, RELIEF_BAND_NEAR};
 use super::runtime::relief_runtime;
@@ -164,30 +164,6 @@ fn band_of(what: &str, band: relief_band) -> Result<Band, Failure> {
         other => Err(Failure::invalid(format!(
             "{what}: band {other} is not a RELIEF_BAND_*"
         ))),
-    }
-}
-
-/// What a runtime keeps for the thing calls: the lookup, the table, and its kinds' names as
-/// C strings.
-pub(crate) struct ThingsHeld {
-    pub(crate) lookup: ThingLookup,
-    rules: std::sync::Arc<Rules>,
-    names: Vec<CString>,
-}
-
-impl ThingsHeld {
-    pub(crate) fn new(lookup: ThingLookup, rules: std::sync::Arc<Rules>) -> ThingsHeld {
-        let names = rules
-            .kinds
-            .iter()
-            // A table whose names hold a NUL is refused at open.
-            .map(|k| CString::new(k.name.as_str()).unwrap_or_default())
-            .collect();
-        ThingsHeld {
-            lookup,
-            rules,
-            names,
-        }
     }
 }
 
