@@ -431,6 +431,8 @@ fn bad_routes_and_baselines_exit_2_naming_the_line_or_field() {
             &route,
             "--repeat",
             "3",
+            "--skip",
+            ROUTES_ONLY,
             "--json",
             base.to_str().unwrap(),
         ],
@@ -438,6 +440,19 @@ fn bad_routes_and_baselines_exit_2_naming_the_line_or_field() {
     );
     assert!(o.status.success(), "{}", text(&o));
     let good = read_json(&base);
+    assert_eq!(
+        good["settings"]["skipped"],
+        serde_json::json!(ROUTES_ONLY.split(',').collect::<Vec<_>>())
+    );
+    for run in good["runs"].as_array().unwrap() {
+        let names = run.as_object().unwrap().keys();
+        assert!(
+            names.clone().all(|k| k.starts_with("route.")
+                || k.starts_with("clipmap.")
+                || k == "throughput.piece_read_us"),
+            "a skipped section measured: {names:?}"
+        );
+    }
     let edited = |name: &str, edit: &dyn Fn(&mut Value)| {
         let mut v = good.clone();
         edit(&mut v);
@@ -477,50 +492,52 @@ fn bad_routes_and_baselines_exit_2_naming_the_line_or_field() {
             "field runs has 101 runs; relief bench makes at most 100",
         ),
     ];
+    // `relief bench` on the test world and route against baseline `b`, with more arguments.
+    let against = |b: &str, more: &[&str], want: &str| {
+        let mut args = vec!["bench", &w, "--route", &route, "--compare", b];
+        args.extend(more);
+        refused(&args, want);
+    };
     for (name, edit, want) in cases {
-        let b = edited(name, edit);
-        refused(&["bench", &w, "--route", &route, "--compare", &b], want);
+        against(&edited(name, edit), &["--skip", ROUTES_ONLY], want);
     }
+    let base = base.to_str().unwrap();
+    // Sections the baseline left out that this run measures, or the other way round.
+    against(base, &[], "field settings.skipped");
+    refused(&["bench", &w, "--skip", "walking"], "walking");
     let torn = file("torn.json", &good.to_string()[..200]);
-    refused(
-        &["bench", &w, "--route", &route, "--compare", &torn],
-        "not valid JSON",
-    );
+    against(&torn, &[], "not valid JSON");
     let missing = edited("nofield.json", &|v| {
         v["machine"].as_object_mut().unwrap().remove("cpu");
     });
-    refused(
-        &["bench", &w, "--route", &route, "--compare", &missing],
-        "cpu",
-    );
+    against(&missing, &[], "cpu");
     // Another route than the baseline's, given on the command line.
     let other = file("other.csv", "t,x,y,z\n0,100,0,100\n0.5,140,0,100\n");
-    let base = base.to_str().unwrap();
     refused(
         &["bench", &w, "--route", &other, "--compare", base],
         "field routes[].identity",
     );
-    refused(
-        &[
-            "bench",
-            &w,
-            "--route",
-            &route,
-            "--compare",
-            base,
-            "--seconds",
-            "3",
-        ],
-        "field settings.seconds",
-    );
+    against(base, &["--seconds", "3"], "field settings.seconds");
 }
+
+/// Every section `--skip` takes: the routes alone (and the clipmap they are measured against).
+const ROUTES_ONLY: &str = "contention,destroy,profiles,queries,things,throughput";
+/// The sections the comparison test leaves out: every figure it judges is a route's but the
+/// compact profile's size. The gate's rule is the same for every section's figures; a pass
+/// without them takes a fifth of the time.
+const ALL_BUT_PROFILES: &str = "contention,destroy,queries,things,throughput";
 
 /// Runs a compare against `base`; returns whether it passed and its report.
 fn compare(base: &Path, route: &Path, env: &[(&str, &str)]) -> (Option<i32>, String) {
     let o = bench(
         common::world_dir(),
         route,
-        &["--compare", base.to_str().unwrap()],
+        &[
+            "--skip",
+            ALL_BUT_PROFILES,
+            "--compare",
+            base.to_str().unwrap(),
+        ],
         env,
     );
     (o.status.code(), text(&o))
@@ -543,7 +560,14 @@ fn a_slowdown_is_flagged_and_an_identical_build_changes_nothing_steady() {
     let o = bench(
         common::world_dir(),
         route,
-        &["--repeat", "3", "--json", base.to_str().unwrap()],
+        &[
+            "--repeat",
+            "3",
+            "--skip",
+            ALL_BUT_PROFILES,
+            "--json",
+            base.to_str().unwrap(),
+        ],
         &[],
     );
     assert!(o.status.success(), "{}", text(&o));

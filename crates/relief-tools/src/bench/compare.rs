@@ -123,6 +123,11 @@ pub fn comparable(base: &Report, now: &Report) -> Result<(), String> {
         &base.settings.budget_mb.to_string(),
         &now.settings.budget_mb.to_string(),
     )?;
+    field(
+        "settings.skipped",
+        &base.settings.skipped.join(","),
+        &now.settings.skipped.join(","),
+    )?;
     if base.runs.len() < MIN_RUNS {
         return Err(format!(
             "baseline field runs has {} run(s); a comparison needs {MIN_RUNS} or more (record it with --repeat {MIN_RUNS})",

@@ -80,6 +80,28 @@ pub struct Settings {
     /// to each load.
     pub slowdown_update_us: f64,
     pub slowdown_load_ms: f64,
+    /// Sections left out with `--skip` (sorted; absent in reports from before it).
+    #[serde(default)]
+    pub skipped: Vec<String>,
+}
+
+/// The sections `--skip` can leave out, by the prefix of their figures. The routes and the
+/// clipmap rebuild they are measured against always run.
+pub const SECTIONS: [&str; 6] = [
+    "contention",
+    "destroy",
+    "profiles",
+    "queries",
+    "things",
+    "throughput",
+];
+
+impl Settings {
+    /// Whether this run measures `section` (one of [`SECTIONS`]).
+    pub fn runs(&self, section: &str) -> bool {
+        debug_assert!(SECTIONS.contains(&section), "{section}");
+        !self.skipped.iter().any(|s| s == section)
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

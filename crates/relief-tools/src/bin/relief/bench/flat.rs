@@ -14,7 +14,7 @@ use relief::{Runtime, RuntimeConfig};
 
 use super::drive::{drive, Setup, FRAME_HZ};
 use super::figures::Figures;
-use super::report::{GroundId, RouteId};
+use super::report::{GroundId, RouteId, Settings};
 use super::{
     batch_rate, control_ns, cpu_time, drop_from_page_cache, median, per_call_us, query_figures,
     Pass, Walk,
@@ -148,7 +148,11 @@ impl FlatBench {
     }
 
     /// One pass: every route, then every section. Returns its figures and each route's frames.
-    pub fn pass(&self, walks: &[(RouteId, Walk)]) -> Result<Pass, Box<dyn std::error::Error>> {
+    pub fn pass(
+        &self,
+        walks: &[(RouteId, Walk)],
+        settings: &Settings,
+    ) -> Result<Pass, Box<dyn std::error::Error>> {
         let mut fig = Figures::default();
         let locs: Vec<_> = self.world.region_locations().collect();
         let paths = super::OnDisk::regions(&self.world, &locs)?;
@@ -213,24 +217,32 @@ impl FlatBench {
             frames.push(d.frames);
         }
         // The route with the most loads: each publishes into the map the batches read.
-        if let Some((id, walk)) = walks
-            .iter()
-            .find(|(id, _)| id.name == "stress")
+        let stress = walks.iter().find(|(id, _)| id.name == "stress");
+        if let Some((id, walk)) = stress
             .or(walks.last())
+            .filter(|_| settings.runs("contention"))
         {
             self.contention(&mut fig, id, walk, piece_read)?;
         }
-        super::destroy::figures(&self.world, self.runtime_config(), self.middle(), &mut fig)?;
+        if settings.runs("destroy") {
+            super::destroy::figures(&self.world, self.runtime_config(), mid, &mut fig)?;
+        }
         // The first route's path (walking, unless a route file), with things on and off.
-        if let Some((id, walk)) = walks.first() {
+        if let Some((id, walk)) = walks.first().filter(|_| settings.runs("things")) {
             let at = |f: usize| self.at(walk, f);
             let cfg = self.runtime_config();
             super::things::figures(&self.world, &cfg, &at, id.frames, mid, piece_read, &mut fig)?;
         }
-        self.throughput(&mut fig, &locs, &paths)?;
-        super::first_visit::figures(&self.dir, &mut fig)?;
-        super::profiles::figures(&self.world, &self.dir, self.per_region, &mut fig)?;
-        self.queries(&mut fig, mid)?;
+        if settings.runs("throughput") {
+            self.throughput(&mut fig, &locs, &paths)?;
+            super::first_visit::figures(&self.dir, &mut fig)?;
+        }
+        if settings.runs("profiles") {
+            super::profiles::figures(&self.world, &self.dir, self.per_region, &mut fig)?;
+        }
+        if settings.runs("queries") {
+            self.queries(&mut fig, mid)?;
+        }
         Ok((fig, frames))
     }
 

@@ -89,6 +89,12 @@ pub struct Options {
     /// every request (http:// only), widening the prefetch until no collision chunk is late.
     #[arg(long, value_name = "MS")]
     pub rtt_ms: Option<f64>,
+    /// Leave these sections out (comma-separated: contention, destroy, profiles, queries,
+    /// things, throughput); the routes always run. A baseline compares only with a run
+    /// that skips the same.
+    #[arg(long, value_delimiter = ',', value_name = "SECTION",
+          value_parser = clap::builder::PossibleValuesParser::new(report::SECTIONS))]
+    pub skip: Vec<String>,
     /// Internal: one first-visit measurement in this fresh process (first_visit.rs).
     #[arg(long, hide = true, value_name = "MODE")]
     pub first_visit_child: Option<String>,
@@ -261,6 +267,12 @@ pub fn run(o: &Options) -> Result<(), Outcome> {
             frame_hz: drive::FRAME_HZ,
             slowdown_update_us: slow_update,
             slowdown_load_ms: slow_load,
+            skipped: {
+                let mut s = o.skip.clone();
+                s.sort();
+                s.dedup();
+                s
+            },
         },
         routes: walks.iter().map(|(id, _)| id.clone()).collect(),
         noise: Noise {
@@ -294,9 +306,10 @@ pub fn run(o: &Options) -> Result<(), Outcome> {
             "slowed down on purpose ({SLOW_UPDATE_US}={slow_update}, {SLOW_LOAD_MS}={slow_load}): for testing a comparison, not for figures"
         );
     }
+    let settings = &report.settings;
     let pass = || match &bench {
-        Bench::Flat(b) => b.pass(&walks),
-        Bench::Planet(b) => b.pass(&o.ground, &walks),
+        Bench::Flat(b) => b.pass(&walks, settings),
+        Bench::Planet(b) => b.pass(&o.ground, &walks, settings),
     };
     if let Some(out) = &o.pass_child {
         let (figures, frames) = pass()?;
@@ -379,6 +392,9 @@ fn pass_in_child(o: &Options, k: usize) -> Result<Pass, Outcome> {
     }
     if let Some(route) = &o.route {
         cmd.arg("--route").arg(route);
+    }
+    if !o.skip.is_empty() {
+        cmd.arg("--skip").arg(o.skip.join(","));
     }
     let done = cmd.output().map_err(|e| Outcome::Failed(e.into()))?;
     let read = std::fs::read(&out);

@@ -15,7 +15,7 @@ use relief::{Runtime, RuntimeConfig};
 
 use super::drive::{drive, Setup, FRAME_HZ};
 use super::figures::Figures;
-use super::report::{GroundId, RouteId};
+use super::report::{GroundId, RouteId, Settings};
 use super::{
     batch_rate, cpu_time, drop_from_page_cache, median, per_call_us, query_figures, Pass, Walk,
 };
@@ -150,6 +150,7 @@ impl PlanetBench {
         &self,
         path: &Path,
         walks: &[(RouteId, Walk)],
+        settings: &Settings,
     ) -> Result<Pass, Box<dyn std::error::Error>> {
         let mut fig = Figures::default();
         // Open: the header and index only, whatever the planet's size.
@@ -203,56 +204,60 @@ impl PlanetBench {
             frames.push(d.frames);
         }
 
-        // Tile loads against a raw read of the same stored bytes, one thread, warm, medians of 5.
-        let (mut raws, mut loads) = (Vec::new(), Vec::new());
-        // In this thread's CPU time: warm reads are copies it does itself, and preemption
-        // by other work on the machine drops out.
-        // As the streamer loads: fields from a pool that dropped tiles give back to.
-        let pool = Arc::new(relief::pool::BufferPool::new(
-            self.planet.tile_lens().iter().sum::<usize>() * 4,
-        ));
-        for _ in 0..5 {
-            let mut ok = Ok(());
-            let raw = cpu_time(|| {
-                for &k in &keys {
-                    if let Err(e) = self.read_raw(&file, k) {
-                        ok = Err(e);
+        if settings.runs("throughput") {
+            // Tile loads against a raw read of the same stored bytes, one thread, warm, medians of 5.
+            let (mut raws, mut loads) = (Vec::new(), Vec::new());
+            // In this thread's CPU time: warm reads are copies it does itself, and preemption
+            // by other work on the machine drops out.
+            // As the streamer loads: fields from a pool that dropped tiles give back to.
+            let pool = Arc::new(relief::pool::BufferPool::new(
+                self.planet.tile_lens().iter().sum::<usize>() * 4,
+            ));
+            for _ in 0..5 {
+                let mut ok = Ok(());
+                let raw = cpu_time(|| {
+                    for &k in &keys {
+                        if let Err(e) = self.read_raw(&file, k) {
+                            ok = Err(e);
+                        }
                     }
-                }
-            });
-            ok?;
-            raws.push(stored as f64 / raw.as_secs_f64().max(1e-9));
-            let mut ok = Ok(());
-            let load = cpu_time(|| {
-                for &k in &keys {
-                    match self.planet.read_tile_in(k, Some(&pool)) {
-                        Ok(t) => drop(std::hint::black_box(t)),
-                        Err(e) => ok = Err(e),
+                });
+                ok?;
+                raws.push(stored as f64 / raw.as_secs_f64().max(1e-9));
+                let mut ok = Ok(());
+                let load = cpu_time(|| {
+                    for &k in &keys {
+                        match self.planet.read_tile_in(k, Some(&pool)) {
+                            Ok(t) => drop(std::hint::black_box(t)),
+                            Err(e) => ok = Err(e),
+                        }
                     }
-                }
-            });
-            ok?;
-            loads.push(stored as f64 / load.as_secs_f64().max(1e-9));
+                });
+                ok?;
+                loads.push(stored as f64 / load.as_secs_f64().max(1e-9));
+            }
+            // The ratio within each round, then the median: a slowed round slows both halves.
+            let mut ratios: Vec<f64> = loads.iter().zip(&raws).map(|(l, r)| l / r).collect();
+            let (load, raw) = (median_of(&mut loads), median_of(&mut raws));
+            let decoded = (keys.len() * self.tile_bytes) as f64;
+            fig.set("throughput.tiles", keys.len() as f64);
+            fig.set("throughput.stored_mb", stored as f64 / 1e6);
+            fig.set("throughput.warm_load_mbps", load / 1e6);
+            fig.set("throughput.warm_raw_mbps", raw / 1e6);
+            fig.set("throughput.warm_ratio", median_of(&mut ratios));
+            fig.set(
+                "throughput.warm_decoded_mbps",
+                load / stored as f64 * decoded / 1e6,
+            );
+            fig.set(
+                "throughput.tile_ms",
+                stored as f64 / load / keys.len() as f64 * 1e3,
+            );
+            super::first_visit::figures(path, &mut fig)?;
         }
-        // The ratio within each round, then the median: a slowed round slows both halves.
-        let mut ratios: Vec<f64> = loads.iter().zip(&raws).map(|(l, r)| l / r).collect();
-        let (load, raw) = (median_of(&mut loads), median_of(&mut raws));
-        let decoded = (keys.len() * self.tile_bytes) as f64;
-        fig.set("throughput.tiles", keys.len() as f64);
-        fig.set("throughput.stored_mb", stored as f64 / 1e6);
-        fig.set("throughput.warm_load_mbps", load / 1e6);
-        fig.set("throughput.warm_raw_mbps", raw / 1e6);
-        fig.set("throughput.warm_ratio", median_of(&mut ratios));
-        fig.set(
-            "throughput.warm_decoded_mbps",
-            load / stored as f64 * decoded / 1e6,
-        );
-        fig.set(
-            "throughput.tile_ms",
-            stored as f64 / load / keys.len() as f64 * 1e3,
-        );
-        super::first_visit::figures(path, &mut fig)?;
-        self.queries(&mut fig)?;
+        if settings.runs("queries") {
+            self.queries(&mut fig)?;
+        }
         Ok((fig, frames))
     }
 
