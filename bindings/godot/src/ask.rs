@@ -3,7 +3,7 @@
 //! these, so the nodes (main thread) and the query object (any thread) never disagree.
 
 use godot::prelude::*;
-use relief::runtime::Queries;
+use relief::runtime::{Queries, ThingLookup};
 
 use crate::answers;
 use crate::node::{dictionary, vec3, vector};
@@ -113,4 +113,31 @@ pub fn height_at_lat_lon(q: Option<&Queries>, latitude: f64, longitude: f64) -> 
     q.and_then(Queries::planet).map_or(f32::NAN, |t| {
         t.height(t.position_at(latitude, longitude)).height
     })
+}
+
+/// The placed things standing within `radius` of `position` (x, z; planar distance), nearest
+/// first: `{id, kind, position, distance}` each, `id` stable for the world. Only things in
+/// built chunks (within their band's load radius) are found; empty without placed things.
+pub fn things_within(
+    things: Option<&(ThingLookup, Vec<String>)>,
+    position: Vector3,
+    radius: f64,
+) -> Array<VarDictionary> {
+    let mut out = Array::new();
+    let Some((lookup, kinds)) = things else {
+        return out;
+    };
+    let mut hits = Vec::new();
+    lookup.within(vec3(position), radius, &mut hits);
+    for h in hits {
+        let kind = kinds.get(h.kind as usize).map_or("", String::as_str);
+        out.push(&vdict! {
+            // Godot's int is signed: the id's 64 bits, as they are.
+            "id" => h.id as i64,
+            "kind" => &GString::from(kind),
+            "position" => vector(h.position),
+            "distance" => h.distance,
+        });
+    }
+    out
 }

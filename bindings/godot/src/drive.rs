@@ -10,20 +10,25 @@ use relief::DVec3;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
+use std::sync::Arc;
+
 use relief::runtime::{ChunkId, PieceKey, UpdateError};
 use relief::stream::Event;
+use relief::things::{ThingChunk, ThingKey};
 use relief::{Runtime, RuntimeEvent};
 
 use crate::far::{level_bytes, FarGround};
 use crate::maps::{ImageBytes, RegionMaps};
 use crate::prepare::{Prepared, Preparer, Work};
 use crate::shape::ShapeData;
+use crate::things::RunBounds;
 
-/// What the preparer works on: a region or tile, or a collision chunk.
+/// What the preparer works on: a region or tile, a collision chunk or a thing chunk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Key {
     Piece(PieceKey),
     Chunk(ChunkId),
+    Things(ThingKey),
 }
 
 /// What a frame asks of the engine side. Every call happens on the thread running
@@ -41,6 +46,11 @@ pub trait Engine {
     fn chunk_ready(&mut self, id: ChunkId, shape: ShapeData);
     /// A collision chunk handed over earlier left (or the node stopped): free its body.
     fn chunk_dropped(&mut self, id: ChunkId);
+    /// A thing chunk is built: draw its runs (`bounds`, one per run, with its rows in
+    /// `chunk`) and add its colliders. Only with placed things configured.
+    fn things_ready(&mut self, _key: ThingKey, _chunk: Arc<ThingChunk>, _bounds: Vec<RunBounds>) {}
+    /// A thing chunk handed over earlier left (or the node stopped): free what it made.
+    fn things_dropped(&mut self, _key: ThingKey) {}
     /// Far-ground level `level` changed: re-upload its layer (`FORMAT_RF`, `size²`).
     fn level_changed(&mut self, level: usize, bytes: &[u8]);
     /// Where the levels lie changed: set the shader's parameters from `far`.
@@ -98,13 +108,15 @@ impl Driver {
         let mut held: Vec<Key> = self.handed.drain().collect();
         // Pieces first, each kind in a fixed order: the same stop, the same calls.
         held.sort_by_key(|k| match k {
-            Key::Piece(p) => (0, p.face_x_z()),
-            Key::Chunk(c) => (1, c.face_x_z()),
+            Key::Piece(p) => (0, p.face_x_z(), 0),
+            Key::Chunk(c) => (1, c.face_x_z(), 0),
+            Key::Things(t) => (2, (t.face as u32, t.x, t.z), t.band as u8),
         });
         for key in held {
             match key {
                 Key::Piece(k) => engine.piece_unloaded(k),
                 Key::Chunk(id) => engine.chunk_dropped(id),
+                Key::Things(k) => engine.things_dropped(k),
             }
         }
     }
@@ -175,8 +187,21 @@ impl Driver {
                 RuntimeEvent::Chunk(Event::Failed { key, .. }) => {
                     self.preparer.forget(Key::Chunk(key))
                 }
-                // The node places no things yet (its config asks for none).
-                RuntimeEvent::Things(_) => {}
+                RuntimeEvent::Things(Event::Loaded { key, .. }) => {
+                    if let Some(c) = rt.thing_lookup().get(key) {
+                        self.preparer.send(Key::Things(key), Work::Things(c));
+                    }
+                }
+                RuntimeEvent::Things(Event::Unloaded { key }) => {
+                    self.preparer.forget(Key::Things(key));
+                    if self.handed.remove(&Key::Things(key)) {
+                        engine.things_dropped(key);
+                    }
+                }
+                // Retried by the runtime; nothing handed is dropped.
+                RuntimeEvent::Things(Event::Failed { key, .. }) => {
+                    self.preparer.forget(Key::Things(key))
+                }
                 // The rectangles stay in `rt.dirty()` until the next update.
                 RuntimeEvent::LevelsDirty { .. } => {}
                 // Returned below, as the update's error.
@@ -196,6 +221,7 @@ impl Driver {
                 (Key::Piece(k), Prepared::Region(maps)) => engine.region_ready(k, maps),
                 (Key::Piece(k), Prepared::Tile(height)) => engine.tile_ready(k, height),
                 (Key::Chunk(id), Prepared::Chunk(shape)) => engine.chunk_ready(id, shape),
+                (Key::Things(k), Prepared::Things(c, bounds)) => engine.things_ready(k, c, bounds),
                 _ => {}
             }
         });

@@ -13,6 +13,7 @@ mod editor_tool;
 pub mod far;
 pub mod feed;
 mod file_access;
+mod instances;
 mod loader;
 pub mod maps;
 mod node;
@@ -27,6 +28,8 @@ mod terrain;
 mod terrain3d_feed;
 #[cfg(test)]
 mod test_worlds;
+mod thing_set;
+pub mod things;
 mod world;
 pub mod world_files;
 

@@ -15,17 +15,25 @@ use godot::classes::{
 };
 use godot::prelude::*;
 use relief::lod::{Clipmap, ClipmapConfig};
-use relief::runtime::{ChunkId, ChunkLookup, CollisionConfig, PieceKey, Queries, RuntimeConfig};
+use relief::runtime::{
+    ChunkId, ChunkLookup, CollisionConfig, PieceKey, Queries, RuntimeConfig, Streamed, ThingLookup,
+    ThingsConfig,
+};
 use relief::stream::StreamConfig;
+use relief::things::{ThingChunk, ThingKey};
 use relief::{ConfigError, Runtime};
+use std::sync::Arc;
 
 use crate::answers::{Fields, Value};
 use crate::drive::{Driver, Engine};
 use crate::far::{level_bytes, FarGround};
+use crate::instances::ThingInstances;
 use crate::maps::{ImageBytes, RegionMaps, FORMAT_RGBA8};
 use crate::rings;
 use crate::shape::ShapeData;
 use crate::shared::SharedQueries;
+use crate::thing_set::ReliefThings;
+use crate::things::RunBounds;
 use crate::world::ReliefWorld;
 
 /// Where a node is between entering the tree and streaming.
@@ -65,6 +73,10 @@ pub struct Streaming {
     /// Which chunk covers a position, for `collision_ready`.
     lookup: Option<ChunkLookup>,
     pub bodies: Bodies,
+    /// Placed things' MultiMeshes and bodies, with a `things` resource set.
+    things: Option<ThingInstances>,
+    /// Finds the things near a point, and the world's kind names, for `things_within`.
+    pub thing_lookup: Option<(ThingLookup, Vec<String>)>,
     far: Option<FarTextures>,
     pub errors: Reporter,
     /// The planet's radius (0 on a flat world), for the far-ground shader.
@@ -81,21 +93,33 @@ struct Start {
     world: Option<Gd<ReliefWorld>>,
     settings: Settings,
     planet: bool,
+    things: Option<Gd<ReliefThings>>,
 }
 
 impl Streaming {
     /// Starts what `enter_tree` starts: the world opening on its thread. The runtime starts
     /// in the first frame that finds it open; `planet` says which kind of ground the node
-    /// streams, and the other kind is an error.
-    pub fn begin(&mut self, world: Option<Gd<ReliefWorld>>, settings: Settings, planet: bool) {
+    /// streams, and the other kind is an error. With `things`, placed things are streamed
+    /// and drawn with its meshes.
+    pub fn begin(
+        &mut self,
+        world: Option<Gd<ReliefWorld>>,
+        settings: Settings,
+        planet: bool,
+        things: Option<Gd<ReliefThings>>,
+    ) {
         self.halt();
         if let Some(mut w) = world.clone() {
             w.bind_mut().open_async();
         }
         self.start = Some(Start {
             world,
-            settings,
+            settings: Settings {
+                things: things.is_some(),
+                ..settings
+            },
             planet,
+            things,
         });
         self.phase = Phase::Opening;
         self.errors.clear();
@@ -126,6 +150,14 @@ impl Streaming {
                 self.queries = Some(rt.queries().clone());
                 self.shared.set(self.queries.clone());
                 self.lookup = rt.chunk_lookup().cloned();
+                self.things = start.things.as_ref().and_then(|set| {
+                    let (instances, faults) = thing_instances(&rt, &set.bind());
+                    if !faults.is_empty() {
+                        self.errors.report(format!("things: {}", faults.join("; ")));
+                    }
+                    instances
+                });
+                self.thing_lookup = kind_names(&rt).map(|k| (rt.thing_lookup().clone(), k));
                 self.radius = rt.queries().planet().map_or(0.0, |t| t.planet().radius());
                 let driver = Driver::new(rt, 1);
                 self.far = driver
@@ -148,6 +180,10 @@ impl Streaming {
     fn halt(&mut self) {
         self.generation += 1;
         self.bodies.clear();
+        if let Some(mut t) = self.things.take() {
+            t.clear();
+        }
+        self.thing_lookup = None;
         self.queries = None;
         self.shared.set(None);
         self.lookup = None;
@@ -176,7 +212,13 @@ impl Streaming {
     /// See `ReliefTerrain.stats()`; empty before the node starts or during its frame.
     pub fn stats(&self) -> VarDictionary {
         self.driver.as_ref().map_or_else(VarDictionary::new, |d| {
-            stats(d.runtime(), self.bodies.len())
+            let mut s = stats(d.runtime(), self.bodies.len());
+            if let Some(t) = &self.things {
+                let (chunks, drawn) = t.counts();
+                s.set("thing_chunks", chunks as i64);
+                s.set("things_drawn", drawn as i64);
+            }
+            s
         })
     }
 
@@ -263,6 +305,39 @@ fn hand_back<N: StreamingNode>(node: &mut N, driver: &mut Driver) {
 pub fn moved<N: StreamingNode>(node: &mut N) {
     let owner = node.owner();
     node.streaming().bodies.follow(&owner);
+    if let Some(t) = &mut node.streaming().things {
+        t.follow(&owner);
+    }
+}
+
+/// The names of the kinds `rt` places, by index; None when it places none.
+fn kind_names(rt: &Runtime) -> Option<Vec<String>> {
+    rt.things()?;
+    let Streamed::Flat { world, .. } = rt.streamed() else {
+        return None;
+    };
+    Some(
+        world
+            .things()
+            .kinds
+            .iter()
+            .map(|k| k.name.clone())
+            .collect(),
+    )
+}
+
+/// The engine side of placed things for `rt`'s world drawn with `set`'s meshes (None when
+/// the runtime places none), and what in `set` names no kind.
+fn thing_instances(rt: &Runtime, set: &ReliefThings) -> (Option<ThingInstances>, Vec<String>) {
+    let Some(kinds) = kind_names(rt) else {
+        return (None, Vec::new());
+    };
+    let (meshes, mut faults) = set.meshes_for(&kinds);
+    if !faults.is_empty() {
+        faults.push(format!("the world's kinds are {}", kinds.join(", ")));
+    }
+    let instances = ThingInstances::new(meshes, set.collision, set.cast_shadows);
+    (Some(instances), faults)
 }
 
 /// The properties a frame reads from its node.
@@ -433,6 +508,20 @@ impl<N: StreamingNode> Engine for Glue<'_, N> {
         self.node.streaming().bodies.remove(id);
     }
 
+    fn things_ready(&mut self, key: ThingKey, chunk: Arc<ThingChunk>, bounds: Vec<RunBounds>) {
+        let layers = (self.props.collision_layer, self.props.collision_mask);
+        let owner = &self.owner;
+        if let Some(t) = &mut self.node.streaming().things {
+            t.add(owner, key, chunk, bounds, layers);
+        }
+    }
+
+    fn things_dropped(&mut self, key: ThingKey) {
+        if let Some(t) = &mut self.node.streaming().things {
+            t.remove(key);
+        }
+    }
+
     fn level_changed(&mut self, level: usize, bytes: &[u8]) {
         if !self.accepting() {
             return;
@@ -461,6 +550,8 @@ pub struct Settings {
     pub worker_threads: i64,
     pub collision: bool,
     pub far_ground: bool,
+    /// Stream placed things (set by `begin` from whether a `things` resource is given).
+    pub things: bool,
 }
 
 impl Settings {
@@ -484,7 +575,7 @@ impl Settings {
             pieces,
             collision: self.collision.then(CollisionConfig::default),
             lod: self.far_ground.then(ClipmapConfig::default),
-            things: None,
+            things: self.things.then(ThingsConfig::default),
             loader_threads: workers,
             ..RuntimeConfig::default()
         };
@@ -799,18 +890,26 @@ mod tests {
             worker_threads: 0,
             collision: true,
             far_ground: true,
+            things: true,
         }
     }
 
     #[test]
     fn the_default_properties_are_relief_s_defaults() {
-        let c = settings().runtime_config().unwrap();
-        // Every default but placed things, which the node does not draw yet.
+        assert_eq!(
+            settings().runtime_config().unwrap(),
+            RuntimeConfig::default()
+        );
+        // Without a `things` resource the node places none.
+        let bare = Settings {
+            things: false,
+            ..settings()
+        };
         let want = RuntimeConfig {
             things: None,
             ..RuntimeConfig::default()
         };
-        assert_eq!(c, want);
+        assert_eq!(bare.runtime_config().unwrap(), want);
     }
 
     #[test]

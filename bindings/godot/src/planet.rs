@@ -205,8 +205,11 @@ impl INode3D for ReliefPlanet {
             worker_threads: self.worker_threads,
             collision: self.collision,
             far_ground: self.far_ground,
+            things: false,
         };
-        self.streaming.begin(self.world.clone(), settings, true);
+        // A planet places no things yet.
+        self.streaming
+            .begin(self.world.clone(), settings, true, None);
     }
 
     fn process(&mut self, _delta: f64) {

@@ -3,7 +3,7 @@
 //!
 //! The node's `_process` sends each `Loaded` region or chunk here ([`Preparer::send`]);
 //! worker threads build its Image bytes ([`maps`](crate::maps)) or shape data
-//! ([`shape`](crate::shape)); then [`Preparer::drain`] gives finished work back until the
+//! ([`shape`](crate::shape)) or a thing chunk's run bounds ([`things`](crate::things)); then [`Preparer::drain`] gives finished work back until the
 //! frame's budget is spent, and the node creates the engine objects. A piece unloaded (or
 //! loaded again) while its bytes were being prepared is dropped when they arrive, never
 //! handed to the engine: each key's latest generation is the only one that counts.
@@ -17,16 +17,20 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender};
 use relief::planet::PlanetTile;
 use relief::runtime::chunks::Heightfield;
+use relief::things::ThingChunk;
 use relief::Region;
 
 use crate::maps::{region_maps, tile_height, ImageBytes, RegionMaps};
 use crate::shape::{shape_data, ShapeData};
+use crate::things::{run_bounds, RunBounds};
 
 /// What a worker is asked to prepare.
 pub enum Work {
     Region(Arc<Region>),
     Tile(Arc<PlanetTile>),
     Chunk(Heightfield),
+    /// A built thing chunk: its runs' bounds are found off the main thread.
+    Things(Arc<ThingChunk>),
 }
 
 /// What it prepared.
@@ -36,6 +40,7 @@ pub enum Prepared {
     /// A planet tile's heights, `FORMAT_RF`.
     Tile(ImageBytes),
     Chunk(ShapeData),
+    Things(Arc<ThingChunk>, Vec<RunBounds>),
 }
 
 impl Work {
@@ -44,6 +49,10 @@ impl Work {
             Work::Region(r) => Prepared::Region(region_maps(&r)),
             Work::Tile(t) => Prepared::Tile(tile_height(&t)),
             Work::Chunk(c) => Prepared::Chunk(shape_data(&c)),
+            Work::Things(c) => {
+                let bounds = run_bounds(&c);
+                Prepared::Things(c, bounds)
+            }
         }
     }
 }

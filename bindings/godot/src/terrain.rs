@@ -13,6 +13,7 @@ use crate::ask;
 use crate::maps::RegionMaps;
 use crate::node::{self, FrameProps, Milestone, Settings, Streaming, StreamingNode};
 use crate::queries::ReliefQueries;
+use crate::thing_set::ReliefThings;
 use crate::world::ReliefWorld;
 
 #[derive(GodotClass)]
@@ -61,6 +62,10 @@ pub struct ReliefTerrain {
     /// move (see `far_ground_texture`).
     #[export]
     far_ground_material: Option<Gd<ShaderMaterial>>,
+    /// Placed things (trees, rocks, grass: the world's `things.json`) and the mesh drawing
+    /// each kind; none streamed when empty. Bodies use `collision_layer` and `collision_mask`.
+    #[export]
+    things: Option<Gd<ReliefThings>>,
 
     streaming: Streaming,
     base: Base<Node3D>,
@@ -173,6 +178,15 @@ impl ReliefTerrain {
             .collect()
     }
 
+    /// The placed things within `radius` metres of `position` (x, z), nearest first, each
+    /// `{id, kind, position, distance}` (`id` the same in every session of the world): which
+    /// tree the player touches. Only things near enough to be built are found; empty with no
+    /// `things` resource.
+    #[func]
+    fn things_within(&self, position: Vector3, radius: f64) -> Array<VarDictionary> {
+        ask::things_within(self.streaming.thing_lookup.as_ref(), position, radius)
+    }
+
     /// Whether the collision body under `position` is in the physics space: a character can
     /// stand there. False before the node starts or with `collision` off.
     #[func]
@@ -215,8 +229,11 @@ impl INode3D for ReliefTerrain {
             worker_threads: self.worker_threads,
             collision: self.collision,
             far_ground: self.far_ground,
+            things: false,
         };
-        self.streaming.begin(self.world.clone(), settings, false);
+        let things = self.things.clone();
+        self.streaming
+            .begin(self.world.clone(), settings, false, things);
     }
 
     fn process(&mut self, _delta: f64) {

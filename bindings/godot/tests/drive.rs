@@ -5,17 +5,20 @@
 use relief::DVec3;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use relief::flat::terrain::Origin;
 use relief::lod::ClipmapConfig;
 use relief::planet::PlanetOrigin;
 use relief::runtime::{ChunkId, CollisionConfig, PieceKey};
+use relief::things::{ThingChunk, ThingKey};
 use relief::{Runtime, RuntimeConfig};
 use relief_godot::drive::{Driver, Engine};
 use relief_godot::far::FarGround;
 use relief_godot::maps::{ImageBytes, RegionMaps};
 use relief_godot::shape::ShapeData;
+use relief_godot::things::{run_bounds, RunBounds};
 use relief_tools::bake::{self, BakeConfig};
 use relief_tools::Silent;
 
@@ -28,6 +31,7 @@ struct Recorder {
     /// Every body ever handed over, dropped or not: what a whole walk's checks read.
     handed: Vec<ShapeData>,
     layers: HashMap<usize, Vec<u8>>,
+    things: HashMap<ThingKey, (Arc<ThingChunk>, Vec<RunBounds>)>,
     moves: usize,
     failures: Vec<String>,
 }
@@ -62,6 +66,25 @@ impl Engine for Recorder {
     }
     fn levels_moved(&mut self, _: &FarGround) {
         self.moves += 1;
+    }
+    fn things_ready(&mut self, key: ThingKey, chunk: Arc<ThingChunk>, bounds: Vec<RunBounds>) {
+        assert!(
+            self.things.insert(key, (chunk, bounds)).is_none(),
+            "{key:?} drawn twice without a drop"
+        );
+    }
+    fn things_dropped(&mut self, key: ThingKey) {
+        assert!(
+            self.things.remove(&key).is_some(),
+            "{key:?} dropped but never drawn"
+        );
+    }
+}
+
+impl Recorder {
+    /// Everything the engine holds.
+    fn held(&self) -> usize {
+        self.regions.len() + self.tiles.len() + self.bodies.len() + self.things.len()
     }
 }
 
@@ -105,6 +128,22 @@ fn assert_engine_matches(driver: &Driver, engine: &Recorder) {
         "one entry per resident piece"
     );
     assert_eq!(engine.bodies.len(), stats.chunks.unwrap().ready);
+    // Thing chunks: exactly the built ones, each the runtime's own (no copy), its runs'
+    // bounds the ones its rows give.
+    let mut built = HashSet::new();
+    rt.for_each_built_thing_chunk(|k| {
+        built.insert(k);
+    });
+    assert_eq!(
+        engine.things.keys().copied().collect::<HashSet<_>>(),
+        built,
+        "one drawing per built thing chunk"
+    );
+    for (key, (chunk, bounds)) in &engine.things {
+        let now = rt.thing_lookup().get(*key).unwrap();
+        assert!(Arc::ptr_eq(chunk, &now), "{key:?}: the chunk built now");
+        assert_eq!(*bounds, run_bounds(chunk));
+    }
     let lookup = rt.chunk_lookup().unwrap();
     for (&id, shape) in &engine.bodies {
         let built = lookup.get(id).expect("a body only for a built chunk");
@@ -146,6 +185,8 @@ fn a_flat_walk_leaves_the_engine_holding_what_is_resident() {
     let mut focus = DVec3::new(-400.0, 0.0, -300.0);
     settle(&mut driver, &mut engine, focus);
     assert!(!engine.regions.is_empty() && !engine.bodies.is_empty());
+    let trees: usize = engine.things.values().map(|(c, _)| c.len()).sum();
+    assert!(trees > 0, "the world's things drawn");
     assert_engine_matches(&driver, &engine);
     // Each region's height Image is the region's heights.
     let resident = driver.runtime().pieces().regions().unwrap().resident();
@@ -217,9 +258,9 @@ fn a_flat_walk_leaves_the_engine_holding_what_is_resident() {
     assert_engine_matches(&driver, &engine);
 
     // Leaving the tree: everything handed over comes back, and nothing else.
-    assert_eq!(driver.handed(), engine.regions.len() + engine.bodies.len());
+    assert_eq!(driver.handed(), engine.held());
     driver.stop(&mut engine);
-    assert!(engine.regions.is_empty() && engine.bodies.is_empty());
+    assert_eq!(engine.held(), 0);
     assert_eq!(driver.handed(), 0);
 }
 
@@ -257,8 +298,15 @@ impl Engine for Removed {
     fn levels_moved(&mut self, far: &FarGround) {
         self.inner.levels_moved(far);
     }
+    fn things_ready(&mut self, key: ThingKey, chunk: Arc<ThingChunk>, bounds: Vec<RunBounds>) {
+        assert!(self.accepting(), "drawn after the node left");
+        self.inner.things_ready(key, chunk, bounds);
+    }
+    fn things_dropped(&mut self, key: ThingKey) {
+        self.inner.things_dropped(key);
+    }
     fn accepting(&self) -> bool {
-        self.inner.regions.len() + self.inner.bodies.len() < self.limit
+        self.inner.held() < self.limit
     }
 }
 
@@ -290,11 +338,11 @@ fn a_node_removed_mid_frame_gets_back_exactly_what_it_was_given() {
             assert!(Instant::now() < deadline);
             std::thread::sleep(Duration::from_millis(2));
         }
-        let held = engine.inner.regions.len() + engine.inner.bodies.len();
+        let held = engine.inner.held();
         assert_eq!(held, limit, "handed until the node left, then nothing");
         assert_eq!(driver.handed(), held);
         driver.stop(&mut engine);
-        assert!(engine.inner.regions.is_empty() && engine.inner.bodies.is_empty());
+        assert_eq!(engine.inner.held(), 0);
     }
 }
 

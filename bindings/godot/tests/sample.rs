@@ -133,6 +133,7 @@ fn relief_classes() -> HashSet<String> {
 
 /// The Godot classes the sample uses, as Godot 4.4 names them.
 const GODOT_CLASSES: &[&str] = &[
+    "Node",
     "Node3D",
     "MeshInstance3D",
     "CharacterBody3D",
