@@ -37,6 +37,7 @@ pub const TARGETS: &[(&str, Harness)] = &[
     ("rivers", rivers),
     ("lakes", lakes),
     ("biomes", biomes),
+    ("things", things),
     ("pack", pack),
     ("planet_header", planet_header),
     ("planet_tables", planet_tables),
@@ -338,6 +339,65 @@ pub fn lakes(data: &[u8]) {
 pub fn biomes(data: &[u8]) {
     if let Ok(f) = serde_json::from_slice::<BiomesFile>(data) {
         let _ = relief::flat::tables::validate(&[], &[], &f.biomes);
+    }
+}
+
+/// `things.json` against the baker's biomes; a table that compiles then places each band
+/// in a small square over ground that varies (every biome, slopes, holes, water near and
+/// far) and lays the things out as a chunk. Placement's work is bounded by the table's own
+/// caps (kinds, densities against spacings, cells per chunk), never by the bytes.
+pub fn things(data: &[u8]) {
+    use relief::things::place::place;
+    use relief::things::{Band, Rules, Square, ThingChunk, ThingKey};
+    let table = relief_tools::bake::biomes::table();
+    let names: Vec<&str> = table.iter().map(|b| b.name.as_str()).collect();
+    let Ok(rules) = Rules::parse(data, &names) else {
+        return;
+    };
+    let square = Square {
+        x0: -8.0,
+        z0: 24.0,
+        size: 16.0,
+    };
+    for band in Band::ALL {
+        let things = place(&rules, 7, band, square, &FuzzGround(names.len() as u8));
+        let key = ThingKey {
+            band,
+            face: 0,
+            x: 0,
+            z: 0,
+        };
+        let chunk = ThingChunk::new(key, DVec3::ZERO, &rules, &things);
+        assert_eq!(chunk.len(), things.len());
+        assert!(chunk.rows.iter().flatten().all(|v| v.is_finite()));
+    }
+}
+
+/// Ground for [`things`]: stripes of every biome, rolling slopes, a hole and a river.
+struct FuzzGround(u8);
+
+impl relief::things::Sites for FuzzGround {
+    fn biome(&self, x: f64, z: f64) -> Option<u8> {
+        let hole = (x - 4.0).abs() < 1.0 && (z - 30.0).abs() < 1.0;
+        (!hole).then(|| ((x + z).rem_euclid(f64::from(self.0))) as u8)
+    }
+    fn site(&self, x: f64, z: f64) -> Option<relief::things::Site> {
+        let biome = self.biome(x, z)?;
+        let normal = DVec3::new((x * 0.3).sin(), 1.0, (z * 0.2).cos()).normalize();
+        Some(relief::things::Site {
+            height: 40.0 + 30.0 * (x * 0.05).sin(),
+            normal,
+            biome,
+            in_lake: z > 36.0 && x > 0.0,
+        })
+    }
+    fn water(&self, x: f64, _: f64, _: &relief::things::Site) -> relief::things::Water {
+        let distance = x.abs().min(relief::things::WATER_REACH_M);
+        relief::things::Water {
+            distance,
+            wetness: (1.0 - distance / 64.0).max(0.0),
+            wet: distance < 1.0,
+        }
     }
 }
 

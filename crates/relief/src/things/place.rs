@@ -156,7 +156,9 @@ pub fn place(
 ) -> Vec<Thing> {
     let margins = margins(rules, band);
     let mut candidates = Vec::new();
-    let mut widest = 0.0f64;
+    // Each kind's candidates, bucketed by its own spacing: a search around a small thing
+    // reads few buckets whatever else the table holds.
+    let mut grids = Vec::new();
     for (j, margin) in margins.iter().enumerate() {
         let Some(margin) = *margin else { continue };
         let kind = &rules.kinds[j];
@@ -164,31 +166,32 @@ pub fn place(
         {
             continue;
         }
-        widest = widest.max(margin);
+        let start = candidates.len();
         draw_candidates(rules, seed, j, square, margin, sites, &mut candidates);
+        if candidates.len() > start {
+            let area = Square {
+                x0: square.x0 - margin,
+                z0: square.z0 - margin,
+                size: square.size + 2.0 * margin,
+            };
+            grids.push((j, Buckets::new(&candidates, start, area, kind.spacing)));
+        }
     }
-    if candidates.is_empty() {
-        return Vec::new();
-    }
-    let grid = Buckets::new(&candidates, square, widest.max(1e-3));
     let mut things = Vec::new();
     for c in candidates.iter().filter(|c| c.inside) {
         let kind = &rules.kinds[c.kind as usize];
         if kind.band != band {
             continue;
         }
-        let beaten = grid.near(c.x, c.z).any(|o| {
-            let other = &candidates[o];
-            if other.priority <= c.priority {
-                return false;
-            }
-            let d = spacing_between(
-                kind,
-                &rules.kinds[other.kind as usize],
-                other.kind == c.kind,
-            );
-            let (dx, dz) = (other.x - c.x, other.z - c.z);
-            dx * dx + dz * dz < d * d
+        let beaten = grids.iter().any(|(k, grid)| {
+            let d = spacing_between(kind, &rules.kinds[*k], *k == c.kind as usize);
+            grid.any_within(c.x, c.z, d, |o| {
+                #[cfg(test)]
+                tests::COMPARED.with(|n| n.set(n.get() + 1));
+                let other = &candidates[o];
+                let (dx, dz) = (other.x - c.x, other.z - c.z);
+                other.priority > c.priority && dx * dx + dz * dz < d * d
+            })
         });
         if !beaten {
             things.push(stand(kind, c));
@@ -341,50 +344,55 @@ fn align_y(n: DVec3) -> Rotation {
     [column(DVec3::X), column(DVec3::Y), column(DVec3::Z)]
 }
 
-/// Candidates by square bucket, for the neighbours within the widest spacing.
+/// One kind's candidates by square bucket of about its spacing (so a bucket holds a few).
 struct Buckets {
-    origin: [f64; 2],
-    size: f64,
+    area: Square,
+    cell: f64,
     across: i64,
     /// (bucket, candidate), sorted.
     entries: Vec<(i64, usize)>,
 }
 
 impl Buckets {
-    fn new(candidates: &[Candidate], square: Square, widest: f64) -> Buckets {
-        let origin = [square.x0 - widest, square.z0 - widest];
-        let across = ((square.size + 2.0 * widest) / widest).ceil() as i64 + 1;
+    /// Candidates `start..` of `candidates` (one kind's, all within `area`), in buckets of
+    /// `cell` metres.
+    fn new(candidates: &[Candidate], start: usize, area: Square, cell: f64) -> Buckets {
+        let cell = cell.max(1e-3);
         let mut b = Buckets {
-            origin,
-            size: widest,
-            across,
-            entries: Vec::with_capacity(candidates.len()),
+            area,
+            cell,
+            across: (area.size / cell).ceil() as i64 + 1,
+            entries: Vec::with_capacity(candidates.len() - start),
         };
-        for (i, c) in candidates.iter().enumerate() {
-            let (bx, bz) = b.bucket(c.x, c.z);
-            b.entries.push((bz * across + bx, i));
+        for (i, c) in candidates.iter().enumerate().skip(start) {
+            let (bx, bz) = (b.bucket(c.x, b.area.x0), b.bucket(c.z, b.area.z0));
+            b.entries.push((bz * b.across + bx, i));
         }
         b.entries.sort_unstable();
         b
     }
 
-    fn bucket(&self, x: f64, z: f64) -> (i64, i64) {
-        let f = |v: f64, o: f64| (((v - o) / self.size).floor() as i64).clamp(0, self.across - 1);
-        (f(x, self.origin[0]), f(z, self.origin[1]))
+    fn bucket(&self, v: f64, lo: f64) -> i64 {
+        (((v - lo) / self.cell).floor() as i64).clamp(0, self.across - 1)
     }
 
-    /// Candidates in the 3 × 3 buckets around (x, z).
-    fn near(&self, x: f64, z: f64) -> impl Iterator<Item = usize> + '_ {
-        let (bx, bz) = self.bucket(x, z);
-        (bz - 1..=bz + 1)
-            .filter(move |z| (0..self.across).contains(z))
-            .flat_map(move |z| {
-                let row = z * self.across;
-                let (a, b) = ((bx - 1).max(0), (bx + 1).min(self.across - 1));
-                let start = self.entries.partition_point(|e| e.0 < row + a);
-                let end = self.entries.partition_point(|e| e.0 <= row + b);
-                self.entries[start..end].iter().map(|e| e.1)
-            })
+    /// Whether `hit` holds for a candidate in the buckets within `r` of (x, z): those buckets'
+    /// rows, or every candidate where there are fewer of them than rows (a wide radius over
+    /// small things).
+    fn any_within(&self, x: f64, z: f64, r: f64, mut hit: impl FnMut(usize) -> bool) -> bool {
+        let span = (r / self.cell).ceil() as i64;
+        if (2 * span + 1) as usize > self.entries.len() {
+            return self.entries.iter().any(|e| hit(e.1));
+        }
+        let (bx, bz) = (self.bucket(x, self.area.x0), self.bucket(z, self.area.z0));
+        let (a, b) = ((bx - span).max(0), (bx + span).min(self.across - 1));
+        let rows = (bz - span).max(0)..=(bz + span).min(self.across - 1);
+        rows.into_iter().any(|z| {
+            let row = z * self.across;
+            let start = self.entries.partition_point(|e| e.0 < row + a);
+            let end = self.entries.partition_point(|e| e.0 <= row + b);
+            self.entries[start..end].iter().any(|e| hit(e.1))
+        })
     }
 }
 
@@ -392,6 +400,11 @@ impl Buckets {
 mod tests {
     use super::*;
     use crate::things::rules::{Rules, ThingsFile};
+
+    thread_local! {
+        /// Candidates compared with another on this thread, for the work a placement does.
+        pub static COMPARED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
 
     /// Rolling ground: height and slope vary, two biomes in stripes, a round lake.
     struct Hills;
@@ -572,6 +585,32 @@ mod tests {
 
     /// Rotations are rotations: orthonormal, right-handed, up within the kind's tilt of the
     /// ground's (or the world's) up; scale within its range.
+    #[test]
+    fn one_wide_kind_does_not_make_small_ones_search_its_reach() {
+        // A pebble 0.2 m apart beside a tower 300 m wide: a pebble compares itself with its
+        // few neighbours and the rare tower, never with every pebble in the tower's reach.
+        let r = rules(
+            r#"{"version": 1, "kinds": [
+              {"name": "pebble", "band": "mid", "footprint_m": 0.1, "density": {"*": 7}},
+              {"name": "tower", "band": "mid", "footprint_m": 300,
+               "density": {"*": 0.0000007}}]}"#,
+        );
+        let square = Square {
+            x0: 0.0,
+            z0: 0.0,
+            size: 32.0,
+        };
+        COMPARED.with(|n| n.set(0));
+        let things = place(&r, 5, Band::Mid, square, &Plain);
+        let compared = COMPARED.with(|n| n.get());
+        assert!(things.len() > 5000, "{} pebbles", things.len());
+        assert!(
+            compared < 40 * things.len(),
+            "{compared} comparisons for {} things",
+            things.len()
+        );
+    }
+
     #[test]
     fn transforms_are_rigid_and_within_their_ranges() {
         let r = mixed();
