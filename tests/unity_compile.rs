@@ -65,12 +65,16 @@ const VERSION: &[&str] = &[
     "CSHARP_7_3_OR_NEWER",
 ];
 
+/// The editor's defines; `ENABLE_UNITY_COLLECTIONS_CHECKS` is the native-container safety
+/// system's, on in the editor and off in players, so code under it (ReliefThings' safety
+/// handles) is compiled in the editor sets.
 const EDITOR: &[&str] = &[
     "UNITY_EDITOR",
     "UNITY_EDITOR_64",
     "UNITY_EDITOR_LINUX",
     "UNITY_INCLUDE_TESTS",
     "ENABLE_MONO",
+    "ENABLE_UNITY_COLLECTIONS_CHECKS",
 ];
 const ANDROID: &[&str] = &["UNITY_ANDROID", "UNITY_ANDROID_API", "PLATFORM_ANDROID"];
 const IOS: &[&str] = &["UNITY_IOS", "UNITY_IPHONE", "PLATFORM_IOS"];
@@ -317,9 +321,10 @@ fn modules(dir: &Path) -> (Vec<PathBuf>, PathBuf) {
     for m in MODULES {
         let dll = dir.join(format!("{m}.dll"));
         let src = root().join(format!("tests/unity-stub/{m}.cs"));
-        // Each module builds on CoreModule alone, as Unity's do for these types.
+        // Each module builds on CoreModule alone, as Unity's do for these types; unsafe, since
+        // NativeArrayUnsafeUtility's members take and give pointers.
         let refs: Vec<PathBuf> = built.iter().take(1).cloned().collect();
-        mcs(&dll, &refs, &[], false, &[src]).unwrap_or_else(|e| panic!("{m}: {e}"));
+        mcs(&dll, &refs, &[], true, &[src]).unwrap_or_else(|e| panic!("{m}: {e}"));
         built.push(dll);
     }
     let editor = dir.join(format!("{UNITY_EDITOR}.dll"));
@@ -743,7 +748,9 @@ fn stub_declaration(line: &str) -> Option<String> {
     let words: Vec<&str> = l.split_whitespace().collect();
     for kind in ["class", "struct", "enum"] {
         if let Some(i) = words.iter().position(|w| *w == kind) {
-            return Some(words[i + 1].trim_end_matches(['{', ';']).to_string());
+            // `NativeArray<T>` is `NativeArray`.
+            let name = words[i + 1].trim_end_matches(['{', ';']);
+            return Some(name.split('<').next().unwrap().to_string());
         }
     }
     if !l.contains("Stub.Never()") {

@@ -23,6 +23,20 @@
 //   Runtime/Export/Input/KeyCode.cs: KeyCode (Input itself is in InputLegacyModule)
 //   Runtime/Export/Serialization/Serialization.cs: SerializeField;
 //     Runtime/Export/PropertyDrawer/PropertyAttribute.cs: Tooltip, Header, Range
+//   Runtime/Export/Math/Matrix4x4.cs: Matrix4x4; Runtime/Export/Math/Color.cs: Color
+//   Runtime/Export/Graphics/Graphics.cs: Graphics.RenderMeshInstanced, RenderParams;
+//     GraphicsEnums.cs: Rendering.ShadowCastingMode; Runtime/Export/Device/SystemInfo.cs: SystemInfo
+//   Runtime/Export/BaseClass.cs: PrimitiveType; Runtime/Export/Scripting/GameObject.bindings.cs:
+//     GameObject.CreatePrimitive
+//   Runtime/Export/NativeArray/NativeArray.cs: Unity.Collections.NativeArray<T>,
+//     NativeArrayOptions, Unity.Collections.LowLevel.Unsafe.NativeArrayUnsafeUtility;
+//     Runtime/Export/Collections/NativeCollectionEnums.bindings.cs: Allocator;
+//     Runtime/Export/Jobs/AtomicSafetyHandle.bindings.cs: AtomicSafetyHandle
+//   Runtime/Export/Graphics/GraphicsRenderers.bindings.cs: Renderer.sharedMaterials
+// The module is compiled with -unsafe: NativeArrayUnsafeUtility's members take and give void*,
+// as Unity's do. RenderMeshInstanced's `where T : unmanaged` (C# 7.3) is written
+// `where T : struct` here, all mcs -langversion:7.2 takes; the T the package passes
+// (Matrix4x4) is both.
 #pragma warning disable 0660, 0661 // Object defines == without Equals/GetHashCode, as Unity's does
 using System;
 
@@ -32,6 +46,8 @@ namespace UnityEngine.Rendering
     [Flags] public enum MeshUpdateFlags { Default = 0, DontValidateIndices = 1, DontResetBoneBounds = 2, DontNotifyMeshUsers = 4, DontRecalculateBounds = 8 }
     // ScriptReference/Rendering.IndexFormat.html
     public enum IndexFormat { UInt16 = 0, UInt32 = 1 }
+    // ScriptReference/Rendering.ShadowCastingMode.html
+    public enum ShadowCastingMode { Off = 0, On = 1, TwoSided = 2, ShadowsOnly = 3 }
 
     // ScriptReference/Rendering.GraphicsSettings.html: GraphicsSettings-currentRenderPipeline.html
     public sealed class GraphicsSettings : UnityEngine.Object
@@ -44,6 +60,54 @@ namespace UnityEngine.Rendering
     {
         // Rendering.RenderPipelineAsset-defaultTerrainMaterial.html
         public virtual UnityEngine.Material defaultTerrainMaterial { get { throw UnityEngine.Stub.Never(); } }
+        // Rendering.RenderPipelineAsset-defaultMaterial.html
+        public virtual UnityEngine.Material defaultMaterial { get { throw UnityEngine.Stub.Never(); } }
+    }
+}
+
+namespace Unity.Collections
+{
+    // ScriptReference/Unity.Collections.Allocator.html
+    public enum Allocator { Invalid = 0, None = 1, Temp = 2, TempJob = 3, Persistent = 4, AudioKernel = 5 }
+    // ScriptReference/Unity.Collections.NativeArrayOptions.html
+    public enum NativeArrayOptions { UninitializedMemory = 0, ClearMemory = 1 }
+
+    // ScriptReference/Unity.Collections.NativeArray_1.html
+    public struct NativeArray<T> : IDisposable where T : struct
+    {
+        // Unity.Collections.NativeArray_1-ctor.html: public NativeArray(int length, Allocator allocator, NativeArrayOptions options = NativeArrayOptions.ClearMemory);
+        public NativeArray(int length, Allocator allocator, NativeArrayOptions options = NativeArrayOptions.ClearMemory) { throw UnityEngine.Stub.Never(); }
+        // Unity.Collections.NativeArray_1-Length.html, Unity.Collections.NativeArray_1-IsCreated.html
+        public int Length { get { throw UnityEngine.Stub.Never(); } }
+        public bool IsCreated { get { throw UnityEngine.Stub.Never(); } }
+        // Unity.Collections.NativeArray_1.Dispose.html: public void Dispose();
+        public void Dispose() { throw UnityEngine.Stub.Never(); }
+    }
+}
+
+namespace Unity.Collections.LowLevel.Unsafe
+{
+    // ScriptReference/Unity.Collections.LowLevel.Unsafe.AtomicSafetyHandle.html
+    public struct AtomicSafetyHandle
+    {
+        // Unity.Collections.LowLevel.Unsafe.AtomicSafetyHandle.Create.html: public static AtomicSafetyHandle Create();
+        public static AtomicSafetyHandle Create() { throw UnityEngine.Stub.Never(); }
+        // Unity.Collections.LowLevel.Unsafe.AtomicSafetyHandle.Release.html: public static void Release(AtomicSafetyHandle handle);
+        public static void Release(AtomicSafetyHandle handle) { throw UnityEngine.Stub.Never(); }
+    }
+
+    // ScriptReference/Unity.Collections.LowLevel.Unsafe.NativeArrayUnsafeUtility.html
+    public static class NativeArrayUnsafeUtility
+    {
+        // Unity.Collections.LowLevel.Unsafe.NativeArrayUnsafeUtility.ConvertExistingDataToNativeArray.html:
+        // public static NativeArray<T> ConvertExistingDataToNativeArray(void* dataPointer, int length, Allocator allocator);
+        public static unsafe NativeArray<T> ConvertExistingDataToNativeArray<T>(void* dataPointer, int length, Allocator allocator) where T : struct { throw UnityEngine.Stub.Never(); }
+        // Unity.Collections.LowLevel.Unsafe.NativeArrayUnsafeUtility.SetAtomicSafetyHandle.html:
+        // public static void SetAtomicSafetyHandle(ref NativeArray<T> array, AtomicSafetyHandle safety);
+        public static void SetAtomicSafetyHandle<T>(ref NativeArray<T> array, AtomicSafetyHandle safety) where T : struct { throw UnityEngine.Stub.Never(); }
+        // Unity.Collections.LowLevel.Unsafe.NativeArrayUnsafeUtility.GetUnsafePtr.html:
+        // public static void* GetUnsafePtr(NativeArray<T> nativeArray) (an extension method)
+        public static unsafe void* GetUnsafePtr<T>(this NativeArray<T> nativeArray) where T : struct { throw UnityEngine.Stub.Never(); }
     }
 }
 
@@ -112,7 +176,14 @@ namespace UnityEngine
         public T AddComponent<T>() where T : Component { throw Stub.Never(); }
         // GameObject.GetComponent.html: public T GetComponent<T>();
         public T GetComponent<T>() { throw Stub.Never(); }
+        // GameObject-layer.html
+        public int layer { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        // GameObject.CreatePrimitive.html: public static GameObject CreatePrimitive(PrimitiveType type);
+        public static GameObject CreatePrimitive(PrimitiveType type) { throw Stub.Never(); }
     }
+
+    // ScriptReference/PrimitiveType.html
+    public enum PrimitiveType { Sphere = 0, Capsule = 1, Cylinder = 2, Cube = 3, Plane = 4, Quad = 5 }
 
     // ScriptReference/Transform.html
     public class Transform : Component
@@ -135,6 +206,24 @@ namespace UnityEngine
         public void SetParent(Transform parent, bool worldPositionStays) { throw Stub.Never(); }
         // Transform.SetPositionAndRotation.html
         public void SetPositionAndRotation(Vector3 position, Quaternion rotation) { throw Stub.Never(); }
+        // Transform-localToWorldMatrix.html
+        public Matrix4x4 localToWorldMatrix { get { throw Stub.Never(); } }
+    }
+
+    // ScriptReference/Matrix4x4.html: its fields m00 … m33 (row, column), laid out column by
+    // column (m00, m10, m20, m30, m01, …) as Unity's are
+    public struct Matrix4x4
+    {
+        public float m00, m10, m20, m30;
+        public float m01, m11, m21, m31;
+        public float m02, m12, m22, m32;
+        public float m03, m13, m23, m33;
+        // Matrix4x4.Translate.html: public static Matrix4x4 Translate(Vector3 vector);
+        public static Matrix4x4 Translate(Vector3 vector) { throw Stub.Never(); }
+        // Matrix4x4.MultiplyPoint3x4.html: public Vector3 MultiplyPoint3x4(Vector3 point);
+        public Vector3 MultiplyPoint3x4(Vector3 point) { throw Stub.Never(); }
+        // Matrix4x4-operator_multiply.html: public static Matrix4x4 operator *(Matrix4x4 lhs, Matrix4x4 rhs);
+        public static Matrix4x4 operator *(Matrix4x4 lhs, Matrix4x4 rhs) { throw Stub.Never(); }
     }
 
     // ScriptReference/Vector2.html
@@ -205,6 +294,17 @@ namespace UnityEngine
     public struct Bounds
     {
         public Bounds(Vector3 center, Vector3 size) { throw Stub.Never(); }
+        // Bounds-center.html, Bounds-extents.html
+        public Vector3 center { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        public Vector3 extents { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+    }
+
+    // ScriptReference/Color.html
+    public struct Color
+    {
+        public float r, g, b, a;
+        // Color-ctor.html: public Color(float r, float g, float b);
+        public Color(float r, float g, float b) { this.r = r; this.g = g; this.b = b; a = 1f; }
     }
 
     // ScriptReference/Mesh.html
@@ -222,6 +322,10 @@ namespace UnityEngine
         public Rendering.IndexFormat indexFormat { get { throw Stub.Never(); } set { throw Stub.Never(); } }
         // Mesh-bounds.html
         public Bounds bounds { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        // Mesh-subMeshCount.html
+        public int subMeshCount { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        // Mesh.RecalculateNormals.html: public void RecalculateNormals();
+        public void RecalculateNormals() { throw Stub.Never(); }
     }
 
     // ScriptReference/MeshFilter.html, MeshFilter-sharedMesh.html
@@ -234,7 +338,10 @@ namespace UnityEngine
     public class Renderer : Component
     {
         public Material sharedMaterial { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        // Renderer-sharedMaterials.html
+        public Material[] sharedMaterials { get { throw Stub.Never(); } set { throw Stub.Never(); } }
     }
+    // ScriptReference/MeshRenderer.html
     public sealed class MeshRenderer : Renderer { }
 
     // ScriptReference/TextureFormat.html (RGBA32 = 4, RFloat = 18), TextureWrapMode.html, FilterMode.html
@@ -286,6 +393,36 @@ namespace UnityEngine
         public void SetVector(int nameID, Vector4 value) { throw Stub.Never(); }
         public void SetFloat(int nameID, float value) { throw Stub.Never(); }
         public void SetVectorArray(int nameID, Vector4[] values) { throw Stub.Never(); }
+        // Material-enableInstancing.html, Material-color.html
+        public bool enableInstancing { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        public Color color { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+    }
+
+    // ScriptReference/RenderParams.html (a struct: its properties are set on a local copy)
+    public struct RenderParams
+    {
+        // RenderParams-ctor.html: public RenderParams(Material mat);
+        public RenderParams(Material mat) { throw Stub.Never(); }
+        // RenderParams-worldBounds.html, RenderParams-shadowCastingMode.html,
+        // RenderParams-receiveShadows.html, RenderParams-layer.html
+        public Bounds worldBounds { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        public Rendering.ShadowCastingMode shadowCastingMode { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        public bool receiveShadows { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        public int layer { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+    }
+
+    // ScriptReference/Graphics.html
+    public sealed class Graphics
+    {
+        // Graphics.RenderMeshInstanced.html: public static void RenderMeshInstanced(RenderParams rparams, Mesh mesh, int submeshIndex, NativeArray<T> instanceData, int instanceCount = -1, int startInstance = 0);
+        // (RenderParams by value, unlike the array overloads' `in`: 2021.3 through Unity 6)
+        public static void RenderMeshInstanced<T>(RenderParams rparams, Mesh mesh, int submeshIndex, Unity.Collections.NativeArray<T> instanceData, int instanceCount = -1, int startInstance = 0) where T : struct { throw Stub.Never(); }
+    }
+
+    // ScriptReference/SystemInfo.html, SystemInfo-supportsInstancing.html
+    public sealed class SystemInfo
+    {
+        public static bool supportsInstancing { get { throw Stub.Never(); } }
     }
 
     // ScriptReference/Camera.html, Camera-main.html

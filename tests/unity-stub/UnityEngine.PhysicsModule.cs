@@ -6,7 +6,7 @@
 // here runs. Why these types are in this module (UnityCsReference, 2021.3 branch; code under
 // Modules/<X>/ is built into UnityEngine.<X>Module.dll, Runtime/Export/ into CoreModule):
 //   Modules/Physics/ScriptBindings/Dynamics.bindings.cs: Rigidbody, Collider, MeshCollider,
-//   Physics
+//   CapsuleCollider, BoxCollider, SphereCollider, Physics
 using System;
 
 namespace UnityEngine
@@ -18,6 +18,27 @@ namespace UnityEngine
     public sealed class MeshCollider : Collider
     {
         public Mesh sharedMesh { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+    }
+
+    // ScriptReference/CapsuleCollider.html
+    public class CapsuleCollider : Collider
+    {
+        // CapsuleCollider-radius.html, CapsuleCollider-height.html, CapsuleCollider-direction.html (0 X, 1 Y, 2 Z)
+        public float radius { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        public float height { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+        public int direction { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+    }
+
+    // ScriptReference/SphereCollider.html, SphereCollider-radius.html
+    public class SphereCollider : Collider
+    {
+        public float radius { get { throw Stub.Never(); } set { throw Stub.Never(); } }
+    }
+
+    // ScriptReference/BoxCollider.html, BoxCollider-size.html
+    public class BoxCollider : Collider
+    {
+        public Vector3 size { get { throw Stub.Never(); } set { throw Stub.Never(); } }
     }
 
     // ScriptReference/Rigidbody.html, Rigidbody-position.html

@@ -127,6 +127,9 @@ namespace Relief.Unity
                 BudgetBytes = (ulong)Math.Max(budgetMegabytes, 0) << 20,
                 MainThreadBudgetMs = mainThreadBudgetMs,
                 FarGround = farGroundMaterial != null,
+                // relief places things only for a ReliefThings to draw (its config is fixed
+                // when the runtime is made, so the component must be there now).
+                Things = GetComponent<ReliefThings>() != null,
             };
             try
             {

@@ -32,6 +32,11 @@ namespace Relief
         /// <summary>Layers the tiles' splat holds (1 … 32), made from each region's control
         /// words or biomes (<see cref="GroundSplat"/>); 0: tiles get no splat.</summary>
         public int GroundLayers;
+        /// <summary>Placed things (trees, rocks, grass): the chunks relief places are held in
+        /// <see cref="StreamingDriver{TTile, TMesh}.Things"/> for a sink to draw. Off (the
+        /// default): the runtime places none (<see cref="RuntimeFlags.NoThings"/>), so nothing
+        /// is spent on things no one draws.</summary>
+        public bool Things;
     }
 
     /// <summary>Whether a driver still streams.</summary>
@@ -48,6 +53,8 @@ namespace Relief
     {
         public int TilesShown, TilesPooled, TilesCreated, TilesPending;
         public int CollidersShown, CollidersPooled, CollidersCreated, CollidersPending;
+        /// <summary>Placed thing chunks held, and the things in them.</summary>
+        public int ThingChunks, Things;
         public long LevelUploads;
         public int WorkersBusy;
         /// <summary>The last frame's main-thread milliseconds in <see cref="StreamingDriver{TTile, TMesh}.Frame"/>, and the most any frame took.</summary>
@@ -81,6 +88,9 @@ namespace Relief
         public readonly TerrainQueries Terrain;
         /// <summary>Queries over a planet's runtime, or null on a flat world.</summary>
         public readonly PlanetQueries PlanetTerrain;
+        /// <summary>The placed thing chunks held (<see cref="DriverSettings.Things"/>), or null
+        /// without them.</summary>
+        public readonly ThingChunks Things;
         public DriverState State { get; private set; }
         /// <summary>Why the driver stopped, or null.</summary>
         public string StopReason { get; private set; }
@@ -102,6 +112,8 @@ namespace Relief
                 colliders = new ChunkColliders<TTile, TMesh>(this);
             if (this.settings.FarGround)
                 far = new FarGround<TTile, TMesh>(this, config.LevelCount);
+            if (this.settings.Things)
+                Things = new ThingChunks(Runtime, Warn);
         }
 
         /// <summary>Streams <paramref name="planet"/>.</summary>
@@ -118,6 +130,8 @@ namespace Relief
                 colliders = new ChunkColliders<TTile, TMesh>(this);
             if (this.settings.FarGround)
                 far = new FarGround<TTile, TMesh>(this, config.LevelCount);
+            if (this.settings.Things)
+                Things = new ThingChunks(Runtime, Warn);
         }
 
         RuntimeConfig Config(bool chunks)
@@ -126,6 +140,7 @@ namespace Relief
             RuntimeFlags flags = RuntimeFlags.None;
             if (!chunks) flags |= RuntimeFlags.NoCollision;
             if (!settings.FarGround) flags |= RuntimeFlags.NoLevels;
+            if (!settings.Things) flags |= RuntimeFlags.NoThings;
             c.Flags = flags;
             double load = c.LoadRadius, drop = c.DropRadius;
             Widen(ref load, ref drop, settings.LoadRadius);
@@ -220,11 +235,22 @@ namespace Relief
                 case EventKind.LevelsDirty:
                     if (far != null && !allLevelsDirty) far.Changed(e.X);
                     break;
+                case EventKind.ThingsReady:
+                    if (Things != null) Things.Ready(e.ThingKey);
+                    break;
+                case EventKind.ThingsDropped:
+                    if (Things != null) Things.Dropped(e.ThingKey);
+                    break;
+                case EventKind.ThingsFailed:
+                    if (!e.WillRetry)
+                        Warn(string.Format("{0} failed to be placed and won't be tried again: {1}", e.ThingKey, e.Status));
+                    break;
                 case EventKind.Overflow:
                     // Never here in practice: this driver drains every event every frame, and
                     // one update queues far fewer than the runtime's capacity (4096).
                     Warn(string.Format("{0} relief events were dropped (the queue was full)", e.Bytes));
                     allLevelsDirty = true;
+                    if (Things != null) Things.Resync();
                     break;
             }
         }
@@ -310,6 +336,11 @@ namespace Relief
                 }
                 if (far != null)
                     s.LevelUploads = far.Uploads;
+                if (Things != null)
+                {
+                    s.ThingChunks = Things.Count;
+                    s.Things = Things.Things;
+                }
                 s.WorkersBusy = Work.InFlight;
                 s.FrameMs = frameMs;
                 s.FrameMaxMs = frameMaxMs;
@@ -322,7 +353,9 @@ namespace Relief
         /// last frame's focus that are ready (<see cref="RuntimeStats"/>' PiecesReady and
         /// ChunksReady) or failed for good (PiecesFailed, ChunksFailed: warned of, never to
         /// come), less those still waiting for their terrain tile or collider this driver
-        /// makes on the main thread. 1 when all of it is shown (or nothing is wanted);
+        /// makes on the main thread; with <see cref="DriverSettings.Things"/>, the thing
+        /// chunks likewise (placed: what a sink then builds from them, colliders over a few
+        /// frames, is not counted). 1 when all of it is shown (or nothing is wanted);
         /// it falls again when the focus moves on to ground not loaded yet. 0 before the first
         /// <see cref="Frame"/> (no focus yet).</summary>
         public float Progress
@@ -336,7 +369,13 @@ namespace Relief
                 int pending = (tiles != null ? tiles.Pending : 0) + (colliders != null ? colliders.Pending : 0);
                 // What failed for good is over too (its warning was logged): a loading screen
                 // must not wait for it forever.
-                int ready = Math.Max(0, r.PiecesReady + r.ChunksReady + r.PiecesFailed + r.ChunksFailed - pending);
+                int ready = r.PiecesReady + r.ChunksReady + r.PiecesFailed + r.ChunksFailed;
+                if (Things != null)
+                {
+                    wanted += r.ThingsWanted;
+                    ready += r.ThingsReady + r.ThingsFailed;
+                }
+                ready = Math.Max(0, ready - pending);
                 return wanted == 0 ? 1f : Math.Min(1f, (float)ready / wanted);
             }
         }
@@ -346,7 +385,8 @@ namespace Relief
         internal int CollidersBaked { get { return colliders != null ? colliders.Baked : 0; } }
 
         /// <summary>Stops, waits for workers (a mesh may be mid-bake), destroys every tile and
-        /// collider mesh through the engine and frees the runtime. Twice is fine.</summary>
+        /// collider mesh through the engine, hides and releases every thing chunk (its sink told
+        /// first) and frees the runtime. Twice is fine.</summary>
         public void Dispose()
         {
             if (State == DriverState.Disposed)
@@ -357,6 +397,7 @@ namespace Relief
             while (Work.TryTake(out job)) { } // built for nothing now
             if (tiles != null) tiles.Destroy();
             if (colliders != null) colliders.Destroy();
+            if (Things != null) Things.Clear();
             if (Terrain != null) Terrain.Dispose();
             if (PlanetTerrain != null) PlanetTerrain.Dispose();
             Runtime.Dispose();

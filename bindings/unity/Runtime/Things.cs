@@ -97,6 +97,24 @@ namespace Relief
         /// <summary>Shapes of the things whose kind has one, in thing order.</summary>
         public ViewSpan<ThingCollider> Colliders { get { return new ViewSpan<ThingCollider>(this, view.colliders, (int)view.collider_count); } }
 
+        /// <summary>The address of <see cref="Matrices"/>' first float, for an engine that
+        /// draws from relief's memory in place (Unity:
+        /// <c>NativeArrayUnsafeUtility.ConvertExistingDataToNativeArray&lt;Matrix4x4&gt;((void*)address, Count, Allocator.None)</c>,
+        /// as Relief.Unity's ReliefThings does). The memory stays valid, and unchanged, until
+        /// this view is disposed; unlike a <see cref="ViewSpan{T}"/> nothing checks a read
+        /// through it, so stop every use of it (a NativeArray over it included) before
+        /// Dispose. Zero for a chunk without things. Throws ObjectDisposedException once
+        /// disposed.</summary>
+        public IntPtr MatricesAddress
+        {
+            get
+            {
+                if (!IsLive)
+                    throw new ObjectDisposedException(GetType().Name, "the view was disposed: its memory went back to relief");
+                return Count == 0 ? IntPtr.Zero : view.matrices;
+            }
+        }
+
         /// <summary>Lets go of the chunk; reads after this throw. Twice is fine.</summary>
         public void Dispose() { Close(handle.Dispose); }
     }

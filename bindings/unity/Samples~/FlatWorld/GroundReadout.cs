@@ -9,6 +9,8 @@ namespace Relief.Samples
     {
         [SerializeField] ReliefTerrain terrain;
         [SerializeField] Transform player;
+        [Tooltip("The terrain's ReliefThings, for a line of counts (optional).")]
+        [SerializeField] ReliefThings things;
         [Tooltip("How far to look for rivers and lakes, metres.")]
         [SerializeField] float searchRadius = 300f;
         [Tooltip("Seconds between refreshes (the queries are cheap; the string is not free).")]
@@ -46,11 +48,13 @@ namespace Relief.Samples
             DriverStats stats = terrain.Stats;
             text = Readout.Describe(onGround, ground, biome, nearRiver, river.Distance, river.Width, river.Kind, nearLake, lake)
                 + string.Format("\ntiles {0}, frame {1:0.00} ms (max {2:0.00})", stats.TilesShown, stats.FrameMs, stats.FrameMaxMs);
+            if (things != null)
+                text += string.Format("\nthings {0} drawn in {1} calls from {2} chunks, {3} colliders", things.ThingsDrawn, things.DrawCalls, things.ChunksHeld, things.CollidersActive);
         }
 
         void OnGUI()
         {
-            GUI.Label(new Rect(10f, 10f, 640f, 140f), text);
+            GUI.Label(new Rect(10f, 10f, 640f, 160f), text);
         }
     }
 }
