@@ -183,7 +183,13 @@ pub fn place(
         if kind.band != band {
             continue;
         }
-        let beaten = grids.iter().any(|(k, grid)| {
+        // Only a kind of a rank at least this one's can stand in its way; its own kind first,
+        // the likeliest to.
+        let own = grids.iter().filter(|(k, _)| *k == c.kind as usize);
+        let others = grids
+            .iter()
+            .filter(|(k, _)| *k != c.kind as usize && rules.kinds[*k].rank >= kind.rank);
+        let beaten = own.chain(others).any(|(k, grid)| {
             let d = spacing_between(kind, &rules.kinds[*k], *k == c.kind as usize);
             grid.any_within(c.x, c.z, d, |o| {
                 #[cfg(test)]
@@ -390,8 +396,11 @@ impl Buckets {
         rows.into_iter().any(|z| {
             let row = z * self.across;
             let start = self.entries.partition_point(|e| e.0 < row + a);
-            let end = self.entries.partition_point(|e| e.0 <= row + b);
-            self.entries[start..end].iter().any(|e| hit(e.1))
+            let row_end = row + b;
+            self.entries[start..]
+                .iter()
+                .take_while(|e| e.0 <= row_end)
+                .any(|e| hit(e.1))
         })
     }
 }
