@@ -12,6 +12,26 @@ fn info_prints_a_census() {
     let dir = common::world_dir().to_str().unwrap().to_string();
     let (ok, out, err) = relief(&["info", &dir, "--verify"]);
     assert!(ok, "{err}");
+    // The placement table's kinds, each under its band, as the world holds them.
+    let world = relief::World::open(&dir).unwrap();
+    let line = out.lines().find(|l| l.starts_with("things ")).expect(&out);
+    let rules = world.things();
+    assert!(
+        line.contains(&format!("{} kinds", rules.kinds.len())),
+        "{line}"
+    );
+    for band in relief::things::Band::ALL {
+        let names: Vec<&str> = rules
+            .kinds
+            .iter()
+            .filter(|k| k.band == band)
+            .map(|k| k.name.as_str())
+            .collect();
+        assert!(
+            line.contains(&format!("{} {}", band.name(), names.join(", "))),
+            "{band:?}: {line}"
+        );
+    }
     for word in [
         "64 regions of 256²",
         "ocean",

@@ -346,6 +346,59 @@ fn damaged_blobs_fail_at_open_with_a_typed_error() {
     assert!(open_bytes(b).is_err());
 }
 
+/// `good` with its `THNG` section edited by `edit` (tag and bytes, the length kept) and the
+/// section's and the section table's checksums recomputed.
+fn with_things_section(good: &[u8], edit: impl Fn(&mut [u8; 4], &mut [u8])) -> Vec<u8> {
+    let h = Blob::open(&baked().0).unwrap().header().clone();
+    let table = h.sections_offset as usize;
+    let end = table + 24 * h.section_count as usize;
+    let mut b = good.to_vec();
+    let entry = (table..end)
+        .step_by(24)
+        .find(|&e| &b[e..e + 4] == b"THNG")
+        .expect("a THNG section");
+    let offset = u64::from_le_bytes(b[entry + 8..entry + 16].try_into().unwrap()) as usize;
+    let length = u64::from_le_bytes(b[entry + 16..entry + 24].try_into().unwrap()) as usize;
+    let mut tag = *b"THNG";
+    edit(&mut tag, &mut b[offset..offset + length]);
+    b[entry..entry + 4].copy_from_slice(&tag);
+    let crc = crc32fast::hash(&b[offset..offset + length]);
+    b[entry + 4..entry + 8].copy_from_slice(&crc.to_le_bytes());
+    let crc = crc32fast::hash(&b[table..end]);
+    b[end..end + 4].copy_from_slice(&crc.to_le_bytes());
+    b
+}
+
+#[test]
+fn a_baked_planet_carries_its_placement_table_and_a_bad_one_fails_alone() {
+    use relief::things::Band;
+    let rules = planet().things().unwrap().clone();
+    let names: Vec<&str> = rules.kinds.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["conifer", "broadleaf", "shrub", "boulder", "grass", "reeds"]
+    );
+    assert!(Band::ALL.into_iter().all(|b| rules.has_band(b)));
+    let good = std::fs::read(&baked().0).unwrap();
+    let open = |b: Vec<u8>| Planet::open_bytes("<test>", Box::new(b)).unwrap();
+    // A table naming a biome the planet lacks (same length, checksums right): the table
+    // fails, naming its section and the biome; the rest of the planet serves.
+    let renamed = with_things_section(&good, |_, json| {
+        let text = String::from_utf8(json.to_vec()).unwrap();
+        json.copy_from_slice(text.replacen("\"taiga\"", "\"tayga\"", 1).as_bytes());
+    });
+    let p = open(renamed);
+    let e = p.things().expect_err("a biome the planet lacks");
+    assert!(
+        e.to_string().contains("PLNT THNG") && e.to_string().contains("tayga"),
+        "{e}"
+    );
+    assert!(p.biome_names().is_ok() && p.reaches().is_ok());
+    // A planet without the section (one baked before it, or by another tool) has no kinds.
+    let without = with_things_section(&good, |tag, _| *tag = *b"XTRA");
+    assert!(open(without).things().unwrap().kinds.is_empty());
+}
+
 #[test]
 fn a_corrupt_tile_fails_alone_while_the_rest_serve() {
     let good = std::fs::read(&baked().0).unwrap();

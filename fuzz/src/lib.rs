@@ -471,6 +471,7 @@ pub fn planet_tiles(data: &[u8]) {
     let _ = planet.reaches();
     let _ = planet.lakes();
     let _ = planet.overview();
+    let _ = planet.things();
     let tps = (planet.face_resolution() / planet.tile_size().max(1)).min(4) as u16;
     let mut read = 0;
     for face in 0..6u8 {

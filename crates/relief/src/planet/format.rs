@@ -445,6 +445,9 @@ pub const BIOMES: [u8; 4] = *b"BIOM";
 pub const SEED_TEXT: [u8; 4] = *b"SEED";
 pub const OVERVIEW: [u8; 4] = *b"OVRV";
 pub const CENSUS: [u8; 4] = *b"CNSS";
+/// The placement table (`things.json`'s text); optional: a planet without one places no
+/// things.
+pub const THINGS: [u8; 4] = *b"THNG";
 
 pub fn encode_sections(sections: &[Section]) -> Vec<u8> {
     let mut out = Vec::with_capacity(sections.len() * SECTION_BYTES + 4);

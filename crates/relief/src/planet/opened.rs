@@ -8,6 +8,7 @@ use crate::error::FormatError;
 use crate::io::ReadAt;
 use crate::layer::{plain, Layer};
 use crate::pool::{with_scratch, Buffer, BufferPool};
+use crate::things::Rules;
 
 use super::blob::{Blob, TileKey, TileSpan};
 use glam::DVec3;
@@ -65,6 +66,7 @@ pub struct Planet {
     lakes: OnceLock<Result<Vec<PlanetLake>, String>>,
     biomes: OnceLock<Result<Vec<String>, String>>,
     overview: OnceLock<Result<PlanetOverview, String>>,
+    things: OnceLock<Result<Arc<Rules>, String>>,
 }
 
 impl std::fmt::Debug for Planet {
@@ -160,6 +162,7 @@ impl Planet {
             lakes: OnceLock::new(),
             biomes: OnceLock::new(),
             overview: OnceLock::new(),
+            things: OnceLock::new(),
         })
     }
 
@@ -409,6 +412,21 @@ impl Planet {
                 .map_err(|e| FormatError::Corrupt(format!("PLNT BIOM section: {e}")))
         })
         .map(Vec::as_slice)
+    }
+
+    /// The planet's placement table (its `THNG` section, checked against its biome names);
+    /// no kinds for a planet baked without one.
+    pub fn things(&self) -> Result<&Arc<Rules>, FormatError> {
+        self.table(&self.things, || {
+            let Some(json) = self.blob.section(format::THINGS)? else {
+                return Ok(Arc::new(Rules::none()));
+            };
+            let names = self.biome_names()?;
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            Rules::parse(&json, &names)
+                .map(Arc::new)
+                .map_err(|e| FormatError::Corrupt(format!("PLNT THNG section: {e}")))
+        })
     }
 
     pub fn census(&self) -> Result<PlanetCensus, FormatError> {

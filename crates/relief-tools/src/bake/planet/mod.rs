@@ -53,8 +53,9 @@ use relief::reach::ReachKind;
 /// raising it: sand seas with dunes in the hot deserts. Wetness is the topographic wetness
 /// index (`ground::soils`), and wetland needs a humid climate: marshes in wet hollows and
 /// flats rather than only beside a few large rivers. 10: rivers' plumes lay mud off their
-/// mouths (`ground::plume_mud`), so reefs break there.
-pub const PLANET_BAKE_VERSION: u32 = 10;
+/// mouths (`ground::plume_mud`), so reefs break there. 11: a placement table (`THNG`, the
+/// flat bake's default, `bake::things`).
+pub const PLANET_BAKE_VERSION: u32 = 11;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlanetConfig {
@@ -364,6 +365,10 @@ pub fn bake_planet(
         (format::LAKES, encode_lakes(&lakes)),
         (format::OVERVIEW, overview),
         (format::CENSUS, serde_json::to_vec(&census).unwrap()),
+        (
+            format::THINGS,
+            serde_json::to_vec(&crate::bake::things::default_table()).unwrap(),
+        ),
     ];
     writer.set_height_range([census.height_min, census.height_max]);
     writer.finish(&sections)?;

@@ -3,6 +3,7 @@
 use std::fmt::Write;
 
 use relief::flat::{ReachKind, World};
+use relief::things::{Band, Rules};
 use relief_tools::bake::biomes::BiomeId;
 
 pub fn describe(w: &World) -> String {
@@ -84,6 +85,7 @@ pub fn describe(w: &World) -> String {
             let _ = writeln!(s, "lakes    none");
         }
     }
+    s += &things_line(w.things(), "");
     s += &class_table(
         &c.biome_shares,
         c.samples,
@@ -161,6 +163,32 @@ fn class_table(
     s
 }
 
+/// The placement table's kinds by band (`things   6 kinds: near grass, reeds; …`), with
+/// `note` after them.
+pub fn things_line(rules: &Rules, note: &str) -> String {
+    if rules.is_empty() {
+        return "things   none (no placement table)\n".into();
+    }
+    let bands: Vec<String> = Band::ALL
+        .into_iter()
+        .filter(|b| rules.has_band(*b))
+        .map(|b| {
+            let names: Vec<&str> = rules
+                .kinds
+                .iter()
+                .filter(|k| k.band == b)
+                .map(|k| k.name.as_str())
+                .collect();
+            format!("{} {}", b.name(), names.join(", "))
+        })
+        .collect();
+    format!(
+        "things   {} kinds: {}{note}\n",
+        rules.kinds.len(),
+        bands.join("; ")
+    )
+}
+
 /// `relief info` for a PLNT planet: the header and the census the baker stored.
 pub fn describe_planet(p: &relief::planet::Planet) -> Result<String, relief::flat::FormatError> {
     let h = p.blob().header();
@@ -233,6 +261,7 @@ pub fn describe_planet(p: &relief::planet::Planet) -> Result<String, relief::fla
             let _ = writeln!(s, "lakes    none");
         }
     }
+    s += &things_line(p.things()?, " (a planet places none yet)");
     s += &class_table(
         &c.biome_shares,
         c.samples,
