@@ -22,6 +22,19 @@ pub fn write_planet(
     tile: u32,
     height: impl Fn(DVec3) -> f32,
 ) -> std::path::PathBuf {
+    write_planet_with(out, radius, n, tile, height, None)
+}
+
+/// [`write_planet`] with a placement table (`things.json`'s text) for its one biome,
+/// `ground`.
+pub fn write_planet_with(
+    out: &Path,
+    radius: f64,
+    n: u32,
+    tile: u32,
+    height: impl Fn(DVec3) -> f32,
+    things: Option<&str>,
+) -> std::path::PathBuf {
     let fields = standard_fields();
     let spec = BlobSpec {
         version: 7,
@@ -69,11 +82,14 @@ pub fn write_planet(
     }
     w.set_height_range([lo, hi]);
     // No rivers or lakes, one biome.
-    let sections = [
+    let mut sections = vec![
         (format::RIVERS, encode_reaches(&[])),
         (format::LAKES, encode_lakes(&[])),
         (format::BIOMES, b"[\"ground\"]".to_vec()),
     ];
+    if let Some(json) = things {
+        sections.push((format::THINGS, json.as_bytes().to_vec()));
+    }
     w.finish(&sections).unwrap();
     out.to_path_buf()
 }

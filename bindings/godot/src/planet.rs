@@ -13,6 +13,7 @@ use crate::ask;
 use crate::maps::ImageBytes;
 use crate::node::{self, FrameProps, Milestone, Settings, Streaming, StreamingNode};
 use crate::queries::ReliefQueries;
+use crate::thing_set::ReliefThings;
 use crate::world::ReliefWorld;
 
 #[derive(GodotClass)]
@@ -60,6 +61,11 @@ pub struct ReliefPlanet {
     /// A material using the far-ground shader; set whenever the rings move or re-anchor.
     #[export]
     far_ground_material: Option<Gd<ShaderMaterial>>,
+    /// Placed things (trees, rocks, grass: the planet's placement table) and the mesh
+    /// drawing each kind, each standing along its local up; none streamed when empty. Bodies
+    /// use `collision_layer` and `collision_mask`.
+    #[export]
+    things: Option<Gd<ReliefThings>>,
 
     streaming: Streaming,
     base: Base<Node3D>,
@@ -127,6 +133,14 @@ impl ReliefPlanet {
     #[func]
     fn position_at(&self, latitude: f64, longitude: f64) -> Vector3 {
         ask::position_at(self.q(), latitude, longitude)
+    }
+
+    /// The placed things within `radius` metres of `position` (along the sea-level sphere),
+    /// nearest first, each `{id, kind, position, distance}` as `ReliefTerrain.things_within`
+    /// gives them; empty with no `things` resource.
+    #[func]
+    fn things_within(&self, position: Vector3, radius: f64) -> Array<VarDictionary> {
+        ask::things_within(self.streaming.thing_lookup.as_ref(), position, radius)
     }
 
     /// Latitude and longitude of `position`, degrees (x = latitude, y = longitude).
@@ -207,9 +221,9 @@ impl INode3D for ReliefPlanet {
             far_ground: self.far_ground,
             things: false,
         };
-        // A planet places no things yet.
+        let things = self.things.clone();
         self.streaming
-            .begin(self.world.clone(), settings, true, None);
+            .begin(self.world.clone(), settings, true, things);
     }
 
     fn process(&mut self, _delta: f64) {

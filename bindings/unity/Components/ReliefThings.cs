@@ -1,4 +1,5 @@
-// Placed things (trees, rocks, grass) in a Unity scene: beside a ReliefTerrain, it draws each
+// Placed things (trees, rocks, grass) in a Unity scene: beside a ReliefTerrain or a
+// ReliefPlanet, it draws each
 // chunk relief places with Graphics.RenderMeshInstanced straight from relief's own matrices
 // (a NativeArray over them: no copy, no GameObject per thing), gives the things near the focus
 // colliders from a pool, and answers "which things are near here" for gameplay. The streaming
@@ -11,7 +12,8 @@ using UnityEngine;
 
 namespace Relief.Unity
 {
-    /// <summary>Draws and collides the placed things a <see cref="ReliefTerrain"/> streams: put
+    /// <summary>Draws and collides the placed things a <see cref="ReliefTerrain"/> or a
+    /// <see cref="ReliefPlanet"/> streams (on a planet, each stands along its local up): put
     /// it on the same GameObject before the terrain is enabled (the terrain asks relief to place
     /// things only then), and map the world's kinds to meshes in <see cref="Kinds"/>; kinds
     /// without an entry are placed (and found by <see cref="ThingsWithin(Vector3, float, ThingHit[])"/>)
@@ -81,8 +83,8 @@ namespace Relief.Unity
         public int CollidersPooled { get { return colliders != null ? colliders.Pooled : 0; } }
         public int CollidersPending { get { return colliders != null ? colliders.Pending : 0; } }
 
-        /// <summary>The world's kinds of thing (empty until streaming, on a planet, or for a world
-        /// without things.json): a <see cref="ThingHit"/>'s Kind indexes them.</summary>
+        /// <summary>The world's kinds of thing (empty until streaming, or for a world or planet
+        /// without a placement table): a <see cref="ThingHit"/>'s Kind indexes them.</summary>
         public ThingKind[] WorldKinds { get { return worldKinds; } }
 
         void OnEnable()
@@ -90,7 +92,7 @@ namespace Relief.Unity
             streaming = GetComponent<ReliefStreaming>();
             if (streaming == null)
             {
-                Debug.LogError("relief: ReliefThings draws what a ReliefTerrain streams: add it to the terrain's GameObject", this);
+                Debug.LogError("relief: ReliefThings draws what a ReliefTerrain or ReliefPlanet streams: add it to that component's GameObject", this);
                 enabled = false;
                 return;
             }
@@ -226,7 +228,7 @@ namespace Relief.Unity
             for (int i = 0; i < names.Length; i++)
                 names[i] = worldKinds[i].Name;
             Debug.LogWarning("relief: ReliefThings names " + string.Join(", ", unknown.ToArray()) + ", which this world has no kind of (not drawn); "
-                + (names.Length > 0 ? "its kinds: " + string.Join(", ", names) : "it places no things (a planet, or a world without things.json)"), this);
+                + (names.Length > 0 ? "its kinds: " + string.Join(", ", names) : "it places no things (a world without things.json, or a planet baked without a placement table)"), this);
         }
 
         /// <summary>What entry <paramref name="v"/> draws with, or null (with a warning) if it

@@ -406,20 +406,15 @@ unsafe fn create(
     require(what, &[("out_runtime", out.is_null())])?;
     // SAFETY: forwarded contract.
     let (config, flags) = unsafe { read_config(what, config) }?;
-    let ground_rules = match &ground {
-        Ground::Flat(w) => Some(w.things().clone()),
-        Ground::Planet(_) => None,
-    };
     let runtime = Runtime::new(ground, config).map_err(|e| match e {
         RuntimeError::Config(e) => {
             Failure::invalid(format!("{what}: {}: {}", c_field(&e.field), e.problem))
         }
         RuntimeError::Format(e) => Failure::from(e),
     })?;
-    let rules = match (&ground_rules, runtime.things()) {
-        (Some(rules), Some(_)) => rules.clone(),
-        _ => Arc::new(Rules::none()),
-    };
+    let rules = runtime
+        .things()
+        .map_or_else(|| Arc::new(Rules::none()), |t| t.rules().clone());
     let h = into_handle(relief_runtime {
         streamed: runtime.streamed().clone(),
         chunks: runtime.chunk_lookup().cloned(),

@@ -12,37 +12,14 @@ use crate::flat::terrain::Map;
 use crate::flat::{FormatError, Region, RegionLocation, Terrain, World};
 use crate::recent::Recent;
 use crate::stream::Source;
-use crate::things::place::{self, cells_for, MAX_CELLS_PER_CHUNK};
+use crate::things::place;
 use crate::things::{
-    Band, Rules, Site, Sites, Square, ThingChunk, ThingKey, Water, MAX_THINGS_PER_CHUNK,
-    WATER_REACH_M,
+    check_band, Band, Rules, Site, Sites, Spot, Square, ThingChunk, ThingKey, Water, WATER_REACH_M,
+    WORLD_FRAME,
 };
-
-/// Wetness is 1 at the water's edge at its level and falls to 0 this high above it …
-pub const WET_ABOVE_M: f64 = 8.0;
-/// … or this far from it.
-pub const WET_WITHIN_M: f64 = 64.0;
 
 /// Regions read for things, kept for the next chunks.
 const RECENT_REGIONS: usize = 4;
-
-/// The smallest and largest thing chunk, metres.
-pub const CHUNK_M: std::ops::RangeInclusive<f64> = 4.0..=1024.0;
-
-/// `Err` naming `chunk_size_m` unless `size` is within [`CHUNK_M`].
-pub fn check_chunk_size(size: f64) -> Result<(), ConfigError> {
-    if size.is_finite() && CHUNK_M.contains(&size) {
-        return Ok(());
-    }
-    Err(ConfigError::new(
-        "chunk_size_m",
-        format!(
-            "must be {} to {} m, is {size}",
-            CHUNK_M.start(),
-            CHUNK_M.end()
-        ),
-    ))
-}
 
 /// Streams one band's thing chunks of a flat world.
 pub struct ThingSource {
@@ -59,45 +36,17 @@ pub struct ThingSource {
 }
 
 impl ThingSource {
-    /// `band`'s chunks of `size_m` metres ([`CHUNK_M`]) over `terrain`'s world and resident
-    /// regions. A size out of range, or one at which the table would place more than
-    /// [`MAX_THINGS_PER_CHUNK`] (expected) or draw more than [`MAX_CELLS_PER_CHUNK`]
-    /// candidate cells, is an error naming `chunk_size_m`.
+    /// `band`'s chunks of `size_m` metres over `terrain`'s world and resident regions. A size
+    /// the band's table can't hold in a chunk ([`check_band`]) is an error naming
+    /// `chunk_size_m`.
     pub fn new(
         terrain: Terrain,
         rules: Arc<Rules>,
         band: Band,
         size_m: f64,
     ) -> Result<ThingSource, ConfigError> {
-        check_chunk_size(size_m)?;
+        check_band(&rules, band, size_m, 1.0)?;
         let margins = place::margins(&rules, band);
-        let mut expected = 0.0;
-        for (kind, margin) in rules.kinds.iter().zip(&margins) {
-            let Some(margin) = margin else { continue };
-            if cells_for(kind, size_m, *margin) > MAX_CELLS_PER_CHUNK {
-                return Err(ConfigError::new(
-                    "chunk_size_m",
-                    format!(
-                        "{size_m} m chunks of `{}` ({} m apart) would draw more than {} \
-                         candidate cells each: use smaller chunks",
-                        kind.name, kind.spacing, MAX_CELLS_PER_CHUNK
-                    ),
-                ));
-            }
-            if kind.band == band {
-                expected += kind.density.iter().cloned().fold(0.0, f64::max) * size_m * size_m;
-            }
-        }
-        if expected > MAX_THINGS_PER_CHUNK as f64 {
-            return Err(ConfigError::new(
-                "chunk_size_m",
-                format!(
-                    "{size_m} m chunks of the {} band would hold up to {expected:.0} things, \
-                     more than {MAX_THINGS_PER_CHUNK}: use smaller chunks",
-                    band.name()
-                ),
-            ));
-        }
         let world = terrain.world().clone();
         let m = world.manifest();
         let spacing = m.vertex_spacing;
@@ -203,13 +152,15 @@ struct FlatSites<'a> {
 }
 
 impl Sites for FlatSites<'_> {
-    fn biome(&self, x: f64, z: f64) -> Option<u8> {
+    fn biome(&self, s: &Spot) -> Option<u8> {
+        let (x, z) = (s.x, s.z);
         let ground = self.terrain.ground_in(self.map, x, z)?;
         // A world without a biome layer reads as its first biome everywhere.
         (!ground.control.hole).then(|| ground.biome.unwrap_or(0))
     }
 
-    fn site(&self, x: f64, z: f64) -> Option<Site> {
+    fn site(&self, s: &Spot) -> Option<Site> {
+        let (x, z) = (s.x, s.z);
         let ground = self.terrain.ground_in(self.map, x, z)?;
         if ground.control.hole {
             return None;
@@ -220,41 +171,30 @@ impl Sites for FlatSites<'_> {
         }
         Some(Site {
             height: h.height as f64,
+            position: DVec3::new(x, h.height as f64, z),
             normal: self.terrain.normal_in(self.map, x, z).0,
+            frame: WORLD_FRAME,
             // A world without a biome layer reads as its first biome everywhere.
             biome: ground.biome.unwrap_or(0),
             in_lake: ground.lake.is_some_and(|l| l != 0),
         })
     }
 
-    fn water(&self, x: f64, z: f64, site: &Site) -> Water {
-        let mut w = Water {
-            distance: WATER_REACH_M,
-            wetness: 0.0,
-            wet: site.in_lake || site.height < self.sea_level,
-        };
-        let mut near = |distance: f64, above: f64| {
-            let d = distance.clamp(0.0, WATER_REACH_M);
-            w.distance = w.distance.min(d);
-            let wet =
-                (1.0 - above.max(0.0) / WET_ABOVE_M).max(0.0) * (1.0 - d / WET_WITHIN_M).max(0.0);
-            w.wetness = w.wetness.max(wet);
-        };
+    fn water(&self, s: &Spot, site: &Site) -> Water {
+        let (x, z) = (s.x, s.z);
+        let mut w = Water::far(site.in_lake || site.height < self.sea_level);
         if let Some(r) = self.terrain.river(x, z, WATER_REACH_M) {
             w.wet |= r.has_water;
-            near(
+            w.near(
                 r.distance_m as f64 - r.width_m as f64 / 2.0,
                 site.height - r.bed_m as f64,
             );
         }
         if let Some(l) = self.terrain.lake(x, z, WATER_REACH_M) {
             w.wet |= l.inside;
-            near(l.distance_m as f64, site.height - l.level_m as f64);
+            w.near(l.distance_m as f64, site.height - l.level_m as f64);
         }
-        if w.wet {
-            w.distance = 0.0;
-        }
-        w
+        w.done()
     }
 }
 
@@ -294,16 +234,7 @@ impl Source for ThingSource {
     }
 
     fn estimate_bytes(&self, _: ThingKey) -> usize {
-        // A guess for the budget before the first build: the band's densest biome, filled.
-        let area = self.size * self.size;
-        let things: f64 = self
-            .rules
-            .kinds
-            .iter()
-            .filter(|k| k.band == self.band)
-            .map(|k| k.density.iter().cloned().fold(0.0, f64::max) * area)
-            .sum();
-        (things.min(MAX_THINGS_PER_CHUNK as f64) as usize) * 136 + 256
+        crate::things::chunks::estimate_bytes(&self.rules, self.band, self.size)
     }
 
     fn item_bytes(c: &ThingChunk) -> usize {

@@ -13,6 +13,7 @@ pub mod rings;
 pub mod stream;
 pub mod tables;
 pub mod terrain;
+pub mod things;
 pub mod writer;
 
 pub use blob::{Blob, Samples, TileKey};

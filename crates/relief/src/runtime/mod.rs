@@ -323,9 +323,9 @@ impl Runtime {
             Some(c) => {
                 let rules = match &ground {
                     Ground::Flat(w) => w.things().clone(),
-                    Ground::Planet(_) => std::sync::Arc::new(crate::things::Rules::none()),
+                    Ground::Planet(p) => p.things()?.clone(),
                 };
-                Some(Things::new(&streamed, &rules, c, &loaders).map_err(|e| e.within("things"))?)
+                Some(Things::new(&queries, &rules, c, &loaders).map_err(|e| e.within("things"))?)
             }
             None => None,
         };

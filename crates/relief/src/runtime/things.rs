@@ -1,17 +1,19 @@
 //! Placed things in the runtime: one streamer per band with kinds ([`Things`]), their config
 //! ([`ThingsConfig`]), and [`ThingLookup`], which finds built chunks and the things near a
-//! point from any thread. Flat worlds only for now: a planet streams no things.
+//! point from any thread. A band streams a flat world's squares or a planet's face chunks
+//! ([`ThingStream`]).
 
 use glam::DVec3;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::ground::Streamed;
+use super::ground::Queries;
 use crate::config::ConfigError;
 use crate::error::FormatError;
-use crate::flat::things::{check_chunk_size, ThingSource};
-use crate::stream::{Event, Loaders, Resident, Stats, StreamConfig, Streamer};
-use crate::things::{Band, Rules, ThingChunk, ThingKey};
+use crate::flat::things::ThingSource;
+use crate::planet::things::PlanetThingSource;
+use crate::stream::{Event, Loaders, Resident, Source, Stats, StreamConfig, Streamer};
+use crate::things::{check_chunk_size, Band, Rules, ThingChunk, ThingKey};
 
 /// How one band's chunks stream.
 #[derive(Clone, Debug, PartialEq)]
@@ -79,34 +81,145 @@ impl Default for ThingsConfig {
     }
 }
 
+/// One band's chunks: a flat world's squares or a planet's face chunks.
+pub enum ThingStream {
+    Flat(ThingSource),
+    Planet(PlanetThingSource),
+}
+
+impl ThingStream {
+    pub fn band(&self) -> Band {
+        match self {
+            ThingStream::Flat(s) => s.band(),
+            ThingStream::Planet(s) => s.band(),
+        }
+    }
+
+    pub fn rules(&self) -> &Arc<Rules> {
+        match self {
+            ThingStream::Flat(s) => s.rules(),
+            ThingStream::Planet(s) => s.rules(),
+        }
+    }
+
+    /// A chunk's side, metres (of its face's plane on a planet, about as many of ground).
+    pub fn chunk_metres(&self) -> f64 {
+        match self {
+            ThingStream::Flat(s) => s.chunk_metres(),
+            ThingStream::Planet(s) => s.chunk_metres(),
+        }
+    }
+
+    /// The chunk under `pos`: world (x, z) on a flat world, its direction on a planet.
+    pub fn key_at(&self, pos: DVec3) -> ThingKey {
+        match self {
+            ThingStream::Flat(s) => s.key_at(pos.x, pos.z),
+            ThingStream::Planet(s) => s.key_at(pos),
+        }
+    }
+
+    /// Distance between two positions, heights apart: planar on a flat world, along the
+    /// sea-level sphere on a planet.
+    pub fn horizontal(&self, a: DVec3, b: DVec3) -> f64 {
+        match self {
+            ThingStream::Flat(_) => ((a.x - b.x).powi(2) + (a.z - b.z).powi(2)).sqrt(),
+            ThingStream::Planet(s) => s.horizontal(a, b),
+        }
+    }
+
+    /// Places chunk `key`'s things, from any thread.
+    pub fn build(&self, key: ThingKey) -> Result<ThingChunk, FormatError> {
+        match self {
+            ThingStream::Flat(s) => s.build(key),
+            ThingStream::Planet(s) => s.build(key),
+        }
+    }
+}
+
+impl Source for ThingStream {
+    type Key = ThingKey;
+    type Item = ThingChunk;
+    type Error = FormatError;
+
+    fn keys_within(&self, focus: DVec3, radius: f64, out: &mut Vec<(ThingKey, f64)>) {
+        match self {
+            ThingStream::Flat(s) => s.keys_within(focus, radius, out),
+            ThingStream::Planet(s) => s.keys_within(focus, radius, out),
+        }
+    }
+
+    fn moved(&self, from: DVec3, to: DVec3) -> f64 {
+        match self {
+            ThingStream::Flat(s) => s.moved(from, to),
+            ThingStream::Planet(s) => s.moved(from, to),
+        }
+    }
+
+    fn distance(&self, key: ThingKey, focus: DVec3) -> f64 {
+        match self {
+            ThingStream::Flat(s) => s.distance(key, focus),
+            ThingStream::Planet(s) => s.distance(key, focus),
+        }
+    }
+
+    fn estimate_bytes(&self, key: ThingKey) -> usize {
+        match self {
+            ThingStream::Flat(s) => s.estimate_bytes(key),
+            ThingStream::Planet(s) => s.estimate_bytes(key),
+        }
+    }
+
+    fn item_bytes(c: &ThingChunk) -> usize {
+        c.bytes()
+    }
+
+    fn load(&self, key: ThingKey) -> Result<ThingChunk, FormatError> {
+        self.build(key)
+    }
+}
+
 /// The thing streamers: one per band the table has kinds in.
 pub struct Things {
-    bands: Vec<Streamer<ThingSource>>,
+    bands: Vec<Streamer<ThingStream>>,
+    rules: Arc<Rules>,
 }
 
 impl Things {
-    /// Streamers for `rules`' bands over `streamed`'s resident pieces, on `loaders`. A planet,
-    /// or a table with no kinds, streams none.
+    /// Streamers for `rules`' bands over `queries`' ground and resident pieces, on `loaders`.
+    /// A table with no kinds streams none.
     pub fn new(
-        streamed: &Streamed,
+        queries: &Queries,
         rules: &Arc<Rules>,
         config: &ThingsConfig,
         loaders: &Loaders,
     ) -> Result<Things, ConfigError> {
         config.validate()?;
         let mut bands = Vec::new();
-        if let Streamed::Flat { world, regions } = streamed {
-            let terrain = crate::flat::Terrain::new(world.clone(), regions.clone());
-            for band in Band::ALL.into_iter().filter(|b| rules.has_band(*b)) {
-                let c = config.band(band);
-                let source = ThingSource::new(terrain.clone(), rules.clone(), band, c.chunk_size_m)
-                    .map_err(|e| e.within(band.name()))?;
-                let s = Streamer::new(Arc::new(source), c.stream.clone(), loaders)
-                    .map_err(|e| e.within(band.name()))?;
-                bands.push(s);
+        for band in Band::ALL.into_iter().filter(|b| rules.has_band(*b)) {
+            let c = config.band(band);
+            let (rules, size) = (rules.clone(), c.chunk_size_m);
+            let source = match queries {
+                Queries::Flat(t) => {
+                    ThingSource::new(t.clone(), rules, band, size).map(ThingStream::Flat)
+                }
+                Queries::Planet(t) => {
+                    PlanetThingSource::new(t.clone(), rules, band, size).map(ThingStream::Planet)
+                }
             }
+            .map_err(|e| e.within(band.name()))?;
+            let s = Streamer::new(Arc::new(source), c.stream.clone(), loaders)
+                .map_err(|e| e.within(band.name()))?;
+            bands.push(s);
         }
-        Ok(Things { bands })
+        Ok(Things {
+            bands,
+            rules: rules.clone(),
+        })
+    }
+
+    /// The ground's placement table (its kinds, whichever bands stream).
+    pub fn rules(&self) -> &Arc<Rules> {
+        &self.rules
     }
 
     pub fn lookup(&self) -> ThingLookup {
@@ -180,7 +293,7 @@ pub struct ThingHit {
     pub kind: u32,
     /// Where it stands, world metres.
     pub position: DVec3,
-    /// Planar distance from the point asked about, metres.
+    /// Horizontal distance from the point asked about, metres (see [`ThingLookup::within`]).
     pub distance: f64,
     /// Its chunk, and its index there.
     pub chunk: ThingKey,
@@ -190,7 +303,7 @@ pub struct ThingHit {
 /// Finds built thing chunks, and the things near a point, from any thread. Cheap to clone.
 #[derive(Clone, Default)]
 pub struct ThingLookup {
-    bands: Vec<(Arc<ThingSource>, Resident<ThingKey, ThingChunk>)>,
+    bands: Vec<(Arc<ThingStream>, Resident<ThingKey, ThingChunk>)>,
 }
 
 impl ThingLookup {
@@ -200,14 +313,16 @@ impl ThingLookup {
         built.read().get(&key).cloned()
     }
 
-    /// `band`'s chunk under world (x, z), if the band streams.
+    /// `band`'s chunk under `pos` (world (x, z) on a flat world, its direction on a
+    /// planet), if the band streams.
     pub fn key_at(&self, band: Band, pos: DVec3) -> Option<ThingKey> {
         let (s, _) = self.bands.iter().find(|(s, _)| s.band() == band)?;
-        Some(s.key_at(pos[0], pos[2]))
+        Some(s.key_at(pos))
     }
 
-    /// Appends to `out` the things of built chunks standing within `radius` of `pos` (planar
-    /// distance; y ignored), nearest first; returns how many it appended. Things whose chunk
+    /// Appends to `out` the things of built chunks standing within `radius` of `pos`
+    /// (horizontal distance, heights apart: planar on a flat world, y ignored; along the
+    /// sea-level sphere on a planet), nearest first; returns how many it appended. Things whose chunk
     /// is not built (beyond its band's load radius) are not found. A point or radius that is
     /// not finite finds nothing.
     pub fn within(&self, pos: DVec3, radius: f64, out: &mut Vec<ThingHit>) -> usize {
@@ -216,18 +331,16 @@ impl ThingLookup {
             return 0;
         }
         for (source, built) in &self.bands {
-            let size = source.chunk_metres();
             // The built chunks, not the squares the radius covers: a huge radius costs no
             // more than the chunks there are.
             for (key, c) in built.read().iter() {
-                let d = crate::flat::grid::square_distance(key.x, key.z, size, pos.x, pos.z);
-                if d > radius {
+                if source.distance(*key, pos) > radius {
                     continue;
                 }
                 let o = DVec3::from_array(c.origin);
                 for (i, p) in c.positions.iter().enumerate() {
                     let at = o + DVec3::new(p[0] as f64, p[1] as f64, p[2] as f64);
-                    let d = ((at.x - pos.x).powi(2) + (at.z - pos.z).powi(2)).sqrt();
+                    let d = source.horizontal(at, pos);
                     if d <= radius {
                         out.push(ThingHit {
                             id: c.ids[i],

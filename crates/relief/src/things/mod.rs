@@ -3,12 +3,17 @@
 //! its ground and its table (`things.json`, [`rules`]); [`place`] decides which stand in a
 //! square, and [`ThingChunk`] lays them out as the engines take them.
 
+pub mod chunks;
 pub mod place;
 pub mod rules;
 
 use glam::DVec3;
 
-pub use place::{Site, Sites, Square, Thing, Water, MAX_THINGS_PER_CHUNK, WATER_REACH_M};
+pub use chunks::{check_band, check_chunk_size, CHUNK_M};
+pub use place::{
+    Rect, Rotation, Site, Sites, Spot, Square, Thing, Water, MAX_THINGS_PER_CHUNK, WATER_REACH_M,
+    WORLD_FRAME,
+};
 pub use rules::{Align, Band, Kind, Rules, Shape, ThingsFile, THINGS_FILE};
 
 /// A thing chunk: band, then the square's index on that band's grid (`x·size` to

@@ -4,19 +4,25 @@
 //!
 //! Every kind draws candidates on a grid of cells one spacing wide: a cell holds a Poisson
 //! number of them (at the kind's highest candidate rate), each at a point and with draws
-//! taken from a hash of (seed, kind name, cell, index) — never from a sequence, so no draw
-//! depends on another. A candidate is *eligible* where it survives thinning to its biome's
-//! rate and the kind's limits (slope, height, wetness, water; never on a hole or in water).
-//! An eligible candidate stands unless an eligible candidate of higher priority lies within
-//! their spacing (the sum of footprints; the kind's spacing between two of one kind):
+//! taken from a hash of (seed, kind name, plane, cell, index) — never from a sequence, so no
+//! draw depends on another. A candidate is *eligible* where it survives thinning to its
+//! biome's rate and the kind's limits (slope, height, wetness, water; never on a hole or in
+//! water). An eligible candidate stands unless an eligible candidate of higher priority lies
+//! within their spacing (the sum of footprints; the kind's spacing between two of one kind):
 //! Matérn's second hard-core process. Priority is the kind's rank (bigger kinds first), then
 //! a draw. No two things ever stand closer than their spacing, and a thing's fate depends
 //! only on candidates within that spacing, so a square is decided by its own ground plus a
 //! margin, and squares agree at their edges.
 //!
+//! A flat world is one plane. A planet is six, its cube's faces ([`Sites::planes`]): each
+//! face draws candidates on its own plane where it owns the ground, every candidate is
+//! placed in the asking chunk's plane to find its neighbours ([`Spot`]), spacing is measured
+//! between points on the sea-level sphere, and a face's cells are thinned by how much ground
+//! they cover, so densities hold per square metre of ground everywhere.
+//!
 //! Only `+ − × ÷`, `sqrt` (all correctly rounded in IEEE 754) and `libm`'s `sin`, `cos` and
-//! `exp` (one implementation on every platform) reach a result, in a fixed order: positions
-//! and transforms are identical everywhere.
+//! `exp` (one implementation on every platform) reach a flat world's results, in a fixed
+//! order: positions and transforms are identical everywhere.
 
 use glam::DVec3;
 
@@ -34,15 +40,36 @@ pub const MAX_CELLS_PER_CHUNK: u64 = 1 << 20;
 /// cell holds more than 12 once in about 10⁶).
 const MAX_PER_CELL: u32 = 12;
 
+/// A rotation by its columns.
+pub type Rotation = [DVec3; 3];
+
+/// The world's own axes: a flat world's frame everywhere.
+pub const WORLD_FRAME: Rotation = [DVec3::X, DVec3::Y, DVec3::Z];
+
 /// What placement reads of the ground at a point.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Site {
+    /// Metres above the datum (a flat world's zero, a planet's radius).
     pub height: f64,
-    /// Unit, Y up.
+    /// Where a thing here stands, world metres: on the ground the height query answers.
+    pub position: DVec3,
+    /// The ground's unit normal, world axes.
     pub normal: DVec3,
+    /// The local frame: east-ish, up (the local vertical), and their cross product, world
+    /// axes ([`WORLD_FRAME`] on a flat world). Upright things stand along its up; slope
+    /// limits are the normal's angle from it.
+    pub frame: Rotation,
     pub biome: u8,
-    /// The ground's own water layer covers it (a flat world's lake layer).
+    /// The ground's own water layer covers it (a lake layer).
     pub in_lake: bool,
+}
+
+impl Site {
+    /// The cosine of the ground's slope (never above 1: two unit vectors' product can round
+    /// past it, and level ground must pass a limit of 0°).
+    pub fn level(&self) -> f64 {
+        self.normal.dot(self.frame[1]).min(1.0)
+    }
 }
 
 /// Water near a point.
@@ -56,17 +83,95 @@ pub struct Water {
     pub wet: bool,
 }
 
-/// The ground placement stands things on: a flat world's held regions, a planet face's tiles.
+/// Wetness is 1 at the water's edge at its level and falls to 0 this high above it …
+pub const WET_ABOVE_M: f64 = 8.0;
+/// … or this far from it.
+pub const WET_WITHIN_M: f64 = 64.0;
+
+impl Water {
+    /// No water within reach yet; `wet` if the site itself is under water.
+    pub fn far(wet: bool) -> Water {
+        Water {
+            distance: WATER_REACH_M,
+            wetness: 0.0,
+            wet,
+        }
+    }
+
+    /// Takes in water `distance` metres away whose surface lies `above` metres below the
+    /// site: the nearest water, and the wettest.
+    pub fn near(&mut self, distance: f64, above: f64) {
+        let d = distance.clamp(0.0, WATER_REACH_M);
+        self.distance = self.distance.min(d);
+        let wet = (1.0 - above.max(0.0) / WET_ABOVE_M).max(0.0) * (1.0 - d / WET_WITHIN_M).max(0.0);
+        self.wetness = self.wetness.max(wet);
+    }
+
+    /// The water as placement reads it: in it, it is 0 m away.
+    pub fn done(mut self) -> Water {
+        if self.wet {
+            self.distance = 0.0;
+        }
+        self
+    }
+}
+
+/// Where a candidate drawn on a plane lies.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spot {
+    /// In the asking chunk's plane: for its square and the search for neighbours.
+    pub x: f64,
+    pub z: f64,
+    /// The point spacing is measured from: `(x, 0, z)` on a flat world, the point on the
+    /// sea-level sphere on a planet.
+    pub at: DVec3,
+    /// The share of candidates kept here: ground area per plane area, at most 1 (1 on a
+    /// flat world).
+    pub keep: f64,
+    /// Drawn on the chunk's own plane: only such a candidate can stand in its square.
+    pub own: bool,
+}
+
+/// A part of a plane, `[x0, x1] × [z0, z1]`, whose candidate cells are drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect {
+    pub x0: f64,
+    pub x1: f64,
+    pub z0: f64,
+    pub z1: f64,
+}
+
+/// The ground placement stands things on: a flat world's held regions, a planet's tiles.
+/// Points are asked of by [`Spot`]; a flat world reads its `x` and `z`.
 pub trait Sites {
-    /// The biome at plane point (x, z), cheaply: placement thins by it before asking for
-    /// the whole site. None where nothing may stand (off the ground a chunk holds, or a
-    /// hole).
-    fn biome(&self, x: f64, z: f64) -> Option<u8>;
-    /// The ground at plane point (x, z); None where nothing may stand. Its biome is
-    /// [`Sites::biome`]'s.
-    fn site(&self, x: f64, z: f64) -> Option<Site>;
-    /// Water near (x, z), whose site is `site`.
-    fn water(&self, x: f64, z: f64, site: &Site) -> Water;
+    /// The most metres of the chunk's plane one metre between [`Spot::at`]s can span: how
+    /// far around a point neighbours are searched. 1 on a flat world.
+    fn stretch(&self) -> f64 {
+        1.0
+    }
+    /// The planes whose candidates may lie in `area` of the chunk's plane, each with the part
+    /// of its own plane to draw (a flat world: plane 0, `area` itself).
+    fn planes(&self, area: Rect, out: &mut Vec<(u8, Rect)>) {
+        out.push((0, area));
+    }
+    /// Point (x, z) of plane `plane`, if that plane owns the ground there.
+    fn locate(&self, plane: u8, x: f64, z: f64) -> Option<Spot> {
+        let _ = plane;
+        Some(Spot {
+            x,
+            z,
+            at: DVec3::new(x, 0.0, z),
+            keep: 1.0,
+            own: true,
+        })
+    }
+    /// The biome at `spot`, cheaply: placement thins by it before asking for the whole site.
+    /// None where nothing may stand (off the ground a chunk holds, or a hole).
+    fn biome(&self, spot: &Spot) -> Option<u8>;
+    /// The ground at `spot`; None where nothing may stand. Its biome is [`Sites::biome`]'s.
+    fn site(&self, spot: &Spot) -> Option<Site>;
+    /// Water near `spot`, whose site is `site`.
+    fn water(&self, spot: &Spot, site: &Site) -> Water;
 }
 
 /// A square of the plane: x in `[x0, x0 + size)`, z likewise.
@@ -87,15 +192,14 @@ pub struct Thing {
     /// Where it stands: on the ground, at the height the height query answers.
     pub position: DVec3,
     /// Its rotation's columns (its X, Y (up) and Z axes), before scale.
-    pub axes: [DVec3; 3],
+    pub axes: Rotation,
     pub scale: f64,
 }
 
 /// A candidate still in the running.
 #[derive(Clone, Copy, Debug)]
 struct Candidate {
-    x: f64,
-    z: f64,
+    spot: Spot,
     kind: u16,
     /// (rank, draw, id): higher stands.
     priority: (u32, u64, u64),
@@ -146,7 +250,7 @@ pub fn cells_for(kind: &Kind, size: f64, margin: f64) -> u64 {
 }
 
 /// Places `band`'s things in `square`, reading the ground through `sites`. In order of kind
-/// (the table's), then of cell (z, then x), then of index in the cell.
+/// (the table's), then of plane, then of cell (z, then x), then of index in the cell.
 pub fn place(
     rules: &Rules,
     seed: u64,
@@ -155,19 +259,39 @@ pub fn place(
     sites: &impl Sites,
 ) -> Vec<Thing> {
     let margins = margins(rules, band);
+    let stretch = sites.stretch();
     let mut candidates = Vec::new();
+    let mut planes = Vec::new();
     // Each kind's candidates, bucketed by its own spacing: a search around a small thing
     // reads few buckets whatever else the table holds.
     let mut grids = Vec::new();
     for (j, margin) in margins.iter().enumerate() {
         let Some(margin) = *margin else { continue };
         let kind = &rules.kinds[j];
+        // The margin in the chunk's plane.
+        let margin = margin * stretch;
         if kind.candidates_max <= 0.0 || cells_for(kind, square.size, margin) > MAX_CELLS_PER_CHUNK
         {
             continue;
         }
         let start = candidates.len();
-        draw_candidates(rules, seed, j, square, margin, sites, &mut candidates);
+        let area = Rect {
+            x0: square.x0 - margin,
+            x1: square.x0 + square.size + margin,
+            z0: square.z0 - margin,
+            z1: square.z0 + square.size + margin,
+        };
+        planes.clear();
+        sites.planes(area, &mut planes);
+        for &(plane, part) in &planes {
+            let cut = Cut {
+                square,
+                margin,
+                plane,
+                part,
+            };
+            draw_candidates(rules, seed, j, cut, sites, &mut candidates);
+        }
         if candidates.len() > start {
             let area = Square {
                 x0: square.x0 - margin,
@@ -191,12 +315,11 @@ pub fn place(
             .filter(|(k, _)| *k != c.kind as usize && rules.kinds[*k].rank >= kind.rank);
         let beaten = own.chain(others).any(|(k, grid)| {
             let d = spacing_between(kind, &rules.kinds[*k], *k == c.kind as usize);
-            grid.any_within(c.x, c.z, d, |o| {
+            grid.any_within(c.spot.x, c.spot.z, d * stretch, |o| {
                 #[cfg(test)]
                 tests::COMPARED.with(|n| n.set(n.get() + 1));
                 let other = &candidates[o];
-                let (dx, dz) = (other.x - c.x, other.z - c.z);
-                other.priority > c.priority && dx * dx + dz * dz < d * d
+                other.priority > c.priority && (other.spot.at - c.spot.at).length_squared() < d * d
             })
         });
         if !beaten {
@@ -209,25 +332,41 @@ pub fn place(
     things
 }
 
-/// Draws kind `j`'s eligible candidates over `square` widened by `margin`.
+/// What one draw covers: a chunk's square and margin (its plane's metres), and the part of
+/// plane `plane` whose cells may put candidates there.
+#[derive(Clone, Copy)]
+struct Cut {
+    square: Square,
+    margin: f64,
+    plane: u8,
+    part: Rect,
+}
+
+/// Draws kind `j`'s eligible candidates on `cut.plane` that lie within the margin of the
+/// square.
 fn draw_candidates(
     rules: &Rules,
     seed: u64,
     j: usize,
-    square: Square,
-    margin: f64,
+    cut: Cut,
     sites: &impl Sites,
     out: &mut Vec<Candidate>,
 ) {
+    let Cut {
+        square,
+        margin,
+        plane,
+        part,
+    } = cut;
     let kind = &rules.kinds[j];
     let cell = kind.spacing;
     let mean = kind.candidates_max * cell * cell;
     let none = libm::exp(-mean);
-    let lo = |v: f64| ((v - margin) / cell).floor() as i64;
-    let hi = |v: f64| ((v + square.size + margin) / cell).floor() as i64;
-    let base = mix(seed ^ kind.salt);
-    for cz in lo(square.z0)..=hi(square.z0) {
-        for cx in lo(square.x0)..=hi(square.x0) {
+    let index = |v: f64| (v / cell).floor() as i64;
+    // Plane 0 (a flat world's only one) hashes as it always has.
+    let base = mix(seed ^ kind.salt) ^ (plane as u64).wrapping_mul(0xd6e8_feb8_6659_fd93);
+    for cz in index(part.z0)..=index(part.z1) {
+        for cx in index(part.x0)..=index(part.x1) {
             let cell_hash = mix(base ^ mix((cx as u64) ^ mix(cz as u64)));
             // Poisson count by inversion: P(n) = P(n−1) · mean / n.
             let u = unit(cell_hash);
@@ -241,23 +380,25 @@ fn draw_candidates(
                 let id = mix(cell_hash ^ (i as u64 + 1));
                 let x = (cx as f64 + unit(draw(id, 1))) * cell;
                 let z = (cz as f64 + unit(draw(id, 2))) * cell;
+                let Some(spot) = sites.locate(plane, x, z) else {
+                    continue;
+                };
                 let (dx, dz) = (
-                    clearance(x, square.x0, square.size),
-                    clearance(z, square.z0, square.size),
+                    clearance(spot.x, square.x0, square.size),
+                    clearance(spot.z, square.z0, square.size),
                 );
                 if dx.max(dz) >= margin {
                     continue;
                 }
-                let Some(site) = eligible(kind, id, x, z, sites) else {
+                let Some(site) = eligible(kind, id, &spot, sites) else {
                     continue;
                 };
                 out.push(Candidate {
-                    x,
-                    z,
+                    spot,
                     kind: j as u16,
                     priority: (kind.rank, draw(id, 4), id),
                     id,
-                    inside: dx == 0.0 && dz == 0.0,
+                    inside: spot.own && dx == 0.0 && dz == 0.0,
                     site,
                 });
             }
@@ -277,19 +418,20 @@ fn clearance(v: f64, lo: f64, size: f64) -> f64 {
     }
 }
 
-/// The candidate's site, if it survives thinning to its biome's rate and every limit.
-fn eligible(kind: &Kind, id: u64, x: f64, z: f64, sites: &impl Sites) -> Option<Site> {
+/// The candidate's site, if it survives thinning to its biome's rate (and the ground's
+/// share of its plane) and every limit.
+fn eligible(kind: &Kind, id: u64, spot: &Spot, sites: &impl Sites) -> Option<Site> {
     // Thinning first: most candidates fall here, on the biome alone.
-    let rate = *kind.candidates.get(sites.biome(x, z)? as usize)?;
-    if unit(draw(id, 3)) * kind.candidates_max >= rate {
+    let rate = *kind.candidates.get(sites.biome(spot)? as usize)?;
+    if unit(draw(id, 3)) * kind.candidates_max >= rate * spot.keep {
         return None;
     }
-    let site = sites.site(x, z)?;
+    let site = sites.site(spot)?;
     let within = |v: f64, r: [f64; 2]| r[0] <= v && v <= r[1];
-    if !within(site.height, kind.height) || !within(site.normal.y, kind.normal_y) {
+    if !within(site.height, kind.height) || !within(site.level(), kind.normal_y) {
         return None;
     }
-    let water = sites.water(x, z, &site);
+    let water = sites.water(spot, &site);
     if water.wet
         || (kind.reads_water
             && !(within(water.distance, kind.water) && within(water.wetness, kind.wetness)))
@@ -299,17 +441,23 @@ fn eligible(kind: &Kind, id: u64, x: f64, z: f64, sites: &impl Sites) -> Option<
     Some(site)
 }
 
-/// The thing a winning candidate becomes: its yaw, lean, up and scale drawn.
+/// The thing a winning candidate becomes: its yaw, lean, up and scale drawn, in its site's
+/// frame.
 fn stand(kind: &Kind, c: &Candidate) -> Thing {
     let tau = std::f64::consts::TAU;
     let yaw = tau * unit(draw(c.id, 5));
     let lean = lerp(kind.tilt, unit(draw(c.id, 6)));
     let toward = tau * unit(draw(c.id, 7));
+    let frame = &c.site.frame;
+    // Up in the site's frame: its vertical, or the ground's normal.
     let up = match kind.align {
         Align::Upright => DVec3::Y,
-        Align::Slope => c.site.normal,
+        Align::Slope => {
+            let n = c.site.normal;
+            DVec3::new(n.dot(frame[0]), n.dot(frame[1]), n.dot(frame[2]))
+        }
     };
-    let r = mul(
+    let local = mul(
         &align_y(up),
         &mul(
             &about(DVec3::new(libm::cos(toward), 0.0, libm::sin(toward)), lean),
@@ -319,14 +467,11 @@ fn stand(kind: &Kind, c: &Candidate) -> Thing {
     Thing {
         id: c.id,
         kind: c.kind,
-        position: DVec3::new(c.x, c.site.height, c.z),
-        axes: r,
+        position: c.site.position,
+        axes: mul(frame, &local),
         scale: lerp(kind.scale, unit(draw(c.id, 8))),
     }
 }
-
-/// A rotation by its columns.
-type Rotation = [DVec3; 3];
 
 /// `a · b`.
 fn mul(a: &Rotation, b: &Rotation) -> Rotation {
@@ -371,7 +516,7 @@ impl Buckets {
             entries: Vec::with_capacity(candidates.len() - start),
         };
         for (i, c) in candidates.iter().enumerate().skip(start) {
-            let (bx, bz) = (b.bucket(c.x, b.area.x0), b.bucket(c.z, b.area.z0));
+            let (bx, bz) = (b.bucket(c.spot.x, b.area.x0), b.bucket(c.spot.z, b.area.z0));
             b.entries.push((bz * b.across + bx, i));
         }
         b.entries.sort_unstable();
@@ -424,22 +569,22 @@ mod tests {
         }
     }
 
-    impl Sites for Hills {
-        fn biome(&self, x: f64, z: f64) -> Option<u8> {
-            self.site(x, z).map(|s| s.biome)
-        }
-        fn site(&self, x: f64, z: f64) -> Option<Site> {
+    impl Hills {
+        fn at(x: f64, z: f64) -> Site {
             let d = 0.5;
             let gx = (Hills::height(x + d, z) - Hills::height(x - d, z)) / (2.0 * d);
             let gz = (Hills::height(x, z + d) - Hills::height(x, z - d)) / (2.0 * d);
-            Some(Site {
+            Site {
                 height: Hills::height(x, z),
+                position: DVec3::new(x, Hills::height(x, z), z),
                 normal: DVec3::new(-gx, 1.0, -gz).normalize(),
+                frame: WORLD_FRAME,
                 biome: ((x / 100.0).floor().rem_euclid(2.0)) as u8,
                 in_lake: false,
-            })
+            }
         }
-        fn water(&self, x: f64, z: f64, _: &Site) -> Water {
+
+        fn water_at(x: f64, z: f64) -> Water {
             let d = ((x - 60.0).powi(2) + (z - 60.0).powi(2)).sqrt() - 25.0;
             Water {
                 distance: d.max(0.0),
@@ -449,22 +594,36 @@ mod tests {
         }
     }
 
+    impl Sites for Hills {
+        fn biome(&self, s: &Spot) -> Option<u8> {
+            Some(Hills::at(s.x, s.z).biome)
+        }
+        fn site(&self, s: &Spot) -> Option<Site> {
+            Some(Hills::at(s.x, s.z))
+        }
+        fn water(&self, s: &Spot, _: &Site) -> Water {
+            Hills::water_at(s.x, s.z)
+        }
+    }
+
     /// Level ground, one biome, no water.
     struct Plain;
 
     impl Sites for Plain {
-        fn biome(&self, _: f64, _: f64) -> Option<u8> {
+        fn biome(&self, _: &Spot) -> Option<u8> {
             Some(0)
         }
-        fn site(&self, _: f64, _: f64) -> Option<Site> {
+        fn site(&self, s: &Spot) -> Option<Site> {
             Some(Site {
                 height: 0.0,
+                position: DVec3::new(s.x, 0.0, s.z),
                 normal: DVec3::Y,
+                frame: WORLD_FRAME,
                 biome: 0,
                 in_lake: false,
             })
         }
-        fn water(&self, _: f64, _: f64, _: &Site) -> Water {
+        fn water(&self, _: &Spot, _: &Site) -> Water {
             Water {
                 distance: WATER_REACH_M,
                 wetness: 0.0,
@@ -540,12 +699,12 @@ mod tests {
                     for thing in &t {
                         let p = thing.position;
                         assert!((x0..x0 + 40.0).contains(&p.x) && (z0..z0 + 40.0).contains(&p.z));
-                        let site = Hills.site(p.x, p.z).unwrap();
+                        let site = Hills::at(p.x, p.z);
                         assert_eq!(p.y, site.height);
                         let kind = &r.kinds[thing.kind as usize];
                         assert!(site.normal.y >= kind.normal_y[0], "{} too steep", kind.name);
                         assert!(site.height >= kind.height[0]);
-                        let w = Hills.water(p.x, p.z, &site);
+                        let w = Hills::water_at(p.x, p.z);
                         assert!(!w.wet, "{} in the lake", kind.name);
                         assert!(w.distance >= kind.water[0] && w.wetness <= kind.wetness[1]);
                     }
@@ -633,7 +792,7 @@ mod tests {
                 let kind = &r.kinds[t.kind as usize];
                 let up = match kind.align {
                     Align::Upright => DVec3::Y,
-                    Align::Slope => Hills.site(t.position.x, t.position.z).unwrap().normal,
+                    Align::Slope => Hills::at(t.position.x, t.position.z).normal,
                 };
                 let lean = y.cross(up).length().atan2(y.dot(up));
                 assert!(lean <= kind.tilt[1] + 1e-9 && lean >= kind.tilt[0] - 1e-9);

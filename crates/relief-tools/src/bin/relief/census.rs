@@ -85,7 +85,7 @@ pub fn describe(w: &World) -> String {
             let _ = writeln!(s, "lakes    none");
         }
     }
-    s += &things_line(w.things(), "");
+    s += &things_line(w.things());
     s += &class_table(
         &c.biome_shares,
         c.samples,
@@ -163,9 +163,8 @@ fn class_table(
     s
 }
 
-/// The placement table's kinds by band (`things   6 kinds: near grass, reeds; …`), with
-/// `note` after them.
-pub fn things_line(rules: &Rules, note: &str) -> String {
+/// The placement table's kinds by band (`things   6 kinds: near grass, reeds; …`).
+pub fn things_line(rules: &Rules) -> String {
     if rules.is_empty() {
         return "things   none (no placement table)\n".into();
     }
@@ -183,7 +182,7 @@ pub fn things_line(rules: &Rules, note: &str) -> String {
         })
         .collect();
     format!(
-        "things   {} kinds: {}{note}\n",
+        "things   {} kinds: {}\n",
         rules.kinds.len(),
         bands.join("; ")
     )
@@ -261,7 +260,7 @@ pub fn describe_planet(p: &relief::planet::Planet) -> Result<String, relief::fla
             let _ = writeln!(s, "lakes    none");
         }
     }
-    s += &things_line(p.things()?, " (a planet places none yet)");
+    s += &things_line(p.things()?);
     s += &class_table(
         &c.biome_shares,
         c.samples,
