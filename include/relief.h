@@ -603,7 +603,9 @@ typedef struct relief_thing_collider {
 
 // A held thing chunk, read in place. Things come in runs of one kind (`runs`, in kind
 // order); thing `i`'s arrays are at index `i` of each. Positions and transforms are relative
-// to `origin` (0, 0, 0 on a flat world: world metres).
+// to `origin` (0, 0, 0 on a flat world: world metres; on a planet the point on the sea-level
+// sphere under the chunk's centre, and transforms in the planet's frame, each thing's up
+// along its local vertical or its ground's normal).
 //
 // Layouts, `count` things each:
 // - `rows`: 12 floats a thing, its 3 × 4 transform row-major (`basis.x.x, basis.y.x,
@@ -620,7 +622,8 @@ typedef struct relief_things_view {
   uint32_t struct_size;
   relief_band band;
   // The chunk: on a flat world it covers x in `[x·size, (x+1)·size)` metres of its band's
-  // chunk size, likewise z; face 0.
+  // chunk size, likewise z, face 0; on a planet chunk (x, z) of cube face `face` (0–5),
+  // each face cut into as many squares a side as make them no bigger than the size.
   uint32_t face;
   int32_t x;
   int32_t z;
@@ -671,7 +674,8 @@ typedef struct relief_thing_hit {
   int32_t x;
   int32_t z;
   uint32_t index;
-  // Where it stands (world metres) and how far from the point, planar.
+  // Where it stands (world metres) and how far from the point: planar on a flat world,
+  // along the sea-level sphere on a planet.
   double position[3];
   double distance;
 } relief_thing_hit;
@@ -1558,7 +1562,8 @@ relief_status relief_terrain_lake(const struct relief_terrain *terrain,
 
 // Holds placed thing chunk (band, face, x, z) and writes a new handle to `*out_things`
 // (free with `relief_things_release`). Errors: INVALID_ARGUMENT (NULL `runtime` or
-// `out_things`, an unknown band, a face other than 0), NOT_FOUND (not placed: wait for its
+// `out_things`, an unknown band, a face other than 0 on a flat world or beyond 5 on a
+// planet), NOT_FOUND (not placed: wait for its
 // THINGS_READY event; or dropped since — its THINGS_DROPPED follows; or the runtime places
 // no things in that band). On failure `*out_things` is untouched. Threads: any.
 //
@@ -1607,7 +1612,8 @@ relief_status relief_runtime_get_thing_kind(const struct relief_runtime *runtime
                                             struct relief_thing_kind *out_kind);
 
 // Finds the placed things standing within `radius` metres of `position` (3 doubles, world
-// metres; planar distance, y ignored), nearest first, and writes up to `capacity` of them
+// metres; planar distance, y ignored, on a flat world; along the sea-level sphere, heights
+// apart, on a planet), nearest first, and writes up to `capacity` of them
 // into `hits` (room for `capacity` of `hit_size` bytes: pass `sizeof(relief_thing_hit)`)
 // and how many there are in all to `*out_count` (more than `capacity` when they did not all
 // fit: call again with more room; `(NULL, 0)` counts). Only things of placed chunks are

@@ -363,3 +363,50 @@ fn a_baked_planet_places_its_default_table() {
     }
     assert!(count > 100, "{count} things");
 }
+
+/// The streamer's contract: `keys_within` names exactly the chunks whose distance is within
+/// the radius (against every chunk of the planet), at a cube corner, on a seam, mid-face and
+/// off a face's corner; and no chunk's distance changes by more than `moved` says the focus
+/// moved, so a plan can be skipped until it has.
+#[test]
+fn keys_within_are_exactly_the_chunks_in_reach_and_moves_bound_distances() {
+    let planet = hills();
+    let (_tiles, terrain) = resident(&planet);
+    let s = source(&terrain, Band::Far, 128.0);
+    let per = ((2.0 * s.faces().half() / s.chunk_metres()).round()) as i32;
+    let every: Vec<ThingKey> = (0..6u8)
+        .flat_map(|face| {
+            (0..per).flat_map(move |z| {
+                (0..per).map(move |x| ThingKey {
+                    band: Band::Far,
+                    face,
+                    x,
+                    z,
+                })
+            })
+        })
+        .collect();
+    let mut points: Vec<DVec3> = places().iter().map(|(_, d)| *d).collect();
+    points.push(DVec3::new(1.0, 0.98, 1.02).normalize());
+    for d in points {
+        for radius in [0.0, 150.0, 512.0] {
+            let focus = d * (RADIUS + 30.0);
+            let mut got = Vec::new();
+            s.keys_within(focus, radius, &mut got);
+            let got: HashSet<ThingKey> = got.into_iter().map(|(k, _)| k).collect();
+            let want: HashSet<ThingKey> = every
+                .iter()
+                .copied()
+                .filter(|k| s.distance(*k, focus) <= radius)
+                .collect();
+            assert_eq!(got, want, "{d} within {radius}");
+            assert!(!want.is_empty());
+        }
+        let to = (d + DVec3::new(0.003, -0.002, 0.001)).normalize() * RADIUS;
+        let moved = s.moved(d * RADIUS, to);
+        for k in every.iter().filter(|k| s.distance(**k, to) < 2000.0) {
+            let change = (s.distance(*k, d * RADIUS) - s.distance(*k, to)).abs();
+            assert!(change <= moved + 1e-6, "{k:?}: {change} > {moved}");
+        }
+    }
+}

@@ -155,7 +155,7 @@ namespace Relief
         /// <summary>Its chunk, and its index there.</summary>
         public readonly ThingKey Chunk;
         public readonly int Index;
-        /// <summary>Where it stands (world metres), and how far from the point (planar).</summary>
+        /// <summary>Where it stands (world metres), and how far from the point (planar on a flat world, along the sea-level sphere on a planet).</summary>
         public readonly Double3 Position;
         public readonly double Distance;
 

@@ -72,7 +72,9 @@ pub struct relief_things {
 
 /// A held thing chunk, read in place. Things come in runs of one kind (`runs`, in kind
 /// order); thing `i`'s arrays are at index `i` of each. Positions and transforms are relative
-/// to `origin` (0, 0, 0 on a flat world: world metres).
+/// to `origin` (0, 0, 0 on a flat world: world metres; on a planet the point on the sea-level
+/// sphere under the chunk's centre, and transforms in the planet's frame, each thing's up
+/// along its local vertical or its ground's normal).
 ///
 /// Layouts, `count` things each:
 /// - `rows`: 12 floats a thing, its 3 × 4 transform row-major (`basis.x.x, basis.y.x,
@@ -91,7 +93,8 @@ pub struct relief_things_view {
     pub struct_size: u32,
     pub band: relief_band,
     /// The chunk: on a flat world it covers x in `[x·size, (x+1)·size)` metres of its band's
-    /// chunk size, likewise z; face 0.
+    /// chunk size, likewise z, face 0; on a planet chunk (x, z) of cube face `face` (0–5),
+    /// each face cut into as many squares a side as make them no bigger than the size.
     pub face: u32,
     pub x: i32,
     pub z: i32,
@@ -150,7 +153,8 @@ pub struct relief_thing_hit {
     pub x: i32,
     pub z: i32,
     pub index: u32,
-    /// Where it stands (world metres) and how far from the point, planar.
+    /// Where it stands (world metres) and how far from the point: planar on a flat world,
+    /// along the sea-level sphere on a planet.
     pub position: [f64; 3],
     pub distance: f64,
 }
@@ -169,7 +173,8 @@ fn band_of(what: &str, band: relief_band) -> Result<Band, Failure> {
 
 /// Holds placed thing chunk (band, face, x, z) and writes a new handle to `*out_things`
 /// (free with `relief_things_release`). Errors: INVALID_ARGUMENT (NULL `runtime` or
-/// `out_things`, an unknown band, a face other than 0), NOT_FOUND (not placed: wait for its
+/// `out_things`, an unknown band, a face other than 0 on a flat world or beyond 5 on a
+/// planet), NOT_FOUND (not placed: wait for its
 /// THINGS_READY event; or dropped since — its THINGS_DROPPED follows; or the runtime places
 /// no things in that band). On failure `*out_things` is untouched. Threads: any.
 ///
@@ -190,10 +195,15 @@ pub unsafe extern "C" fn relief_runtime_acquire_things(
         let r = unsafe { handle(what, runtime) }?;
         require(what, &[("out_things", out_things.is_null())])?;
         let band = band_of(what, band)?;
+        let faces = if r.streamed.is_planet() { 6 } else { 1 };
         let face = u8::try_from(face)
             .ok()
-            .filter(|f| *f == 0)
-            .ok_or_else(|| Failure::invalid(format!("{what}: flat worlds have only face 0")))?;
+            .filter(|f| u32::from(*f) < faces)
+            .ok_or_else(|| {
+                Failure::invalid(format!(
+                    "{what}: face {face}: a flat world has only face 0, a planet faces 0 to 5"
+                ))
+            })?;
         let key = ThingKey { band, face, x, z };
         let chunk = r.things.lookup.get(key).ok_or_else(|| Failure {
             status: super::RELIEF_STATUS_NOT_FOUND,
@@ -321,7 +331,8 @@ pub unsafe extern "C" fn relief_runtime_get_thing_kind(
 }
 
 /// Finds the placed things standing within `radius` metres of `position` (3 doubles, world
-/// metres; planar distance, y ignored), nearest first, and writes up to `capacity` of them
+/// metres; planar distance, y ignored, on a flat world; along the sea-level sphere, heights
+/// apart, on a planet), nearest first, and writes up to `capacity` of them
 /// into `hits` (room for `capacity` of `hit_size` bytes: pass `sizeof(relief_thing_hit)`)
 /// and how many there are in all to `*out_count` (more than `capacity` when they did not all
 /// fit: call again with more room; `(NULL, 0)` counts). Only things of placed chunks are

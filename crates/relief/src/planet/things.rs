@@ -21,6 +21,8 @@ use std::f64::consts::FRAC_PI_4;
 use std::sync::Arc;
 
 use glam::DVec3;
+use parking_lot::Mutex;
+use rustc_hash::FxHashMap;
 
 use super::blob::TileKey;
 use super::cube::{self, Projection, EDGES, FACES, SEAMS};
@@ -40,6 +42,9 @@ use crate::things::{
 
 /// Tiles read for things while not resident, kept for the next chunks.
 const RECENT_TILES: usize = 4;
+
+/// Chunk bounds remembered before the memory starts afresh (a few bands' worth of plans).
+const BOUNDS_KEPT: usize = 8192;
 
 /// How far beyond its face (in face coordinates) a chunk's plane is read: a chunk's margin,
 /// in plane metres, must stay within this part of the extended plane, where its stretch
@@ -90,9 +95,21 @@ impl Faces {
 
     /// The unit direction of plane point (x, z) of `face` (extended beyond the face too).
     pub fn direction(&self, face: usize, x: f64, z: f64) -> DVec3 {
+        self.direction_and_share(face, x, z).0
+    }
+
+    /// [`direction`](Self::direction) and [`share`](Self::share) at once (one pair of
+    /// `tan`s for both).
+    pub fn direction_and_share(&self, face: usize, x: f64, z: f64) -> (DVec3, f64) {
         let [n, r, t] = FACES[face];
         let (u, v) = (self.gnomonic(x / self.half), self.gnomonic(z / self.half));
-        cube::normalize(n + u * r + v * t)
+        let q = 1.0 + u * u + v * v;
+        let g = 1.0 / (q * q.sqrt());
+        let share = match self.projection {
+            Projection::EquiAngular => (1.0 + u * u) * (1.0 + v * v) * g,
+            Projection::Gnomonic => g,
+        };
+        (cube::normalize(n + u * r + v * t), share)
     }
 
     /// Where direction `d` lies in `face`'s extended plane; None far round the sphere.
@@ -115,13 +132,7 @@ impl Faces {
     /// Ground area per plane area at plane point (x, z): 1 at a face's centre, less
     /// elsewhere (from the cube's area element, `(1+u²+v²)^(−3/2)` per gnomonic plane area).
     pub fn share(&self, x: f64, z: f64) -> f64 {
-        let (u, v) = (self.gnomonic(x / self.half), self.gnomonic(z / self.half));
-        let q = 1.0 + u * u + v * v;
-        let g = 1.0 / (q * q.sqrt());
-        match self.projection {
-            Projection::EquiAngular => (1.0 + u * u) * (1.0 + v * v) * g,
-            Projection::Gnomonic => g,
-        }
+        self.direction_and_share(0, x, z).1
     }
 
     /// The most plane metres one metre of ground spans in any direction, over the plane out
@@ -173,6 +184,8 @@ pub struct PlanetThingSource {
     /// Chunks along a face side.
     per: i32,
     stretch: f64,
+    /// Chunks' centres and reaches the streamer asked about lately.
+    bounds: Mutex<FxHashMap<ThingKey, (DVec3, f64)>>,
 }
 
 impl PlanetThingSource {
@@ -221,6 +234,7 @@ impl PlanetThingSource {
             stretch,
             faces,
             terrain,
+            bounds: Mutex::new(FxHashMap::default()),
         })
     }
 
@@ -271,8 +285,9 @@ impl PlanetThingSource {
         }
     }
 
-    /// The direction of chunk `key`'s centre and the angle from it to its farthest corner
-    /// (a chunk's sides are great-circle arcs, so no point of it lies farther).
+    /// The direction of chunk `key`'s centre and the chord (on the unit sphere) from it to
+    /// its farthest corner: a chunk's sides are great-circle arcs, so no point of it lies
+    /// farther.
     fn centre_and_reach(&self, key: ThingKey) -> (DVec3, f64) {
         let s = self.square(key);
         let f = key.face as usize;
@@ -285,10 +300,26 @@ impl PlanetThingSource {
                 let corner = self
                     .faces
                     .direction(f, s.x0 + i * s.size, s.z0 + j * s.size);
-                cube::angle(centre, corner)
+                (corner - centre).length()
             })
             .fold(0.0, f64::max);
         (centre, reach)
+    }
+
+    /// [`centre_and_reach`](Self::centre_and_reach), remembered: the streamer asks for the
+    /// same chunks' distances plan after plan, on the main thread (the only caller, so the
+    /// lock is never contended), and each costs ten `tan`s afresh.
+    fn bounds(&self, key: ThingKey) -> (DVec3, f64) {
+        let mut known = self.bounds.lock();
+        if let Some(b) = known.get(&key) {
+            return *b;
+        }
+        if known.len() >= BOUNDS_KEPT {
+            known.clear();
+        }
+        let b = self.centre_and_reach(key);
+        known.insert(key, b);
+        b
     }
 
     /// Horizontal distance between two positions: along the sea-level sphere, heights apart.
@@ -313,13 +344,15 @@ impl PlanetThingSource {
         }
         let (centre, reach) = self.centre_and_reach(key);
         let r = self.planet().radius();
-        // Lakes whose edge may lie within reach of any candidate.
-        let within = WATER_REACH_M + reach * r + self.size * self.stretch;
+        // Lakes whose edge may lie within reach of any candidate (a chord is within a
+        // hundredth of its arc at any chunk's size).
+        let within = WATER_REACH_M + reach * r * 1.01 + self.size * self.stretch;
         let lakes = self
             .planet()
             .lakes()?
             .iter()
-            .filter(|l| lake_distance(l, centre, r) <= within)
+            .map(Shore::of)
+            .filter(|l| l.distance(centre, r) <= within)
             .collect();
         let sites = PlanetSites {
             source: self,
@@ -336,17 +369,36 @@ impl PlanetThingSource {
     }
 }
 
-/// Metres from direction `d` to lake `l`'s edge (its equal-area circle), 0 inside.
-fn lake_distance(l: &PlanetLake, d: DVec3, radius: f64) -> f64 {
-    let c = cube::normalize(DVec3::from(l.centre.map(f64::from)));
-    (cube::angle(d, c) * radius - l.radius_m as f64).max(0.0)
+/// A lake as placement reads it: its equal-area circle and level.
+#[derive(Clone, Copy, Debug)]
+struct Shore {
+    /// Unit direction of its centre.
+    centre: DVec3,
+    radius_m: f64,
+    level_m: f64,
+}
+
+impl Shore {
+    fn of(l: &PlanetLake) -> Shore {
+        Shore {
+            centre: cube::normalize(DVec3::from(l.centre.map(f64::from))),
+            radius_m: l.radius_m as f64,
+            level_m: l.level_m as f64,
+        }
+    }
+
+    /// Metres from direction `d` to the circle's edge, 0 inside: straight through the
+    /// sphere (within a hundredth of a percent of the way along it within reach of water).
+    fn distance(&self, d: DVec3, radius: f64) -> f64 {
+        ((d - self.centre).length() * radius - self.radius_m).max(0.0)
+    }
 }
 
 /// A planet's ground as placement reads it: the tiles a chunk holds.
 struct PlanetSites<'a> {
     source: &'a PlanetThingSource,
     face: usize,
-    lakes: Vec<&'a PlanetLake>,
+    lakes: Vec<Shore>,
     /// The tiles read so far (a chunk reads one to four, a few more at cube corners).
     tiles: RefCell<Vec<(TileKey, Arc<PlanetTile>)>>,
     /// The first tile that failed to read: the chunk fails with it.
@@ -471,7 +523,7 @@ impl Sites for PlanetSites<'_> {
         if !faces.owns(x, z) {
             return None;
         }
-        let d = faces.direction(plane as usize, x, z);
+        let (d, keep) = faces.direction_and_share(plane as usize, x, z);
         let own = plane as usize == self.face;
         let (cx, cz) = if own {
             (x, z)
@@ -482,13 +534,22 @@ impl Sites for PlanetSites<'_> {
             x: cx,
             z: cz,
             at: d * faces.radius,
-            keep: faces.share(x, z),
+            keep,
             own,
+            plane,
+            drawn: [x, z],
         })
     }
 
+    /// The sample nearest the point, found on the face that drew it (a face owns only its
+    /// own samples' ground, so no direction need be turned back into face coordinates).
     fn biome(&self, spot: &Spot) -> Option<u8> {
-        self.nearest(cube::normalize(spot.at), |t, k| t.biome[k])
+        let planet = self.source.planet();
+        let n = planet.face_resolution();
+        let h = self.source.faces.half;
+        let index = |c: f64| cube::index_of(c / h, n).round().clamp(0.0, n as f64 - 1.0) as i64;
+        let (i, j) = (index(spot.drawn[0]), index(spot.drawn[1]));
+        self.sample(spot.plane as usize, i, j, |t, k| t.biome[k])
     }
 
     fn site(&self, spot: &Spot) -> Option<Site> {
@@ -524,9 +585,9 @@ impl Sites for PlanetSites<'_> {
         }
         let (r, d) = (self.source.planet().radius(), cube::normalize(spot.at));
         for l in &self.lakes {
-            let distance = lake_distance(l, d, r);
+            let distance = l.distance(d, r);
             if distance <= WATER_REACH_M {
-                w.near(distance, site.height - l.level_m as f64);
+                w.near(distance, site.height - l.level_m);
             }
         }
         w.done()
@@ -549,7 +610,20 @@ impl Source for PlanetThingSource {
             .ceil()
             .min(self.per as f64) as i32
             + 1;
-        for face in 0..6 {
+        let (own, _, _) = cube::face_coords(self.planet().projection(), d);
+        let r = self.planet().radius();
+        for (face, [normal, _, _]) in FACES.iter().enumerate() {
+            // Face `face` lies where its axis is the largest, beyond the plane between its
+            // normal and the focus's face's: skip it if even that plane is out of reach by
+            // more than a chunk's bounding circle can reach back (a circle's radius is at
+            // most the chunk's half diagonal, less than its side, in metres of ground).
+            if face != own {
+                let between = FACES[own][0] - *normal;
+                let angle = libm::asin((d.dot(between) / between.length()).clamp(-1.0, 1.0));
+                if 2.0 * libm::sin(angle / 2.0) * r > radius + self.size {
+                    continue;
+                }
+            }
             let Some((x, z)) = self.faces.plane_point(face, d) else {
                 continue;
             };
@@ -584,9 +658,11 @@ impl Source for PlanetThingSource {
         self.horizontal(from, to)
     }
 
+    /// Straight through the sea-level sphere from the focus's direction to the chunk's
+    /// nearest bound: never more than the distance along it.
     fn distance(&self, key: ThingKey, focus: DVec3) -> f64 {
-        let (centre, reach) = self.centre_and_reach(key);
-        (cube::angle(cube::normalize(focus), centre) - reach).max(0.0) * self.planet().radius()
+        let (centre, reach) = self.bounds(key);
+        ((cube::normalize(focus) - centre).length() - reach).max(0.0) * self.planet().radius()
     }
 
     fn estimate_bytes(&self, _: ThingKey) -> usize {

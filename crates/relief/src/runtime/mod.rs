@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 pub use chunks::{ChunkId, ChunkLookup, Chunks, Heightfield};
 pub use ground::{check_focus, BadFocus, Ground, PieceKey, Pieces, Queries, Streamed};
 pub use lod::{Lod, LodPlane};
-pub use things::{BandConfig, ThingHit, ThingLookup, Things, ThingsConfig};
+pub use things::{BandConfig, ThingHit, ThingLookup, ThingStream, Things, ThingsConfig};
 
 use crate::config::{at_least, ConfigError};
 use crate::error::FormatError;

@@ -88,6 +88,24 @@ pub enum ThingStream {
 }
 
 impl ThingStream {
+    /// `band`'s chunks of about `size_m` metres over `queries`' ground and resident pieces
+    /// (see [`ThingSource::new`] and [`PlanetThingSource::new`] for what is refused).
+    pub fn new(
+        queries: &Queries,
+        rules: Arc<Rules>,
+        band: Band,
+        size_m: f64,
+    ) -> Result<ThingStream, ConfigError> {
+        Ok(match queries {
+            Queries::Flat(t) => {
+                ThingStream::Flat(ThingSource::new(t.clone(), rules, band, size_m)?)
+            }
+            Queries::Planet(t) => {
+                ThingStream::Planet(PlanetThingSource::new(t.clone(), rules, band, size_m)?)
+            }
+        })
+    }
+
     pub fn band(&self) -> Band {
         match self {
             ThingStream::Flat(s) => s.band(),
@@ -197,16 +215,8 @@ impl Things {
         let mut bands = Vec::new();
         for band in Band::ALL.into_iter().filter(|b| rules.has_band(*b)) {
             let c = config.band(band);
-            let (rules, size) = (rules.clone(), c.chunk_size_m);
-            let source = match queries {
-                Queries::Flat(t) => {
-                    ThingSource::new(t.clone(), rules, band, size).map(ThingStream::Flat)
-                }
-                Queries::Planet(t) => {
-                    PlanetThingSource::new(t.clone(), rules, band, size).map(ThingStream::Planet)
-                }
-            }
-            .map_err(|e| e.within(band.name()))?;
+            let source = ThingStream::new(queries, rules.clone(), band, c.chunk_size_m)
+                .map_err(|e| e.within(band.name()))?;
             let s = Streamer::new(Arc::new(source), c.stream.clone(), loaders)
                 .map_err(|e| e.within(band.name()))?;
             bands.push(s);

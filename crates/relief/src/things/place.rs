@@ -130,6 +130,9 @@ pub struct Spot {
     pub keep: f64,
     /// Drawn on the chunk's own plane: only such a candidate can stand in its square.
     pub own: bool,
+    /// The plane it was drawn on, and where on it.
+    pub plane: u8,
+    pub drawn: [f64; 2],
 }
 
 /// A part of a plane, `[x0, x1] × [z0, z1]`, whose candidate cells are drawn.
@@ -156,13 +159,14 @@ pub trait Sites {
     }
     /// Point (x, z) of plane `plane`, if that plane owns the ground there.
     fn locate(&self, plane: u8, x: f64, z: f64) -> Option<Spot> {
-        let _ = plane;
         Some(Spot {
             x,
             z,
             at: DVec3::new(x, 0.0, z),
             keep: 1.0,
             own: true,
+            plane,
+            drawn: [x, z],
         })
     }
     /// The biome at `spot`, cheaply: placement thins by it before asking for the whole site.

@@ -231,7 +231,8 @@ impl FlatBench {
         if let Some((id, walk)) = walks.first().filter(|_| settings.runs("things")) {
             let at = |f: usize| self.at(walk, f);
             let cfg = self.runtime_config();
-            super::things::figures(&self.world, &cfg, &at, id.frames, mid, piece_read, &mut fig)?;
+            let ground = relief::runtime::Ground::Flat(self.world.clone());
+            super::things::figures(&ground, &cfg, &at, id.frames, mid, piece_read, &mut fig)?;
         }
         if settings.runs("throughput") {
             self.throughput(&mut fig, &locs, &paths)?;

@@ -204,6 +204,24 @@ impl PlanetBench {
             frames.push(d.frames);
         }
 
+        // Things placed around the first land on a spiral out from 0° N 0° E (the first
+        // route's start where there is none), and the first route's path with things on and
+        // off.
+        if let Some((id, walk)) = walks.first().filter(|_| settings.runs("things")) {
+            let at = |f: usize| self.at(walk, f);
+            let ground = relief::runtime::Ground::Planet(self.planet.clone());
+            let (pole, r) = (self.planet.pole(), self.planet.radius());
+            let land = (0..4000)
+                .map(|k| {
+                    let t = k as f64 / 4000.0;
+                    let (lat, lon) = (70f64.to_radians() * t, 40.0 * std::f64::consts::TAU * t);
+                    relief::planet::cube::from_lat_lon(lat * lon.cos().signum(), lon, pole)
+                })
+                .find(|d| self.planet.overview_height(*d).is_ok_and(|h| h > 20.0));
+            let start = land.map_or(at(0).0, |d| d * r);
+            let cfg = self.runtime_config();
+            super::things::figures(&ground, &cfg, &at, id.frames, start, piece_read, &mut fig)?;
+        }
         if settings.runs("throughput") {
             // Tile loads against a raw read of the same stored bytes, one thread, warm, medians of 5.
             let (mut raws, mut loads) = (Vec::new(), Vec::new());
@@ -387,6 +405,7 @@ impl PlanetBench {
             m.of("throughput.tile_ms"),
         );
         super::first_visit::print(m, "tile");
+        super::things::print(m, routes);
         println!(
             "queries (1 thread): batch height {:.1} M/s; height {:.3} µs; normal {:.3} µs; river within 200 m {:.3} µs; lake {:.3} µs; the control {:.3} µs",
             m.of("queries.batch_height_mps"),

@@ -1,15 +1,12 @@
-//! `things.*`: placed things, on a flat world that has them. How fast one loader places each
-//! band's chunks around the middle (things per second, per-chunk time), what a chunk holds in
+//! `things.*`: placed things, on a world or planet that has them. How fast one loader places
+//! each band's chunks around the middle (things per second, per-chunk time), what a chunk holds in
 //! memory, and what things add to a frame: the first route's whole update (its first ten
 //! seconds at most) with things on against the same with them off, in this run. The hand-over on the main thread is
 //! each route's own (`<route>.things_handover_*`, drive.rs).
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use relief::flat::things::ThingSource;
-use relief::flat::World;
-use relief::runtime::ThingsConfig;
+use relief::runtime::{Ground, ThingStream, ThingsConfig};
 use relief::stream::Source;
 use relief::things::Band;
 use relief::{DVec3, Runtime, RuntimeConfig};
@@ -22,9 +19,9 @@ use crate::timing::{millis, percentile};
 /// The most frames of the first route driven with things on and off: ten seconds each.
 const MOST_FRAMES: usize = 600;
 
-/// `things.*` figures; none where the world has no placement table.
+/// `things.*` figures; none where the ground has no placement table.
 pub fn figures(
-    world: &Arc<World>,
+    ground: &Ground,
     config: &RuntimeConfig,
     at: &dyn Fn(usize) -> (DVec3, DVec3),
     frames: usize,
@@ -32,16 +29,19 @@ pub fn figures(
     piece_read: Duration,
     fig: &mut Figures,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let rules = world.things().clone();
+    let rules = match ground {
+        Ground::Flat(w) => w.things().clone(),
+        Ground::Planet(p) => p.things()?.clone(),
+    };
     if rules.is_empty() {
         return Ok(());
     }
     let bands = ThingsConfig::default();
     let mut f = Figures::default();
 
-    // Placement on this thread, regions resident around the middle.
+    // Placement on this thread, pieces resident around the middle.
     let mut rt = Runtime::new(
-        world.clone(),
+        ground.clone(),
         RuntimeConfig {
             collision: None,
             lod: None,
@@ -49,11 +49,10 @@ pub fn figures(
         },
     )?;
     rt.settle(mid, Duration::from_secs(60))?;
-    let terrain = rt.queries().flat().expect("a flat world").clone();
     let (mut all_things, mut all_time) = (0usize, Duration::ZERO);
     for band in Band::ALL.into_iter().filter(|b| rules.has_band(*b)) {
         let c = bands.band(band);
-        let source = ThingSource::new(terrain.clone(), rules.clone(), band, c.chunk_size_m)?;
+        let source = ThingStream::new(rt.queries(), rules.clone(), band, c.chunk_size_m)?;
         let mut keys = Vec::new();
         source.keys_within(mid, c.stream.load_radius, &mut keys);
         let (mut times, mut things) = (Vec::with_capacity(keys.len()), 0usize);
@@ -91,7 +90,7 @@ pub fn figures(
     drop(rt);
 
     // Memory: what a built chunk of each band holds, settled around the middle.
-    let mut rt = Runtime::new(world.clone(), config.clone())?;
+    let mut rt = Runtime::new(ground.clone(), config.clone())?;
     rt.settle(mid, Duration::from_secs(60))?;
     for (band, s) in Band::ALL.into_iter().zip(rt.stats().things) {
         if let Some(s) = s {
@@ -106,7 +105,7 @@ pub fn figures(
     // The walking route with things on, then off.
     for (name, things) in [("on", config.things.clone()), ("off", None)] {
         let mut rt = Runtime::new(
-            world.clone(),
+            ground.clone(),
             RuntimeConfig {
                 things,
                 ..config.clone()
