@@ -156,6 +156,13 @@ pub fn direction(p: Projection, face: usize, a: f64, b: f64) -> DVec3 {
 /// `d` need not be unit length but must not be zero.
 #[inline]
 pub fn face_coords(p: Projection, d: DVec3) -> (usize, f64, f64) {
+    face_coords_by(d, |u| p.from_plane(u))
+}
+
+/// [`face_coords`] with the projection's inverse given (gnomonic plane coordinate to face
+/// coordinate): for a caller that must take it from one implementation on every machine.
+#[inline]
+pub fn face_coords_by(d: DVec3, from_plane: impl Fn(f64) -> f64) -> (usize, f64, f64) {
     let ax = d.abs();
     let axis = if ax[0] >= ax[1] && ax[0] >= ax[2] {
         0
@@ -170,8 +177,8 @@ pub fn face_coords(p: Projection, d: DVec3) -> (usize, f64, f64) {
     let (u, v) = (d.dot(r) / w, d.dot(t) / w);
     (
         face,
-        p.from_plane(u).clamp(-1.0, 1.0),
-        p.from_plane(v).clamp(-1.0, 1.0),
+        from_plane(u).clamp(-1.0, 1.0),
+        from_plane(v).clamp(-1.0, 1.0),
     )
 }
 
@@ -258,6 +265,12 @@ pub struct Stencil {
 #[inline]
 pub fn stencil(p: Projection, n: u32, d: DVec3) -> Stencil {
     let (face, a, b) = face_coords(p, d);
+    stencil_at(face, a, b, n)
+}
+
+/// The bilinear stencil around face coordinates (a, b) of `face`.
+#[inline]
+pub fn stencil_at(face: usize, a: f64, b: f64, n: u32) -> Stencil {
     let (s, t) = (index_of(a, n), index_of(b, n));
     let (i0, j0) = (s.floor() as i64, t.floor() as i64);
     let at = [(0, 0), (1, 0), (0, 1), (1, 1)].map(|(di, dj)| resolve(face, i0 + di, j0 + dj, n));

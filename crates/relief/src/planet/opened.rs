@@ -484,9 +484,16 @@ pub fn bilinear(
     p: Projection,
     n: u32,
     d: DVec3,
+    get: impl FnMut(usize, i64, i64) -> Option<f32>,
+) -> Option<f32> {
+    bilinear_over(cube::stencil(p, n, d), get)
+}
+
+/// [`bilinear`] over a stencil already found.
+pub fn bilinear_over(
+    s: cube::Stencil,
     mut get: impl FnMut(usize, i64, i64) -> Option<f32>,
 ) -> Option<f32> {
-    let s = cube::stencil(p, n, d);
     let mut v = [None; 4];
     for (slot, at) in v.iter_mut().zip(s.at) {
         if let Some((f, i, j)) = at {

@@ -12,9 +12,10 @@
 //! corners. The ground is read from held tiles (resident ones, else read and kept among the
 //! last few), never the overview, so a chunk's things are the same whenever it is built.
 //!
-//! Directions here use `libm`'s `tan` and `atan`; heights are read the way the height query
-//! reads them (through the cube's own projection), so a thing stands exactly on the ground
-//! the query answers.
+//! Directions and face coordinates here go through `libm`'s `tan` and `atan` (one
+//! implementation on every machine) and heights are read the way the height query reads them
+//! (bilinear over the same samples), so a planet's things are the same bytes everywhere and
+//! each stands on the ground the query answers.
 
 use std::cell::RefCell;
 use std::f64::consts::FRAC_PI_4;
@@ -26,7 +27,7 @@ use rustc_hash::FxHashMap;
 
 use super::blob::TileKey;
 use super::cube::{self, Projection, EDGES, FACES, SEAMS};
-use super::opened::{bilinear, Planet, PlanetTile};
+use super::opened::{bilinear_over, Planet, PlanetTile};
 use super::tables::PlanetLake;
 use super::terrain::{tangent_basis, PlanetTerrain};
 use crate::config::ConfigError;
@@ -110,6 +111,12 @@ impl Faces {
             Projection::Gnomonic => g,
         };
         (cube::normalize(n + u * r + v * t), share)
+    }
+
+    /// The face direction `d` falls on and its face coordinates there (as
+    /// [`cube::face_coords`], through `libm`'s `atan`: the same on every machine).
+    pub fn face_coords(&self, d: DVec3) -> (usize, f64, f64) {
+        cube::face_coords_by(d, |u| self.coordinate(u))
     }
 
     /// Where direction `d` lies in `face`'s extended plane; None far round the sphere.
@@ -437,23 +444,31 @@ impl PlanetSites<'_> {
         Some(read(&tiles[at].1, ((j % t) * t + i % t) as usize))
     }
 
-    /// The height at direction `d`, as the height query reads it.
-    fn height(&self, d: DVec3) -> Option<f64> {
-        let planet = self.source.planet();
-        let h = bilinear(
-            planet.projection(),
-            planet.face_resolution(),
-            d,
-            |f, i, j| self.sample(f, i, j, |t, k| t.height[k]),
-        )?;
+    /// The height at face coordinates (a, b) of `face`, as the height query reads it.
+    fn height_at(&self, face: usize, a: f64, b: f64) -> Option<f64> {
+        let n = self.source.planet().face_resolution();
+        let h = bilinear_over(cube::stencil_at(face, a, b, n), |f, i, j| {
+            self.sample(f, i, j, |t, k| t.height[k])
+        })?;
         h.is_finite().then_some(h as f64)
     }
 
-    /// `read` of the sample nearest direction `d`.
-    fn nearest<R>(&self, d: DVec3, read: impl FnOnce(&PlanetTile, usize) -> R) -> Option<R> {
-        let planet = self.source.planet();
-        let (f, i, j) = cube::nearest(planet.projection(), planet.face_resolution(), d);
-        self.sample(f, i, j, read)
+    /// The height at direction `d`, as the height query reads it (its face coordinates
+    /// through `libm`, so the same on every machine).
+    fn height(&self, d: DVec3) -> Option<f64> {
+        let (face, a, b) = self.source.faces.face_coords(d);
+        self.height_at(face, a, b)
+    }
+
+    /// `read` of the sample nearest where `spot` was drawn, found on the face that drew it
+    /// (a face owns only its own samples' ground, so no direction is turned back into face
+    /// coordinates).
+    fn nearest<R>(&self, spot: &Spot, read: impl FnOnce(&PlanetTile, usize) -> R) -> Option<R> {
+        let n = self.source.planet().face_resolution();
+        let h = self.source.faces.half;
+        let index = |c: f64| cube::index_of(c / h, n).round().clamp(0.0, n as f64 - 1.0) as i64;
+        let (i, j) = (index(spot.drawn[0]), index(spot.drawn[1]));
+        self.sample(spot.plane as usize, i, j, read)
     }
 }
 
@@ -541,28 +556,23 @@ impl Sites for PlanetSites<'_> {
         })
     }
 
-    /// The sample nearest the point, found on the face that drew it (a face owns only its
-    /// own samples' ground, so no direction need be turned back into face coordinates).
     fn biome(&self, spot: &Spot) -> Option<u8> {
-        let planet = self.source.planet();
-        let n = planet.face_resolution();
-        let h = self.source.faces.half;
-        let index = |c: f64| cube::index_of(c / h, n).round().clamp(0.0, n as f64 - 1.0) as i64;
-        let (i, j) = (index(spot.drawn[0]), index(spot.drawn[1]));
-        self.sample(spot.plane as usize, i, j, |t, k| t.biome[k])
+        self.nearest(spot, |t, k| t.biome[k])
     }
 
     fn site(&self, spot: &Spot) -> Option<Site> {
         let planet = self.source.planet();
         let (r, step) = (planet.radius(), planet.spacing());
         let d = cube::normalize(spot.at);
-        let height = self.height(d)?;
+        // Where it was drawn: its own face's coordinates, exactly.
+        let h = self.source.faces.half;
+        let height = self.height_at(spot.plane as usize, spot.drawn[0] / h, spot.drawn[1] / h)?;
         // The normal as the normal query takes it: heights a sample apart east and north.
         let (east, north) = tangent_basis(d, planet.pole());
         let at = |e: f64, n: f64| self.height(cube::normalize(d + (east * e + north * n) / r));
         let gx = (at(step, 0.0)? - at(-step, 0.0)?) / (2.0 * step);
         let gz = (at(0.0, step)? - at(0.0, -step)?) / (2.0 * step);
-        let (biome, lake) = self.nearest(d, |t, k| (t.biome[k], t.lake[k]))?;
+        let (biome, lake) = self.nearest(spot, |t, k| (t.biome[k], t.lake[k]))?;
         Some(Site {
             height,
             position: d * (r + height),
