@@ -410,3 +410,38 @@ fn keys_within_are_exactly_the_chunks_in_reach_and_moves_bound_distances() {
         }
     }
 }
+
+/// Rivers gathered once near a chunk answer as the whole index does for every point within
+/// the reach they were gathered for: the same distance and water, on a baked planet's rivers.
+#[test]
+fn rivers_gathered_near_a_place_answer_as_the_index_does() {
+    let planet = Arc::new(
+        Planet::open_bytes("baked", Box::new(common::planet_blob("relief").to_vec())).unwrap(),
+    );
+    let terrain = PlanetTerrain::new(planet.clone(), Resident::default()).unwrap();
+    let reaches = planet.reaches().unwrap();
+    let r = planet.radius();
+    let (mut compared, mut found) = (0, 0);
+    for reach in reaches.iter().step_by(reaches.len().div_ceil(12).max(1)) {
+        let p = reach.points[reach.points.len() / 2];
+        let centre = DVec3::new(p[0] as f64, p[1] as f64, p[2] as f64) * r;
+        let near = terrain.rivers_near(centre, 3000.0);
+        for k in 0..200 {
+            let t = k as f64 * 0.61;
+            let offset = DVec3::new(t.sin(), (t * 1.7).cos(), (t * 0.3).sin()) * (k as f64 * 9.0);
+            let at = (centre + offset).normalize() * r;
+            let radius = 3000.0 - offset.length() - 1.0;
+            let (a, b) = (
+                terrain.river(at, radius),
+                terrain.river_among(&near, at, radius),
+            );
+            assert_eq!(a.is_some(), b.is_some(), "{at}");
+            if let (Some(a), Some(b)) = (a, b) {
+                assert_eq!((a.distance_m, a.has_water), (b.distance_m, b.has_water));
+                found += 1;
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared > 1000 && found > 500, "{found} of {compared}");
+}

@@ -64,7 +64,10 @@ type Map = PieceMap<TileKey, PlanetTile>;
 /// tile, and a hit skips hashing the key.
 type LastTile<'m> = std::cell::Cell<Option<(TileKey, &'m PlanetTile)>>;
 /// River segments on the sea-level sphere, tagged (reach index, first point's index).
-type RiverIndex = RTree<GeomWithData<Line<[f64; 3]>, (u32, u32)>>;
+type RiverIndex = RTree<RiverSegment>;
+/// One segment of a river reach on the sea-level sphere, tagged (reach index, first point's
+/// index).
+pub type RiverSegment = GeomWithData<Line<[f64; 3]>, (u32, u32)>;
 
 /// A query handle over a planet and a resident tile map. Cheap to clone; Send + Sync.
 #[derive(Clone)]
@@ -282,12 +285,58 @@ impl PlanetTerrain {
         if !usable(pos) || radius.is_nan() || radius < 0.0 {
             return None;
         }
-        let r = self.planet.radius();
-        let p = direction(pos) * r;
+        let p = direction(pos) * self.planet.radius();
         let (hit, d2) = self
             .rivers
             .nearest_neighbor_iter_with_distance_2(&p.to_array())
             .next()?;
+        self.river_at(hit, d2, p, radius)
+    }
+
+    /// The river segments that may lie within `reach` metres of `pos` (their bounds do), for
+    /// many [`river_among`](Self::river_among) queries near one place.
+    pub fn rivers_near(&self, pos: DVec3, reach: f64) -> Vec<&RiverSegment> {
+        if !usable(pos) || reach.is_nan() || reach < 0.0 {
+            return Vec::new();
+        }
+        let p = direction(pos) * self.planet.radius();
+        let corner = |s: f64| (p + DVec3::splat(s * reach)).to_array();
+        let bounds = rstar::AABB::from_corners(corner(-1.0), corner(1.0));
+        self.rivers
+            .locate_in_envelope_intersecting(&bounds)
+            .collect()
+    }
+
+    /// [`river`](Self::river) among `segments` (from [`rivers_near`](Self::rivers_near)):
+    /// the same answer wherever `pos` lies within the reach they were gathered for, less
+    /// `radius`.
+    pub fn river_among(
+        &self,
+        segments: &[&RiverSegment],
+        pos: DVec3,
+        radius: f64,
+    ) -> Option<PlanetRiverAt> {
+        if !usable(pos) || radius.is_nan() || radius < 0.0 {
+            return None;
+        }
+        let p = direction(pos) * self.planet.radius();
+        let at = p.to_array();
+        let (hit, d2) = segments
+            .iter()
+            .map(|s| (*s, rstar::PointDistance::distance_2(*s, &at)))
+            .min_by(|a, b| a.1.total_cmp(&b.1))?;
+        self.river_at(hit, d2, p, radius)
+    }
+
+    /// What segment `hit`, `d2` square metres from `p`, says of the river there.
+    fn river_at(
+        &self,
+        hit: &RiverSegment,
+        d2: f64,
+        p: DVec3,
+        radius: f64,
+    ) -> Option<PlanetRiverAt> {
+        let r = self.planet.radius();
         if d2 > radius * radius {
             return None;
         }

@@ -29,7 +29,7 @@ use super::blob::TileKey;
 use super::cube::{self, Projection, EDGES, FACES, SEAMS};
 use super::opened::{bilinear_over, Planet, PlanetTile};
 use super::tables::PlanetLake;
-use super::terrain::{tangent_basis, PlanetTerrain};
+use super::terrain::{tangent_basis, PlanetTerrain, RiverSegment};
 use crate::config::ConfigError;
 use crate::error::FormatError;
 use crate::recent::Recent;
@@ -191,6 +191,8 @@ pub struct PlanetThingSource {
     /// Chunks along a face side.
     per: i32,
     stretch: f64,
+    /// How far around a chunk candidates matter, plane metres.
+    margin: f64,
     /// Chunks' centres and reaches the streamer asked about lately.
     bounds: Mutex<FxHashMap<ThingKey, (DVec3, f64)>>,
 }
@@ -239,6 +241,7 @@ impl PlanetThingSource {
             size: 2.0 * faces.half / per as f64,
             per,
             stretch,
+            margin,
             faces,
             terrain,
             bounds: Mutex::new(FxHashMap::default()),
@@ -351,9 +354,10 @@ impl PlanetThingSource {
         }
         let (centre, reach) = self.centre_and_reach(key);
         let r = self.planet().radius();
-        // Lakes whose edge may lie within reach of any candidate (a chord is within a
-        // hundredth of its arc at any chunk's size).
-        let within = WATER_REACH_M + reach * r * 1.01 + self.size * self.stretch;
+        // Water that may lie within reach of any candidate: the chunk's circle (a chord is
+        // within a hundredth of its arc at any chunk's size) and its margin (no plane metre
+        // spans two of ground).
+        let within = WATER_REACH_M + reach * r * 1.01 + 2.0 * self.margin;
         let lakes = self
             .planet()
             .lakes()?
@@ -361,10 +365,12 @@ impl PlanetThingSource {
             .map(Shore::of)
             .filter(|l| l.distance(centre, r) <= within)
             .collect();
+        let rivers = self.terrain.rivers_near(centre * r, within);
         let sites = PlanetSites {
             source: self,
             face,
             lakes,
+            rivers,
             tiles: RefCell::new(Vec::new()),
             failure: RefCell::new(None),
         };
@@ -406,6 +412,8 @@ struct PlanetSites<'a> {
     source: &'a PlanetThingSource,
     face: usize,
     lakes: Vec<Shore>,
+    /// River segments that may lie within reach of any candidate.
+    rivers: Vec<&'a RiverSegment>,
     /// The tiles read so far (a chunk reads one to four, a few more at cube corners).
     tiles: RefCell<Vec<(TileKey, Arc<PlanetTile>)>>,
     /// The first tile that failed to read: the chunk fails with it.
@@ -586,7 +594,11 @@ impl Sites for PlanetSites<'_> {
     fn water(&self, spot: &Spot, site: &Site) -> Water {
         // The sea is everything below the radius.
         let mut w = Water::far(site.in_lake || site.height < 0.0);
-        if let Some(river) = self.source.terrain.river(spot.at, WATER_REACH_M) {
+        if let Some(river) = self
+            .source
+            .terrain
+            .river_among(&self.rivers, spot.at, WATER_REACH_M)
+        {
             w.wet |= river.has_water;
             w.near(
                 river.distance_m as f64 - river.width_m as f64 / 2.0,
