@@ -193,6 +193,8 @@ pub struct PlanetThingSource {
     stretch: f64,
     /// How far around a chunk candidates matter, plane metres.
     margin: f64,
+    /// Every lake, as placement reads it (gathered per chunk from these).
+    shores: Vec<Shore>,
     /// Chunks' centres and reaches the streamer asked about lately.
     bounds: Mutex<FxHashMap<ThingKey, (DVec3, f64)>>,
 }
@@ -201,7 +203,7 @@ impl PlanetThingSource {
     /// `band`'s chunks of about `size_m` metres (shrunk so a whole number spans a face) over
     /// `terrain`'s planet and resident tiles. A size the band's table can't hold in a chunk
     /// ([`check_band`]), or a planet too small for its margins, is an error naming
-    /// `chunk_size_m`; a planet whose seed text doesn't read is one too.
+    /// `chunk_size_m`; a planet whose seed or lake table doesn't read is one too.
     pub fn new(
         terrain: PlanetTerrain,
         rules: Arc<Rules>,
@@ -231,8 +233,16 @@ impl PlanetThingSource {
                 ),
             ));
         }
-        let seed = planet_things_seed(&planet)
-            .map_err(|e| ConfigError::new("chunk_size_m", format!("the planet's seed: {e}")))?;
+        let unread = |what: &str, e: FormatError| {
+            ConfigError::new("chunk_size_m", format!("the planet's {what}: {e}"))
+        };
+        let seed = planet_things_seed(&planet).map_err(|e| unread("seed", e))?;
+        let shores = planet
+            .lakes()
+            .map_err(|e| unread("lakes", e))?
+            .iter()
+            .map(Shore::of)
+            .collect();
         Ok(PlanetThingSource {
             recent: Recent::new(RECENT_TILES),
             rules,
@@ -242,6 +252,7 @@ impl PlanetThingSource {
             per,
             stretch,
             margin,
+            shores,
             faces,
             terrain,
             bounds: Mutex::new(FxHashMap::default()),
@@ -359,11 +370,10 @@ impl PlanetThingSource {
         // spans two of ground).
         let within = WATER_REACH_M + reach * r * 1.01 + 2.0 * self.margin;
         let lakes = self
-            .planet()
-            .lakes()?
+            .shores
             .iter()
-            .map(Shore::of)
             .filter(|l| l.distance(centre, r) <= within)
+            .copied()
             .collect();
         let rivers = self.terrain.rivers_near(centre * r, within);
         let sites = PlanetSites {
