@@ -99,8 +99,9 @@ impl Faces {
         self.direction_and_share(face, x, z).0
     }
 
-    /// [`direction`](Self::direction) and [`share`](Self::share) at once (one pair of
-    /// `tan`s for both).
+    /// [`direction`](Self::direction) and the ground area per plane area there (1 at a
+    /// face's centre, less elsewhere: the cube's area element, `(1+u²+v²)^(−3/2)` per gnomonic
+    /// plane area), from one pair of `tan`s.
     pub fn direction_and_share(&self, face: usize, x: f64, z: f64) -> (DVec3, f64) {
         let [n, r, t] = FACES[face];
         let (u, v) = (self.gnomonic(x / self.half), self.gnomonic(z / self.half));
@@ -134,12 +135,6 @@ impl Faces {
     pub fn owns(&self, x: f64, z: f64) -> bool {
         let inside = |v: f64| -self.half <= v && v < self.half;
         inside(x) && inside(z)
-    }
-
-    /// Ground area per plane area at plane point (x, z): 1 at a face's centre, less
-    /// elsewhere (from the cube's area element, `(1+u²+v²)^(−3/2)` per gnomonic plane area).
-    pub fn share(&self, x: f64, z: f64) -> f64 {
-        self.direction_and_share(0, x, z).1
     }
 
     /// The most plane metres one metre of ground spans in any direction, over the plane out
