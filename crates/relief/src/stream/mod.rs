@@ -395,11 +395,14 @@ impl<S: Source> Streamer<S> {
         match self.plan {
             None => true,
             Some(p) => {
+                let moved = self.source.moved(p.focus, focus);
                 self.trimmed > 0
                     || p.retry_at.is_some_and(|t| now >= t)
+                    // Not moved at all, nothing can differ, even with a key standing exactly
+                    // on a radius (no slack): a loading screen's updates plan only for loads.
                     // NaN (a source's bad measure) plans, as moving too far does.
-                    || self.source.moved(p.focus, focus).partial_cmp(&p.slack)
-                        != Some(std::cmp::Ordering::Less)
+                    || (moved != 0.0
+                        && moved.partial_cmp(&p.slack) != Some(std::cmp::Ordering::Less))
             }
         }
     }
