@@ -377,13 +377,12 @@ pub fn things(data: &[u8]) {
 struct FuzzGround(u8);
 
 impl relief::things::Sites for FuzzGround {
-    fn biome(&self, s: &relief::things::Spot) -> Option<u8> {
-        let (x, z) = (s.x, s.z);
+    fn biome(&self, _: u8, x: f64, z: f64) -> Option<u8> {
         let hole = (x - 4.0).abs() < 1.0 && (z - 30.0).abs() < 1.0;
         (!hole).then(|| ((x + z).rem_euclid(f64::from(self.0))) as u8)
     }
     fn site(&self, s: &relief::things::Spot) -> Option<relief::things::Site> {
-        let biome = self.biome(s)?;
+        let biome = self.biome(s.plane, s.x, s.z)?;
         let (x, z) = (s.x, s.z);
         let normal = DVec3::new((x * 0.3).sin(), 1.0, (z * 0.2).cos()).normalize();
         let height = 40.0 + 30.0 * (x * 0.05).sin();
@@ -396,7 +395,12 @@ impl relief::things::Sites for FuzzGround {
             in_lake: z > 36.0 && x > 0.0,
         })
     }
-    fn water(&self, s: &relief::things::Spot, _: &relief::things::Site) -> relief::things::Water {
+    fn water(
+        &self,
+        s: &relief::things::Spot,
+        _: &relief::things::Site,
+        _: bool,
+    ) -> relief::things::Water {
         let distance = s.x.abs().min(relief::things::WATER_REACH_M);
         relief::things::Water {
             distance,

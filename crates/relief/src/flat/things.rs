@@ -152,8 +152,7 @@ struct FlatSites<'a> {
 }
 
 impl Sites for FlatSites<'_> {
-    fn biome(&self, s: &Spot) -> Option<u8> {
-        let (x, z) = (s.x, s.z);
+    fn biome(&self, _plane: u8, x: f64, z: f64) -> Option<u8> {
         let ground = self.terrain.ground_in(self.map, x, z)?;
         // A world without a biome layer reads as its first biome everywhere.
         (!ground.control.hole).then(|| ground.biome.unwrap_or(0))
@@ -180,7 +179,9 @@ impl Sites for FlatSites<'_> {
         })
     }
 
-    fn water(&self, s: &Spot, site: &Site) -> Water {
+    /// Reads the water as far as it reaches whatever the kind asks (the goal's rate holds
+    /// without looking nearer for kinds that need only `wet`).
+    fn water(&self, s: &Spot, site: &Site, _wet_only: bool) -> Water {
         let (x, z) = (s.x, s.z);
         let mut w = Water::far(site.in_lake || site.height < self.sea_level);
         if let Some(r) = self.terrain.river(x, z, WATER_REACH_M) {

@@ -17,7 +17,7 @@
 //! (bilinear over the same samples), so a planet's things are the same bytes everywhere and
 //! each stands on the ground the query answers.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::f64::consts::FRAC_PI_4;
 use std::sync::Arc;
 
@@ -190,6 +190,9 @@ pub struct PlanetThingSource {
     margin: f64,
     /// Every lake, as placement reads it (gathered per chunk from these).
     shores: Vec<Shore>,
+    /// Half the widest river, metres, and a hair: no spot farther from every river's line is
+    /// in one.
+    widest_half: f64,
     /// Chunks' centres and reaches the streamer asked about lately.
     bounds: Mutex<FxHashMap<ThingKey, (DVec3, f64)>>,
 }
@@ -238,6 +241,13 @@ impl PlanetThingSource {
             .iter()
             .map(Shore::of)
             .collect();
+        // Rivers whose table doesn't read answer no query, so cover nothing.
+        let widest = planet.reaches().map_or(0.0, |reaches| {
+            reaches
+                .iter()
+                .map(|r| r.width_m.max(r.head_width_m) as f64)
+                .fold(0.0, f64::max)
+        });
         Ok(PlanetThingSource {
             recent: Recent::new(RECENT_TILES),
             rules,
@@ -248,6 +258,7 @@ impl PlanetThingSource {
             stretch,
             margin,
             shores,
+            widest_half: widest / 2.0 + 0.01,
             faces,
             terrain,
             bounds: Mutex::new(FxHashMap::default()),
@@ -371,12 +382,17 @@ impl PlanetThingSource {
             .copied()
             .collect();
         let rivers = self.terrain.rivers_near(centre * r, within);
+        // And the rivers that could cover any of them, for kinds that read no more.
+        let covering = self.widest_half + reach * r * 1.01 + 2.0 * self.margin;
+        let wet_rivers = self.terrain.rivers_near(centre * r, covering);
         let sites = PlanetSites {
             source: self,
             face,
             lakes,
             rivers,
+            wet_rivers,
             tiles: RefCell::new(Vec::new()),
+            last: Cell::new(0),
             failure: RefCell::new(None),
         };
         let things = place::place(&self.rules, self.seed, self.band, self.square(key), &sites);
@@ -412,6 +428,10 @@ impl Shore {
     }
 }
 
+/// The most samples a draw scans for the biomes under it (a far chunk on a planet of fine
+/// samples); beyond, it thins by the table's highest rate.
+const MOST_SAMPLES_SCANNED: i64 = 4096;
+
 /// A planet's ground as placement reads it: the tiles a chunk holds.
 struct PlanetSites<'a> {
     source: &'a PlanetThingSource,
@@ -419,8 +439,12 @@ struct PlanetSites<'a> {
     lakes: Vec<Shore>,
     /// River segments that may lie within reach of any candidate.
     rivers: Vec<&'a RiverSegment>,
+    /// Those that may cover one.
+    wet_rivers: Vec<&'a RiverSegment>,
     /// The tiles read so far (a chunk reads one to four, a few more at cube corners).
     tiles: RefCell<Vec<(TileKey, Arc<PlanetTile>)>>,
+    /// Which of them the last sample read.
+    last: Cell<usize>,
     /// The first tile that failed to read: the chunk fails with it.
     failure: RefCell<Option<FormatError>>,
 }
@@ -435,26 +459,34 @@ impl PlanetSites<'_> {
         read: impl FnOnce(&PlanetTile, usize) -> R,
     ) -> Option<R> {
         let t = self.source.planet().tile_size() as i64;
+        let (tx, ty) = (i / t, j / t);
         let key = TileKey {
             face: f as u8,
-            tx: (i / t) as u16,
-            ty: (j / t) as u16,
+            tx: tx as u16,
+            ty: ty as u16,
         };
         let mut tiles = self.tiles.borrow_mut();
-        let at = match tiles.iter().rposition(|(k, _)| *k == key) {
-            Some(at) => at,
-            None => match self.source.tile(key) {
-                Ok(tile) => {
-                    tiles.push((key, tile));
-                    tiles.len() - 1
-                }
-                Err(e) => {
-                    self.failure.borrow_mut().get_or_insert(e);
-                    return None;
-                }
+        // Most reads fall in the tile the last one did.
+        let last = self.last.get();
+        let at = match tiles.get(last).is_some_and(|(k, _)| *k == key) {
+            true => last,
+            false => match tiles.iter().position(|(k, _)| *k == key) {
+                Some(at) => at,
+                None => match self.source.tile(key) {
+                    Ok(tile) => {
+                        tiles.push((key, tile));
+                        tiles.len() - 1
+                    }
+                    Err(e) => {
+                        self.failure.borrow_mut().get_or_insert(e);
+                        return None;
+                    }
+                },
             },
         };
-        Some(read(&tiles[at].1, ((j % t) * t + i % t) as usize))
+        self.last.set(at);
+        let (u, v) = (i - tx * t, j - ty * t);
+        Some(read(&tiles[at].1, (v * t + u) as usize))
     }
 
     /// The height at face coordinates (a, b) of `face`, as the height query reads it.
@@ -473,15 +505,28 @@ impl PlanetSites<'_> {
         self.height_at(face, a, b)
     }
 
-    /// `read` of the sample nearest where `spot` was drawn, found on the face that drew it
-    /// (a face owns only its own samples' ground, so no direction is turned back into face
-    /// coordinates).
-    fn nearest<R>(&self, spot: &Spot, read: impl FnOnce(&PlanetTile, usize) -> R) -> Option<R> {
+    /// `read` of the sample nearest plane point `drawn` of face `face`, where a candidate was
+    /// drawn (a face owns only its own samples' ground, so no direction is turned back into
+    /// face coordinates).
+    fn nearest<R>(
+        &self,
+        face: u8,
+        drawn: [f64; 2],
+        read: impl FnOnce(&PlanetTile, usize) -> R,
+    ) -> Option<R> {
+        let (i, j) = (self.nearest_index(drawn[0]), self.nearest_index(drawn[1]));
+        self.sample(face as usize, i, j, read)
+    }
+
+    /// The index of the sample row or column nearest plane coordinate `c` (metres), on any
+    /// face; never decreasing as `c` grows.
+    fn nearest_index(&self, c: f64) -> i64 {
         let n = self.source.planet().face_resolution();
-        let h = self.source.faces.half;
-        let index = |c: f64| cube::index_of(c / h, n).round().clamp(0.0, n as f64 - 1.0) as i64;
-        let (i, j) = (index(spot.drawn[0]), index(spot.drawn[1]));
-        self.sample(spot.plane as usize, i, j, read)
+        // Rounded half away from zero, as `round` would, without its call: the index is never
+        // negative once clamped, and its fraction is exact.
+        let v = cube::index_of(c / self.source.faces.half, n).clamp(0.0, n as f64 - 1.0);
+        let whole = v as i64;
+        whole + (v - whole as f64 >= 0.5) as i64
     }
 }
 
@@ -569,8 +614,23 @@ impl Sites for PlanetSites<'_> {
         })
     }
 
-    fn biome(&self, spot: &Spot) -> Option<u8> {
-        self.nearest(spot, |t, k| t.biome[k])
+    fn biomes_within(&self, plane: u8, part: Rect, seen: &mut dyn FnMut(u8)) -> bool {
+        // The samples nearest the part's corners bound those nearest any point in it.
+        let (i0, i1) = (self.nearest_index(part.x0), self.nearest_index(part.x1));
+        let (j0, j1) = (self.nearest_index(part.z0), self.nearest_index(part.z1));
+        if (i1 - i0 + 1) * (j1 - j0 + 1) > MOST_SAMPLES_SCANNED {
+            return false;
+        }
+        (j0..=j1).all(|j| {
+            (i0..=i1).all(|i| {
+                self.sample(plane as usize, i, j, |t, k| seen(t.biome[k]))
+                    .is_some()
+            })
+        })
+    }
+
+    fn biome(&self, plane: u8, x: f64, z: f64) -> Option<u8> {
+        self.nearest(plane, [x, z], |t, k| t.biome[k])
     }
 
     fn site(&self, spot: &Spot) -> Option<Site> {
@@ -585,7 +645,7 @@ impl Sites for PlanetSites<'_> {
         let at = |e: f64, n: f64| self.height(cube::normalize(d + (east * e + north * n) / r));
         let gx = (at(step, 0.0)? - at(-step, 0.0)?) / (2.0 * step);
         let gz = (at(0.0, step)? - at(0.0, -step)?) / (2.0 * step);
-        let (biome, lake) = self.nearest(spot, |t, k| (t.biome[k], t.lake[k]))?;
+        let (biome, lake) = self.nearest(spot.plane, spot.drawn, |t, k| (t.biome[k], t.lake[k]))?;
         Some(Site {
             height,
             position: d * (r + height),
@@ -596,9 +656,19 @@ impl Sites for PlanetSites<'_> {
         })
     }
 
-    fn water(&self, spot: &Spot, site: &Site) -> Water {
+    fn water(&self, spot: &Spot, site: &Site, wet_only: bool) -> Water {
         // The sea is everything below the radius.
         let mut w = Water::far(site.in_lake || site.height < 0.0);
+        if wet_only {
+            // The nearest river, if it is near enough to cover the spot: the query's answer
+            // there (lakes cover only what their layer holds, read in the site).
+            let source = self.source;
+            let river = source
+                .terrain
+                .river_among(&self.wet_rivers, spot.at, source.widest_half);
+            w.wet |= river.is_some_and(|r| r.has_water);
+            return w.done();
+        }
         if let Some(river) = self
             .source
             .terrain

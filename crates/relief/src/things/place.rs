@@ -12,7 +12,10 @@
 //! Matérn's second hard-core process. Priority is the kind's rank (bigger kinds first), then
 //! a draw. No two things ever stand closer than their spacing, and a thing's fate depends
 //! only on candidates within that spacing, so a square is decided by its own ground plus a
-//! margin, and squares agree at their edges.
+//! margin, and squares agree at their edges. The ground under a candidate (its height,
+//! slope and water, the costly reads) is read only when a decision needs it: a candidate
+//! beaten by an eligible one never reads its own, and one in the margin only if a weaker one
+//! within its spacing asks.
 //!
 //! A flat world is one plane. A planet is six, its cube's faces ([`Sites::planes`]): each
 //! face draws candidates on its own plane where it owns the ground, every candidate is
@@ -23,6 +26,8 @@
 //! Only `+ − × ÷`, `sqrt` (all correctly rounded in IEEE 754) and `libm`'s `sin`, `cos` and
 //! `exp` (one implementation on every platform) reach a flat world's results, in a fixed
 //! order: positions and transforms are identical everywhere.
+
+use std::cell::OnceCell;
 
 use glam::DVec3;
 
@@ -169,13 +174,23 @@ pub trait Sites {
             drawn: [x, z],
         })
     }
-    /// The biome at `spot`, cheaply: placement thins by it before asking for the whole site.
-    /// None where nothing may stand (off the ground a chunk holds, or a hole).
-    fn biome(&self, spot: &Spot) -> Option<u8>;
+    /// Calls `seen` with every biome [`Sites::biome`] can answer within `part` of plane
+    /// `plane` (and perhaps more), and returns true; or returns false where it cannot tell
+    /// cheaply (the default): placement then thins by the table's highest rate there.
+    fn biomes_within(&self, _plane: u8, _part: Rect, _seen: &mut dyn FnMut(u8)) -> bool {
+        false
+    }
+    /// The biome at point (x, z) of plane `plane`, where a candidate was drawn (its
+    /// [`Spot::drawn`]), cheaply: placement thins by it before it locates the candidate or
+    /// asks for the whole site. None where nothing may stand (off the ground a chunk holds,
+    /// or a hole).
+    fn biome(&self, plane: u8, x: f64, z: f64) -> Option<u8>;
     /// The ground at `spot`; None where nothing may stand. Its biome is [`Sites::biome`]'s.
     fn site(&self, spot: &Spot) -> Option<Site>;
-    /// Water near `spot`, whose site is `site`.
-    fn water(&self, spot: &Spot, site: &Site) -> Water;
+    /// Water near `spot`, whose site is `site`. Where `wet_only`, the kind asking limits
+    /// neither distance nor wetness, and only [`Water::wet`] must be right: a ground may
+    /// then look no farther than the water that could cover the spot.
+    fn water(&self, spot: &Spot, site: &Site, wet_only: bool) -> Water;
 }
 
 /// A square of the plane: x in `[x0, x0 + size)`, z likewise.
@@ -200,8 +215,8 @@ pub struct Thing {
     pub scale: f64,
 }
 
-/// A candidate still in the running.
-#[derive(Clone, Copy, Debug)]
+/// A candidate still in the running: it survived thinning to its biome's rate.
+#[derive(Clone, Debug)]
 struct Candidate {
     spot: Spot,
     kind: u16,
@@ -209,7 +224,10 @@ struct Candidate {
     priority: (u32, u64, u64),
     id: u64,
     inside: bool,
-    site: Site,
+    /// Its site where it meets its kind's limits, read when first asked: a candidate whose
+    /// fate nothing depends on (beaten before it was asked, or in the margin and never
+    /// nearer a weaker one than their spacing) never reads its ground.
+    site: OnceCell<Option<Site>>,
 }
 
 /// The k-th independent draw of a candidate.
@@ -305,6 +323,12 @@ pub fn place(
             grids.push((j, Buckets::new(&candidates, start, area, kind.spacing)));
         }
     }
+    // A candidate's site, read once, whoever asks first: what stands is the same whatever
+    // the order sites are read in.
+    let site_of = |c: &Candidate| {
+        *c.site
+            .get_or_init(|| suits(&rules.kinds[c.kind as usize], &c.spot, sites))
+    };
     let mut things = Vec::new();
     for c in candidates.iter().filter(|c| c.inside) {
         let kind = &rules.kinds[c.kind as usize];
@@ -323,11 +347,16 @@ pub fn place(
                 #[cfg(test)]
                 tests::COMPARED.with(|n| n.set(n.get() + 1));
                 let other = &candidates[o];
-                other.priority > c.priority && (other.spot.at - c.spot.at).length_squared() < d * d
+                other.priority > c.priority
+                    && (other.spot.at - c.spot.at).length_squared() < d * d
+                    && site_of(other).is_some()
             })
         });
-        if !beaten {
-            things.push(stand(kind, c));
+        if beaten {
+            continue;
+        }
+        if let Some(site) = site_of(c) {
+            things.push(stand(kind, c, &site));
             if things.len() == MAX_THINGS_PER_CHUNK {
                 break;
             }
@@ -346,8 +375,8 @@ struct Cut {
     part: Rect,
 }
 
-/// Draws kind `j`'s eligible candidates on `cut.plane` that lie within the margin of the
-/// square.
+/// Draws kind `j`'s candidates on `cut.plane` that lie within the margin of the square and
+/// survive thinning to their biome's rate.
 fn draw_candidates(
     rules: &Rules,
     seed: u64,
@@ -367,6 +396,14 @@ fn draw_candidates(
     let mean = kind.candidates_max * cell * cell;
     let none = libm::exp(-mean);
     let index = |v: f64| (v / cell).floor() as i64;
+    // The highest rate any point of the part can read: a candidate thinned at it is thinned
+    // wherever it falls, so it goes before its point is drawn (where one biome covers the
+    // part, most do).
+    let mut most = 0.0f64;
+    let rate_of = |b: u8| kind.candidates.get(b as usize).copied().unwrap_or(0.0);
+    if !sites.biomes_within(plane, part, &mut |b| most = most.max(rate_of(b))) {
+        most = kind.candidates_max;
+    }
     // Plane 0 (a flat world's only one) hashes as it always has.
     let base = mix(seed ^ kind.salt) ^ (plane as u64).wrapping_mul(0xd6e8_feb8_6659_fd93);
     for cz in index(part.z0)..=index(part.z1) {
@@ -382,8 +419,29 @@ fn draw_candidates(
             }
             for i in 0..n {
                 let id = mix(cell_hash ^ (i as u64 + 1));
+                let thin = unit(draw(id, 3)) * kind.candidates_max;
+                if thin >= most {
+                    continue;
+                }
                 let x = (cx as f64 + unit(draw(id, 1))) * cell;
                 let z = (cz as f64 + unit(draw(id, 2))) * cell;
+                // The cheap tests first, on the point as drawn: in the part whose candidates
+                // can reach the margin, and kept at its biome's rate were its ground's share
+                // of the plane whole (it is at most). Most candidates fall here, before the
+                // costlier locating.
+                let in_part = part.x0 <= x && x <= part.x1 && part.z0 <= z && z <= part.z1;
+                if !in_part {
+                    continue;
+                }
+                let Some(rate) = sites
+                    .biome(plane, x, z)
+                    .and_then(|b| kind.candidates.get(b as usize))
+                else {
+                    continue;
+                };
+                if thin >= *rate {
+                    continue;
+                }
                 let Some(spot) = sites.locate(plane, x, z) else {
                     continue;
                 };
@@ -391,19 +449,18 @@ fn draw_candidates(
                     clearance(spot.x, square.x0, square.size),
                     clearance(spot.z, square.z0, square.size),
                 );
-                if dx.max(dz) >= margin {
+                if dx.max(dz) >= margin || thin >= rate * spot.keep {
                     continue;
                 }
-                let Some(site) = eligible(kind, id, &spot, sites) else {
-                    continue;
-                };
+                #[cfg(test)]
+                tests::DRAWN.with(|n| n.set(n.get() + 1));
                 out.push(Candidate {
                     spot,
                     kind: j as u16,
                     priority: (kind.rank, draw(id, 4), id),
                     id,
                     inside: spot.own && dx == 0.0 && dz == 0.0,
-                    site,
+                    site: OnceCell::new(),
                 });
             }
         }
@@ -422,20 +479,14 @@ fn clearance(v: f64, lo: f64, size: f64) -> f64 {
     }
 }
 
-/// The candidate's site, if it survives thinning to its biome's rate (and the ground's
-/// share of its plane) and every limit.
-fn eligible(kind: &Kind, id: u64, spot: &Spot, sites: &impl Sites) -> Option<Site> {
-    // Thinning first: most candidates fall here, on the biome alone.
-    let rate = *kind.candidates.get(sites.biome(spot)? as usize)?;
-    if unit(draw(id, 3)) * kind.candidates_max >= rate * spot.keep {
-        return None;
-    }
+/// The site of a thinned candidate, if it meets every limit of its kind: eligible.
+fn suits(kind: &Kind, spot: &Spot, sites: &impl Sites) -> Option<Site> {
     let site = sites.site(spot)?;
     let within = |v: f64, r: [f64; 2]| r[0] <= v && v <= r[1];
     if !within(site.height, kind.height) || !within(site.level(), kind.normal_y) {
         return None;
     }
-    let water = sites.water(spot, &site);
+    let water = sites.water(spot, &site, !kind.reads_water);
     if water.wet
         || (kind.reads_water
             && !(within(water.distance, kind.water) && within(water.wetness, kind.wetness)))
@@ -447,17 +498,17 @@ fn eligible(kind: &Kind, id: u64, spot: &Spot, sites: &impl Sites) -> Option<Sit
 
 /// The thing a winning candidate becomes: its yaw, lean, up and scale drawn, in its site's
 /// frame.
-fn stand(kind: &Kind, c: &Candidate) -> Thing {
+fn stand(kind: &Kind, c: &Candidate, site: &Site) -> Thing {
     let tau = std::f64::consts::TAU;
     let yaw = tau * unit(draw(c.id, 5));
     let lean = lerp(kind.tilt, unit(draw(c.id, 6)));
     let toward = tau * unit(draw(c.id, 7));
-    let frame = &c.site.frame;
+    let frame = &site.frame;
     // Up in the site's frame: its vertical, or the ground's normal.
     let up = match kind.align {
         Align::Upright => DVec3::Y,
         Align::Slope => {
-            let n = c.site.normal;
+            let n = site.normal;
             DVec3::new(n.dot(frame[0]), n.dot(frame[1]), n.dot(frame[2]))
         }
     };
@@ -471,7 +522,7 @@ fn stand(kind: &Kind, c: &Candidate) -> Thing {
     Thing {
         id: c.id,
         kind: c.kind,
-        position: c.site.position,
+        position: site.position,
         axes: mul(frame, &local),
         scale: lerp(kind.scale, unit(draw(c.id, 8))),
     }
@@ -562,6 +613,8 @@ mod tests {
     thread_local! {
         /// Candidates compared with another on this thread, for the work a placement does.
         pub static COMPARED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+        /// Candidates drawn on this thread (past thinning, within the margin).
+        pub static DRAWN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     }
 
     /// Rolling ground: height and slope vary, two biomes in stripes, a round lake.
@@ -599,13 +652,13 @@ mod tests {
     }
 
     impl Sites for Hills {
-        fn biome(&self, s: &Spot) -> Option<u8> {
-            Some(Hills::at(s.x, s.z).biome)
+        fn biome(&self, _: u8, x: f64, z: f64) -> Option<u8> {
+            Some(Hills::at(x, z).biome)
         }
         fn site(&self, s: &Spot) -> Option<Site> {
             Some(Hills::at(s.x, s.z))
         }
-        fn water(&self, s: &Spot, _: &Site) -> Water {
+        fn water(&self, s: &Spot, _: &Site, _: bool) -> Water {
             Hills::water_at(s.x, s.z)
         }
     }
@@ -614,7 +667,7 @@ mod tests {
     struct Plain;
 
     impl Sites for Plain {
-        fn biome(&self, _: &Spot) -> Option<u8> {
+        fn biome(&self, _: u8, _: f64, _: f64) -> Option<u8> {
             Some(0)
         }
         fn site(&self, s: &Spot) -> Option<Site> {
@@ -627,7 +680,7 @@ mod tests {
                 in_lake: false,
             })
         }
-        fn water(&self, _: &Spot, _: &Site) -> Water {
+        fn water(&self, _: &Spot, _: &Site, _: bool) -> Water {
             Water {
                 distance: WATER_REACH_M,
                 wetness: 0.0,
@@ -757,6 +810,94 @@ mod tests {
 
     /// Rotations are rotations: orthonormal, right-handed, up within the kind's tilt of the
     /// ground's (or the world's) up; scale within its range.
+    #[test]
+    fn a_candidates_ground_is_read_once_and_only_where_a_decision_needs_it() {
+        /// Hills that count the sites read, by spot.
+        #[derive(Default)]
+        struct Counted(std::cell::RefCell<std::collections::HashMap<(u64, u64), usize>>);
+        impl Sites for Counted {
+            fn biome(&self, p: u8, x: f64, z: f64) -> Option<u8> {
+                Hills.biome(p, x, z)
+            }
+            fn site(&self, s: &Spot) -> Option<Site> {
+                *self
+                    .0
+                    .borrow_mut()
+                    .entry((s.x.to_bits(), s.z.to_bits()))
+                    .or_default() += 1;
+                Hills.site(s)
+            }
+            fn water(&self, s: &Spot, site: &Site, wet_only: bool) -> Water {
+                Hills.water(s, site, wet_only)
+            }
+        }
+        let r = mixed();
+        for band in Band::ALL {
+            let counted = Counted::default();
+            DRAWN.with(|n| n.set(0));
+            let things = things_in(&r, band, -40.0, 8.0, 64.0, &counted);
+            let drawn = DRAWN.with(|n| n.get());
+            let reads = counted.0.borrow();
+            assert!(
+                reads.values().all(|&n| n == 1),
+                "{band:?}: a site read twice"
+            );
+            let read: usize = reads.values().sum();
+            assert!(things.len() <= read, "{band:?}");
+            // Read all, the candidates in the margin and those beaten would be too.
+            assert!(
+                (read as f64) < 0.75 * drawn as f64,
+                "{band:?}: {read} sites read for {drawn} candidates"
+            );
+        }
+    }
+
+    #[test]
+    fn knowing_the_biomes_under_a_part_changes_nothing_but_what_is_read() {
+        /// Hills that say which of their 100 m stripes of biome a part covers, or, `short`,
+        /// leave the last out.
+        struct Told {
+            short: bool,
+        }
+        impl Sites for Told {
+            fn biomes_within(&self, _: u8, part: Rect, seen: &mut dyn FnMut(u8)) -> bool {
+                let stripe = |x: f64| (x / 100.0).floor() as i64;
+                let mut biomes: Vec<u8> = (stripe(part.x0)..=stripe(part.x1))
+                    .map(|s| s.rem_euclid(2) as u8)
+                    .collect();
+                biomes.sort();
+                biomes.dedup();
+                if self.short {
+                    biomes.pop();
+                }
+                biomes.into_iter().for_each(seen);
+                true
+            }
+            fn biome(&self, p: u8, x: f64, z: f64) -> Option<u8> {
+                Hills.biome(p, x, z)
+            }
+            fn site(&self, s: &Spot) -> Option<Site> {
+                Hills.site(s)
+            }
+            fn water(&self, s: &Spot, site: &Site, wet_only: bool) -> Water {
+                Hills.water(s, site, wet_only)
+            }
+        }
+        let r = mixed();
+        let mut short_differs = false;
+        // Within one stripe, and across the edge between two.
+        for (x0, z0) in [(110.0, 0.0), (60.0, 40.0), (-40.0, 8.0)] {
+            for band in Band::ALL {
+                let plain = things_in(&r, band, x0, z0, 64.0, &Hills);
+                let told = things_in(&r, band, x0, z0, 64.0, &Told { short: false });
+                assert_eq!(plain, told, "{band:?} at {x0}, {z0}");
+                short_differs |= things_in(&r, band, x0, z0, 64.0, &Told { short: true }) != plain;
+            }
+        }
+        // The bound is used: a part told too few biomes loses things.
+        assert!(short_differs);
+    }
+
     #[test]
     fn one_wide_kind_does_not_make_small_ones_search_its_reach() {
         // A pebble 0.2 m apart beside a tower 300 m wide: a pebble compares itself with its
