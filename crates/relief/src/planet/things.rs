@@ -44,8 +44,10 @@ use crate::things::{
 /// Tiles read for things while not resident, kept for the next chunks.
 const RECENT_TILES: usize = 4;
 
-/// Chunk bounds remembered before the memory starts afresh (a few bands' worth of plans).
-const BOUNDS_KEPT: usize = 8192;
+/// Chunk bounds remembered before the memory starts afresh (many plans' worth). Room for
+/// them all is made when the source is made (about 370 KB), so a plan on the main thread
+/// never grows the map.
+const BOUNDS_KEPT: usize = 4096;
 
 /// How far beyond its face (in face coordinates) a chunk's plane is read: a chunk's margin,
 /// in plane metres, must stay within this part of the extended plane, where its stretch
@@ -261,7 +263,10 @@ impl PlanetThingSource {
             widest_half: widest / 2.0 + 0.01,
             faces,
             terrain,
-            bounds: Mutex::new(FxHashMap::default()),
+            bounds: Mutex::new(FxHashMap::with_capacity_and_hasher(
+                BOUNDS_KEPT,
+                Default::default(),
+            )),
         })
     }
 
