@@ -10,6 +10,8 @@
 
 mod common;
 
+use common::c_events;
+
 use std::collections::HashMap;
 use std::ffi::CString;
 
@@ -245,29 +247,6 @@ fn dirty_rects(rt: *const relief_runtime) -> Vec<relief_dirty_rect> {
     rects
 }
 
-fn poll(rt: *const relief_runtime) -> Vec<relief_event> {
-    let mut all = Vec::new();
-    let mut buf = [relief_event::default(); 16];
-    loop {
-        let mut n = 0;
-        // SAFETY: live runtime, a 16-event buffer.
-        let s = unsafe {
-            relief_runtime_poll_events(
-                rt,
-                buf.as_mut_ptr(),
-                size_of::<relief_event>(),
-                buf.len(),
-                &mut n,
-            )
-        };
-        assert_eq!(s, RELIEF_STATUS_OK);
-        all.extend_from_slice(&buf[..n]);
-        if n < buf.len() {
-            return all;
-        }
-    }
-}
-
 /// The shared test world, opened through the C ABI.
 fn open_world() -> *mut relief_world {
     let path = CString::new(common::world_dir().to_str().unwrap()).unwrap();
@@ -349,7 +328,7 @@ fn a_walk_keeps_the_event_laws() {
             unsafe { relief_runtime_update(rt, x, 0.0, z) },
             RELIEF_STATUS_OK
         );
-        let events = poll(rt);
+        let events = c_events::poll(rt);
         laws.update(rt, &events);
         if f % 50 == 0 {
             laws.acquirable(rt, false);
@@ -390,7 +369,7 @@ fn a_settle_leaves_one_levels_dirty_covering_every_level() {
         // SAFETY: live runtime, an out-pointer.
         let s = unsafe { relief_runtime_settle(rt, x, 0.0, z, 60_000, &mut settled) };
         assert_eq!((s, settled), (RELIEF_STATUS_OK, 1));
-        let events = poll(rt);
+        let events = c_events::poll(rt);
         let dirty: Vec<usize> = (0..events.len())
             .filter(|&i| events[i].kind == RELIEF_EVENT_LEVELS_DIRTY)
             .collect();
@@ -461,7 +440,7 @@ fn a_planet_flight_keeps_the_event_laws() {
             unsafe { relief_runtime_update(rt, pos[0], pos[1], pos[2]) },
             RELIEF_STATUS_OK
         );
-        let events = poll(rt);
+        let events = c_events::poll(rt);
         laws.update(rt, &events);
         if f % 50 == 0 {
             laws.acquirable(rt, true);
@@ -510,7 +489,7 @@ fn after_an_overflow_the_laws_hold_from_the_listed_state() {
     // SAFETY: live runtime, an out-pointer.
     let s = unsafe { relief_runtime_settle(rt, 0.0, 0.0, 0.0, 60_000, &mut settled) };
     assert_eq!((s, settled), (RELIEF_STATUS_OK, 1));
-    let first = poll(rt);
+    let first = c_events::poll(rt);
     let last = first.last().expect("events");
     assert_eq!(last.kind, RELIEF_EVENT_OVERFLOW, "{first:?}");
     assert!(first.len() <= 17 && last.bytes > 0 && last.x as u64 == last.bytes);
@@ -526,7 +505,7 @@ fn after_an_overflow_the_laws_hold_from_the_listed_state() {
             unsafe { relief_runtime_update(rt, x, 0.0, 0.0) },
             RELIEF_STATUS_OK
         );
-        let events = poll(rt);
+        let events = c_events::poll(rt);
         laws.update(rt, &events);
         if f % 25 == 0 {
             laws.acquirable(rt, false);

@@ -143,26 +143,9 @@ fn through_the_c_abi_the_update_returns_panic_and_the_handle_lives_on() {
         // SAFETY: live runtime.
         statuses.push(unsafe { relief_runtime_update(rt, k * 100.0, radius, 0.0) });
         // Every event of the update, as a game drains them (a planet's things send many as
-        // the focus jumps).
-        loop {
-            let mut events = [relief_event::default(); 64];
-            let mut n = 0;
-            // SAFETY: live runtime, a 64-event buffer.
-            let s = unsafe {
-                relief_runtime_poll_events(
-                    rt,
-                    events.as_mut_ptr(),
-                    size_of::<relief_event>(),
-                    64,
-                    &mut n,
-                )
-            };
-            assert_eq!(s, RELIEF_STATUS_OK, "the handle is not poisoned");
-            kinds.extend(events[..n].iter().map(|e| (e.kind, e.status)));
-            if n < 64 {
-                break;
-            }
-        }
+        // the focus jumps); a poisoned handle would fail the poll.
+        let events = common::c_events::poll(rt);
+        kinds.extend(events.iter().map(|e| (e.kind, e.status)));
         std::thread::sleep(Duration::from_millis(2));
     }
     assert_eq!(

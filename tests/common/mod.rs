@@ -112,6 +112,7 @@ pub fn patient(load_radius: f64, retry_ms: u64) -> relief::stream::StreamConfig 
     }
 }
 
+pub mod c_events;
 pub mod hostile;
 pub mod largest;
 pub mod native;
