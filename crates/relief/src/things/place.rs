@@ -433,13 +433,11 @@ fn draw_candidates(
                 if !in_part {
                     continue;
                 }
-                let Some(rate) = sites
-                    .biome(plane, x, z)
-                    .and_then(|b| kind.candidates.get(b as usize))
-                else {
+                // A biome the table doesn't know keeps nothing (rate 0).
+                let Some(rate) = sites.biome(plane, x, z).map(rate_of) else {
                     continue;
                 };
-                if thin >= *rate {
+                if thin >= rate {
                     continue;
                 }
                 let Some(spot) = sites.locate(plane, x, z) else {
