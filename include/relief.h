@@ -733,7 +733,8 @@ typedef struct relief_world_info {
   int32_t region_min_z;
   int32_t region_max_x;
   int32_t region_max_z;
-  // Lowest and highest height of any sample, and the sea level, metres.
+  // Lowest and highest height of any sample, and the sea level, metres (NaN for a world
+  // without sea, an import given none: `h < sea_level` is then never true).
   float height_min;
   float height_max;
   float sea_level;

@@ -420,3 +420,145 @@ fn an_export_is_all_or_nothing_and_never_writes_through_a_link() {
     let meta = std::fs::symlink_metadata(out.join(&name)).unwrap();
     assert!(meta.is_file() && meta.len() > 1000, "{meta:?}");
 }
+
+/// Heights a float heightmap file holds, little-endian.
+fn write_f32(path: &Path, heights: &[f32]) {
+    let bytes: Vec<u8> = heights.iter().flat_map(|h| h.to_le_bytes()).collect();
+    std::fs::write(path, bytes).unwrap();
+}
+
+/// What real rasters bring: no-data values and NaN become holes (in no census share), a map
+/// with no ground at all is refused, a flat map and a one-row map import with no lake
+/// covering them, and oblong cells are resampled square.
+#[test]
+fn no_data_flat_and_thin_rasters_import_as_documented() {
+    let dir = common::scratch("cli-rasters");
+    std::fs::create_dir_all(&dir).unwrap();
+    let import = |name: &str, heights: &[f32], extra: &[&str]| {
+        let file = dir.join(format!("{name}.f32"));
+        write_f32(&file, heights);
+        let out = dir.join(name);
+        let mut args = vec!["import", "heightmap", s(&file), "--out", s(&out)];
+        args.extend(["--region-size", "64"]);
+        args.extend(extra);
+        let (ok, stdout, err) = relief(&args);
+        (ok, stdout + &err, out)
+    };
+    // A slope with a 10 × 10 block of -9999 and one NaN sample.
+    let mut slope: Vec<f32> = (0..64 * 64).map(|k| 100.0 + (k % 64) as f32).collect();
+    for z in 20..30 {
+        for x in 20..30 {
+            slope[z * 64 + x] = -9999.0;
+        }
+    }
+    slope[5] = f32::NAN;
+    let (ok, log, out) = import("nodata", &slope, &["--size", "64x64", "--no-data", "-9999"]);
+    assert!(ok, "{log}");
+    let w = World::open(&out).unwrap();
+    let c = &w.manifest().census;
+    assert_eq!((c.samples, c.holes), (64 * 64 - 101, 101));
+    let r = w.read_region(RegionLocation::new(0, 0)).unwrap();
+    let control = r.control.as_ref().unwrap();
+    for k in [5, 25 * 64 + 25] {
+        assert!(
+            r.height[k].is_nan() && control[k] & 4 != 0,
+            "sample {k} is a hole"
+        );
+    }
+    assert!(
+        w.manifest().height_range[0] >= 100.0,
+        "no-data is no height"
+    );
+    assert!(w.lakes().is_empty(), "{:?}", w.lakes());
+
+    let (ok, log, _) = import("nothing", &[-9999.0; 64], &["--no-data", "-9999"]);
+    assert!(!ok && log.contains("no ground"), "{log}");
+
+    let (ok, log, out) = import("flat", &[7.0; 64 * 64], &[]);
+    assert!(ok, "{log}");
+    let w = World::open(&out).unwrap();
+    assert!(w.lakes().is_empty() && w.manifest().census.lake_share == 0.0);
+
+    let row: Vec<f32> = (0..300).map(|x| 50.0 - x as f32 * 0.1).collect();
+    let (ok, log, out) = import("row", &row, &["--size", "300x1"]);
+    assert!(ok, "{log}");
+    let w = World::open(&out).unwrap();
+    assert_eq!(w.manifest().census.samples, 300);
+    assert!(w.lakes().is_empty());
+
+    // 64 × 64 samples 2 m apart east–west and 3 m north–south: 64 × 95 square cells of 2 m.
+    let (ok, log, out) = import("oblong", &slope, &["--size", "64x64", "--spacing", "2,3"]);
+    assert!(ok, "{log}");
+    assert!(log.contains("a 64×95 heightmap"), "{log}");
+    let w = World::open(&out).unwrap();
+    assert_eq!(w.manifest().vertex_spacing, 2.0);
+    let (ok, log, _) = import(
+        "bad-spacing",
+        &slope,
+        &["--size", "64x64", "--spacing", "2,x"],
+    );
+    assert!(!ok && log.contains("--spacing"), "{log}");
+    let (ok, log, _) = import(
+        "zero-spacing",
+        &slope,
+        &["--size", "64x64", "--spacing", "0,3"],
+    );
+    assert!(!ok && log.contains("positive"), "{log}");
+}
+
+/// `--depressions`: a 25 m deep bowl of 3 × 3 cells is breached by default and filled by
+/// `fill` (no lake either way), and kept as a lake by `lakes`, whose thresholds are the
+/// bake's; the thresholds can be given.
+#[test]
+fn depressions_are_breached_filled_or_kept_as_asked() {
+    let dir = common::scratch("cli-depressions");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bowl.f32");
+    let heights: Vec<f32> = (0..64 * 64)
+        .map(|k| {
+            let (x, z) = ((k % 64) as f32, (k / 64) as f32);
+            let bowl = (x - 32.0).abs() <= 1.0 && (z - 32.0).abs() <= 1.0;
+            if bowl {
+                // Not one height: a flat the ground rises around would be water.
+                90.0 + 0.1 * (x + z - 64.0)
+            } else {
+                100.0 + 0.5 * x
+            }
+        })
+        .collect();
+    write_f32(&file, &heights);
+    let mut lakes = Vec::new();
+    for (name, extra) in [
+        ("breach", vec![]),
+        ("fill", vec!["--depressions", "fill"]),
+        ("lakes", vec!["--depressions", "lakes"]),
+        (
+            "lakes-deep",
+            vec!["--depressions", "lakes", "--lake-depth", "30"],
+        ),
+        (
+            "breach-low",
+            vec![
+                "--lake-depth",
+                "5",
+                "--lake-area",
+                "10",
+                "--lake-cells",
+                "9",
+            ],
+        ),
+    ] {
+        let out = dir.join(name);
+        let mut args = vec!["import", "heightmap", s(&file), "--out", s(&out)];
+        args.extend(["--region-size", "64", "--spacing", "20"]);
+        args.extend(extra);
+        let (ok, stdout, err) = relief(&args);
+        assert!(ok, "{name}: {err}");
+        let w = World::open(&out).unwrap();
+        lakes.push((name, w.lakes().len(), stdout));
+    }
+    let counts: Vec<usize> = lakes.iter().map(|l| l.1).collect();
+    assert_eq!(counts, [0, 0, 1, 0, 1], "{lakes:#?}");
+    assert!(lakes[0].2.contains("1 breached"), "{}", lakes[0].2);
+    assert!(lakes[1].2.contains("1 filled"), "{}", lakes[1].2);
+}

@@ -256,9 +256,9 @@ fn lake_finds_the_containing_or_nearest_lake_like_a_scan() {
     assert!(!lakes.is_empty());
     // Probe around every lake as well as at random.
     let mut pts = probe_points(&f.world, 1_000);
-    for l in lakes {
-        for (k, q) in l.outline.iter().enumerate().step_by(3) {
-            let c = l.outline[(k + l.outline.len() / 2) % l.outline.len()];
+    for ring in lakes.iter().flat_map(|l| l.rings()) {
+        for (k, q) in ring.iter().enumerate().step_by(3) {
+            let c = ring[(k + ring.len() / 2) % ring.len()];
             pts.push([
                 q[0] as f64 * 0.7 + c[0] as f64 * 0.3,
                 q[1] as f64 * 0.7 + c[1] as f64 * 0.3,
@@ -273,16 +273,21 @@ fn lake_finds_the_containing_or_nearest_lake_like_a_scan() {
         let got = f.terrain.lake(p[0], p[1], 1e9).unwrap();
         let lake = &lakes[got.lake as usize - 1];
         let shore = |l: &relief::flat::Lake| {
-            (0..l.outline.len())
-                .map(|k| {
-                    let (a, b) = (l.outline[k], l.outline[(k + 1) % l.outline.len()]);
-                    seg_distance([a[0], a[1], 0.0], [b[0], b[1], 0.0], p)
+            l.rings()
+                .flat_map(|r| {
+                    (0..r.len()).map(move |k| {
+                        let (a, b) = (r[k], r[(k + 1) % r.len()]);
+                        seg_distance([a[0], a[1], 0.0], [b[0], b[1], 0.0], p)
+                    })
                 })
                 .fold(f64::INFINITY, f64::min)
         };
+        // A scan by the even-odd rule over every ring of every lake.
+        let holder = lakes.iter().find(|l| l.contains(p[0], p[1]));
+        assert_eq!(got.inside, holder.is_some(), "at {p:?}");
         if got.inside {
             assert_eq!(got.distance_m, 0.0);
-            // Inside the lake layer too, where a region sample sits inside the outline.
+            assert_eq!(got.lake, holder.unwrap().id);
         } else {
             let nearest = lakes
                 .iter()

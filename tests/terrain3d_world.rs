@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use relief::flat::mips;
 use relief::{RegionLocation, World};
+use relief_tools::bake::depressions::{Depressions, LakeRules};
 use relief_tools::import::terrain3d as import;
 use relief_tools::import::{write_world, ImportSettings, ImportedRegion};
 use relief_tools::terrain3d::binres::Variant;
@@ -20,10 +21,12 @@ fn fixture_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/terrain3d-demo")
 }
 
-/// A Terrain3D data directory imported as a world in `out`.
+/// A Terrain3D data directory imported as a world in `out`, its basins kept as lakes
+/// (`--depressions lakes`: hand-made ground, whose basins are meant).
 fn import_dir(dir: &Path, out: &Path) -> World {
     let data = import::read_data_dir(dir, None, 0).unwrap();
-    let s = ImportSettings::new("terrain3d:test", data.region_size, data.vertex_spacing);
+    let mut s = ImportSettings::new("terrain3d:test", data.region_size, data.vertex_spacing);
+    s.lakes = LakeRules::import(Depressions::Lakes);
     write_world(&data.regions, &s, out, &Silent).unwrap();
     World::open(out).unwrap()
 }

@@ -775,6 +775,7 @@ pub fn heightmap(data: &[u8]) {
         height_range: (flags & 2 != 0).then(|| format!("{},{}", -k, 100.0 * k)),
         scale: (flags & 4 != 0).then_some(k / 64.0),
         offset: -k,
+        no_data: (flags & 8 != 0).then_some(k),
     };
     let path = std::path::Path::new("fuzz.heightmap");
     let Ok(hm) = decode(path, &data[8..], format, &options) else {

@@ -49,6 +49,7 @@ namespace Relief
         public int RegionMaxZ { get { return c.region_max_z; } }
         public float HeightMin { get { return c.height_min; } }
         public float HeightMax { get { return c.height_max; } }
+        /// <summary>Ground below this is sea, metres; NaN for a world without sea.</summary>
         public float SeaLevel { get { return c.sea_level; } }
         public int RegionCount { get { return (int)c.region_count; } }
         public int ReachCount { get { return (int)c.reach_count; } }

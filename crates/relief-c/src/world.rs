@@ -26,7 +26,8 @@ pub struct relief_world_info {
     pub region_min_z: i32,
     pub region_max_x: i32,
     pub region_max_z: i32,
-    /// Lowest and highest height of any sample, and the sea level, metres.
+    /// Lowest and highest height of any sample, and the sea level, metres (NaN for a world
+    /// without sea, an import given none: `h < sea_level` is then never true).
     pub height_min: f32,
     pub height_max: f32,
     pub sea_level: f32,
@@ -382,7 +383,7 @@ pub unsafe extern "C" fn relief_world_get_info(
             region_max_z: m.region_bounds.max[1],
             height_min: m.height_range[0],
             height_max: m.height_range[1],
-            sea_level: m.sea_level,
+            sea_level: m.sea_level.unwrap_or(f32::NAN),
             region_count: w.region_locations().count() as u32,
             reach_count: w.reaches().len() as u32,
             lake_count: w.lakes().len() as u32,

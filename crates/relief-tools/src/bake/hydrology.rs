@@ -1,19 +1,23 @@
-//! Rivers and lakes read off the eroded heights; nothing is drawn.
+//! Rivers and lakes read off the eroded (or imported) heights; nothing is drawn.
 //!
-//! Depressions at least 3,000 m² in area and 1.5 m deep become lakes at their spill level;
-//! shallower ones are filled. Water then follows steepest descent; a node is a creek once
-//! 0.045 km² drains through it and a river at 0.45 km². A reach is the channel between two
-//! joins. Width follows hydraulic geometry, w ∝ A^0.4 (Leopold & Maddock 1953), and each bed
-//! falls strictly all the way to the sea or its lake.
+//! Lakes are where [`depressions`](crate::bake::depressions) finds them (the bake: every
+//! depression at least 3,000 m² in area and 1.5 m deep, at its spill level); other
+//! depressions are breached or filled. Water then follows the chosen [`Flow`]; a node is a
+//! creek once 0.045 km² drains through it and a river at 0.45 km². A reach is the channel
+//! between two joins, or from a lake's outlet. Width follows hydraulic geometry, w ∝ A^0.4
+//! (Leopold & Maddock 1953), and each bed falls strictly all the way to the sea or its lake.
 
+use crate::bake::depressions::{self, Counts, LakeRules};
 use crate::bake::grid::Grid;
 use crate::bake::routing::{Flow, Routing};
+use crate::bake::shore;
 use relief::flat::tables::{Lake, Reach, ReachEnd, ReachKind};
 
 pub const CREEK_AREA_M2: f64 = 45_000.0;
 pub const RIVER_AREA_M2: f64 = 450_000.0;
-pub const LAKE_MIN_AREA_M2: f64 = 3_000.0;
-pub const LAKE_MIN_DEPTH_M: f64 = 1.5;
+/// The bake's lake thresholds ([`LakeRules::BAKE`]).
+pub const LAKE_MIN_AREA_M2: f64 = LakeRules::BAKE.min_area_m2;
+pub const LAKE_MIN_DEPTH_M: f64 = LakeRules::BAKE.min_depth_m;
 /// Width at 1 km² drained; w = WIDTH_AT_KM2 · (A / km²)^0.4.
 pub const WIDTH_AT_KM2: f64 = 4.0;
 pub const WIDTH_EXPONENT: f64 = 0.4;
@@ -42,64 +46,30 @@ pub struct Hydrology {
     pub lake: Vec<u16>,
     pub lakes: Vec<Lake>,
     pub reaches: Vec<Reach>,
+    /// What became of the depressions.
+    pub depressions: Counts,
 }
 
-pub fn analyse(grid: &Grid, h: &[f64], ocean: &[bool], precip: &[f64], flow: Flow) -> Hydrology {
+/// Rivers and lakes on heights `h` (one per node), water leaving at the nodes marked `ocean`
+/// (the sea, and an import's edges and gaps); `rules` say which depressions and flats hold
+/// lakes and how the rest are removed.
+pub fn analyse(
+    grid: &Grid,
+    h: &[f64],
+    ocean: &[bool],
+    precip: &[f64],
+    flow: Flow,
+    rules: &LakeRules,
+) -> Hydrology {
     let n = grid.len();
     let cell = grid.dx * grid.dx;
-    let first = Routing::compute_with(grid, h, ocean, flow);
-
-    // Depressions: connected nodes the flood lifted.
-    let wet: Vec<bool> = (0..n)
-        .map(|k| !ocean[k] && first.filled[k] - h[k] > 1e-3)
-        .collect();
-    let mut lake = vec![0u16; n];
-    let mut height = h.to_vec();
-    let mut lake_nodes: Vec<Vec<usize>> = Vec::new();
-    let mut levels = Vec::new();
-    let mut seen = vec![false; n];
-    for start in 0..n {
-        if !wet[start] || seen[start] {
-            continue;
-        }
-        let mut comp = vec![start];
-        seen[start] = true;
-        let mut q = 0;
-        while q < comp.len() {
-            let c = comp[q];
-            q += 1;
-            grid.each_neighbour(c, |nb, _| {
-                if wet[nb] && !seen[nb] {
-                    seen[nb] = true;
-                    comp.push(nb);
-                }
-            });
-        }
-        let depth = comp
-            .iter()
-            .map(|&k| first.filled[k] - h[k])
-            .fold(0.0, f64::max);
-        let area = comp.len() as f64 * cell;
-        if area >= LAKE_MIN_AREA_M2
-            && depth >= LAKE_MIN_DEPTH_M
-            && lake_nodes.len() < u16::MAX as usize
-        {
-            let id = lake_nodes.len() as u16 + 1;
-            for &k in &comp {
-                lake[k] = id;
-            }
-            levels.push(
-                comp.iter()
-                    .map(|&k| first.filled[k])
-                    .fold(f64::INFINITY, f64::min),
-            );
-            lake_nodes.push(comp);
-        } else {
-            for &k in &comp {
-                height[k] = first.filled[k];
-            }
-        }
-    }
+    let depressions::Shaped {
+        height,
+        lake,
+        levels,
+        lakes: lake_nodes,
+        counts,
+    } = depressions::shape(grid, h, ocean, rules);
 
     let rt = Routing::compute_with(grid, &height, ocean, flow);
     let area = rt.accumulate(&vec![cell; n]);
@@ -124,7 +94,9 @@ pub fn analyse(grid: &Grid, h: &[f64], ocean: &[bool], precip: &[f64], flow: Flo
             }
         }
     }
-    let is_head = |k: usize| channel[k] && !(inputs[k] == 1 && lake_input[k] == 0);
+    // A reach begins at a source, below a join, and wherever water leaves a lake (whatever
+    // else joins it there).
+    let is_head = |k: usize| channel[k] && (inputs[k] != 1 || lake_input[k] != 0);
 
     // Beds, upstream first: at most the ground minus channel depth, and strictly below every
     // channel node draining into it.
@@ -159,8 +131,8 @@ pub fn analyse(grid: &Grid, h: &[f64], ocean: &[bool], precip: &[f64], flow: Flo
     let mut reaches = Vec::with_capacity(heads.len());
     for (id, &head) in heads.iter().enumerate() {
         let from = match (inputs[head], lake_input[head]) {
+            (_, l) if l != 0 => ReachEnd::Lake(l as u32),
             (0, _) => ReachEnd::Source,
-            (1, l) if l != 0 => ReachEnd::Lake(l as u32),
             _ => ReachEnd::Join,
         };
         let mut nodes = vec![head];
@@ -217,9 +189,7 @@ pub fn analyse(grid: &Grid, h: &[f64], ocean: &[bool], precip: &[f64], flow: Flo
                 .collect(),
         });
     }
-    strahler(&mut reaches);
-
-    let lakes = lake_nodes
+    let lakes: Vec<Lake> = lake_nodes
         .iter()
         .enumerate()
         .map(|(i, nodes)| {
@@ -239,12 +209,13 @@ pub fn analyse(grid: &Grid, h: &[f64], ocean: &[bool], precip: &[f64], flow: Flo
                 level_m: level as f32,
                 area_m2: nodes.len() as f64 * cell,
                 depth_m: nodes.iter().map(|&k| level - height[k]).fold(0.0, f64::max) as f32,
-                outline: outline(grid, &lake, id),
+                parts: shore::parts(grid, &lake, id),
                 outlet: [ox as f32, oz as f32],
                 drains_to,
             }
         })
         .collect();
+    strahler(&mut reaches, &lakes);
     Hydrology {
         height,
         routing: rt,
@@ -252,6 +223,7 @@ pub fn analyse(grid: &Grid, h: &[f64], ocean: &[bool], precip: &[f64], flow: Flo
         lake,
         lakes,
         reaches,
+        depressions: counts,
     }
 }
 
@@ -283,27 +255,51 @@ fn downstream_of(
     }
 }
 
-/// Strahler order; reaches flow into lower ids, so one pass from the highest id suffices.
-fn strahler(reaches: &mut [Reach]) {
+/// Strahler order; reaches flow into lower ids, so one pass from the highest id suffices. A
+/// lake passes on the order of what flows into it (reaches, and lakes draining into it), so
+/// order continues through lakes; the reach leaving a lake takes that with whatever else
+/// joins it at its head.
+fn strahler(reaches: &mut [Reach], lakes: &[Lake]) {
     let n = reaches.len();
     let mut ups: Vec<Vec<u8>> = vec![Vec::new(); n];
-    let mut lake_ups: std::collections::HashMap<u32, Vec<u8>> = Default::default();
+    let mut lake_ups: Vec<Vec<u8>> = vec![Vec::new(); lakes.len() + 1];
     for id in (0..n).rev() {
-        let incoming = match reaches[id].from {
-            ReachEnd::Lake(l) => lake_ups.get(&l).cloned().unwrap_or_default(),
-            _ => std::mem::take(&mut ups[id]),
-        };
-        let order = match incoming.iter().max() {
-            None => 1,
-            Some(&mx) if incoming.iter().filter(|&&o| o == mx).count() >= 2 => mx + 1,
-            Some(&mx) => mx,
-        };
+        let mut incoming = std::mem::take(&mut ups[id]);
+        if let ReachEnd::Lake(l) = reaches[id].from {
+            incoming.push(lake_order(l, &lake_ups, lakes, 0));
+        }
+        let order = combine(&incoming);
         reaches[id].order = order;
         match reaches[id].to {
             ReachEnd::Reach(d) => ups[d as usize].push(order),
-            ReachEnd::Lake(l) => lake_ups.entry(l).or_default().push(order),
+            ReachEnd::Lake(l) => lake_ups[l as usize].push(order),
             _ => {}
         }
+    }
+}
+
+/// The order a lake passes on: its inflowing reaches' with the lakes draining into it.
+fn lake_order(l: u32, lake_ups: &[Vec<u8>], lakes: &[Lake], depth: usize) -> u8 {
+    let mut incoming = lake_ups[l as usize].clone();
+    // Lakes drain into one another along a tree; the depth bound only guards a table made
+    // by hand.
+    if depth < lakes.len() {
+        incoming.extend(
+            lakes
+                .iter()
+                .filter(|u| u.drains_to == ReachEnd::Lake(l))
+                .map(|u| lake_order(u.id, lake_ups, lakes, depth + 1)),
+        );
+    }
+    combine(&incoming)
+}
+
+/// Strahler's rule: 1 for none; the highest, plus one when two or more share it.
+fn combine(orders: &[u8]) -> u8 {
+    match orders.iter().max() {
+        None => 1,
+        Some(&mx) if orders.iter().filter(|&&o| o == mx).count() >= 2 => mx.saturating_add(1),
+        Some(&mx) => mx,
     }
 }
 
@@ -333,75 +329,86 @@ fn chaikin(p: &[[f64; 3]]) -> Vec<[f64; 3]> {
     out
 }
 
-/// The lake's shoreline: the longest counter-clockwise ring of cell edges between lake and
-/// land, returned as the midpoints of those edges (which cuts the staircase's corners).
-fn outline(grid: &Grid, lake: &[u16], id: u16) -> Vec<[f32; 2]> {
-    use std::collections::BTreeMap;
-    let inside = |i: isize, j: isize| {
-        i >= 0
-            && j >= 0
-            && (i as usize) < grid.nx
-            && (j as usize) < grid.nz
-            && lake[grid.idx(i as usize, j as usize)] == id
-    };
-    // Corners in doubled integer coordinates; edges directed with the lake on their left.
-    let mut edges: BTreeMap<(isize, isize), Vec<(isize, isize)>> = BTreeMap::new();
-    for (k, &l) in lake.iter().enumerate() {
-        if l != id {
-            continue;
-        }
-        let (i, j) = grid.ij(k);
-        let (i, j) = (i as isize, j as isize);
-        let (l, r, b, t) = (2 * i - 1, 2 * i + 1, 2 * j - 1, 2 * j + 1);
-        if !inside(i, j - 1) {
-            edges.entry((l, b)).or_default().push((r, b));
-        }
-        if !inside(i + 1, j) {
-            edges.entry((r, b)).or_default().push((r, t));
-        }
-        if !inside(i, j + 1) {
-            edges.entry((r, t)).or_default().push((l, t));
-        }
-        if !inside(i - 1, j) {
-            edges.entry((l, t)).or_default().push((l, b));
-        }
-    }
-    let mut best: Vec<(isize, isize)> = Vec::new();
-    let mut best_area = f64::NEG_INFINITY;
-    while let Some((&start, _)) = edges.iter().find(|(_, v)| !v.is_empty()) {
-        let mut ring = vec![start];
-        let mut cur = start;
-        while let Some(next) = edges.get_mut(&cur).and_then(|v| v.pop()) {
-            if next == start {
-                break;
-            }
-            ring.push(next);
-            cur = next;
-        }
-        let area: f64 = (0..ring.len())
-            .map(|a| {
-                let (p, q) = (ring[a], ring[(a + 1) % ring.len()]);
-                (p.0 * q.1 - q.0 * p.1) as f64
-            })
-            .sum();
-        if area > best_area {
-            best_area = area;
-            best = ring;
-        }
-    }
-    let half = grid.dx / 2.0;
-    (0..best.len())
-        .map(|a| {
-            let (p, q) = (best[a], best[(a + 1) % best.len()]);
-            let (mx, mz) = ((p.0 + q.0) as f64 / 2.0, (p.1 + q.1) as f64 / 2.0);
-            [(grid.x0 + mx * half) as f32, (grid.z0 + mz * half) as f32]
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A lake fed by creeks spills through a notch where another creek joins: the reach
+    /// leaving the notch is `from: lake` though its head has inflows besides the lake, and its
+    /// order is the lake's (what feeds it) taken with the side creek's.
+    #[test]
+    fn a_lake_outflow_with_a_creek_joining_at_the_outlet_is_from_the_lake() {
+        let grid = Grid {
+            nx: 20,
+            nz: 20,
+            dx: 100.0,
+            x0: 0.0,
+            z0: 0.0,
+        };
+        // Floors of the lake bed, the notch, the valley below and three creeks; everything
+        // else rises 20 m a cell from the nearest floor.
+        let mut floor: Vec<((usize, usize), f64)> = Vec::new();
+        for i in 3..=6 {
+            for j in 8..=12 {
+                floor.push(((i, j), 40.0));
+            }
+        }
+        floor.push(((7, 10), 55.0));
+        floor.push(((8, 10), 54.9));
+        floor.extend((9..20).map(|i| ((i, 10), 54.5 - 0.5 * (i - 9) as f64)));
+        // The side creek comes in on the diagonal, so it meets the notch, not the lake.
+        floor.extend((0..9).map(|d| ((7 + d, 11 + d), 55.5 + 0.5 * d as f64)));
+        floor.extend((13..20).map(|j| ((4, j), 56.0 + (j - 13) as f64)));
+        floor.extend((0..8).map(|j| ((5, j), 56.0 + (7 - j) as f64)));
+        let h: Vec<f64> = (0..grid.len())
+            .map(|k| {
+                let (i, j) = grid.ij(k);
+                floor
+                    .iter()
+                    .map(|&((fi, fj), f)| {
+                        let d = (i as isize - fi as isize)
+                            .abs()
+                            .max((j as isize - fj as isize).abs());
+                        f + 20.0 * d as f64
+                    })
+                    .fold(f64::INFINITY, f64::min)
+            })
+            .collect();
+        let ocean: Vec<bool> = (0..grid.len()).map(|k| grid.on_border(k)).collect();
+        let precip = vec![800.0; grid.len()];
+        let hy = analyse(&grid, &h, &ocean, &precip, Flow::Steepest, &LakeRules::BAKE);
+        assert_eq!(hy.lakes.len(), 1);
+        let notch = [700.0f32, 1000.0];
+        let out = hy
+            .reaches
+            .iter()
+            .find(|r| r.points[0][0] == notch[0] && r.points[0][1] == notch[1])
+            .unwrap_or_else(|| {
+                let brief: Vec<_> = hy
+                    .reaches
+                    .iter()
+                    .map(|r| (r.id, r.from, r.to, r.points[0], r.points.len()))
+                    .collect();
+                panic!("no reach starts at the notch: {brief:?} {:?}", hy.lake)
+            });
+        assert_eq!(out.from, ReachEnd::Lake(1));
+        let joining: Vec<&Reach> = hy
+            .reaches
+            .iter()
+            .filter(|r| r.to == ReachEnd::Reach(out.id))
+            .collect();
+        assert_eq!(joining.len(), 1, "the side creek joins at the notch");
+        let feeding: Vec<u8> = hy
+            .reaches
+            .iter()
+            .filter(|r| r.to == ReachEnd::Lake(1))
+            .map(|r| r.order)
+            .collect();
+        assert!(feeding.len() >= 2, "the creeks feed the lake: {feeding:?}");
+        let lake = combine(&feeding);
+        assert!(lake >= 2, "two or more order-1 creeks make order 2");
+        assert_eq!(out.order, combine(&[lake, joining[0].order]));
+    }
 
     #[test]
     fn chaikin_keeps_ends_and_falling_beds() {
@@ -415,32 +422,5 @@ mod tests {
         assert_eq!(c[0], p[0]);
         assert_eq!(*c.last().unwrap(), p[3]);
         assert!(c.windows(2).all(|w| w[1][2] < w[0][2]));
-    }
-
-    #[test]
-    fn a_square_lake_outline_is_its_boundary_counter_clockwise() {
-        let grid = Grid {
-            nx: 6,
-            nz: 6,
-            dx: 10.0,
-            x0: 0.0,
-            z0: 0.0,
-        };
-        let mut lake = vec![0u16; 36];
-        for j in 1..4 {
-            for i in 1..4 {
-                lake[grid.idx(i, j)] = 1;
-            }
-        }
-        let o = outline(&grid, &lake, 1);
-        assert_eq!(o.len(), 12, "3×3 cells have 12 boundary edges");
-        let area: f32 = (0..o.len())
-            .map(|a| o[a][0] * o[(a + 1) % o.len()][1] - o[(a + 1) % o.len()][0] * o[a][1])
-            .sum::<f32>()
-            / 2.0;
-        assert!(area > 0.0, "counter-clockwise");
-        assert!(o
-            .iter()
-            .all(|p| (5.0..=35.0).contains(&p[0]) && (5.0..=35.0).contains(&p[1])));
     }
 }

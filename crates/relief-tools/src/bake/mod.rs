@@ -8,6 +8,7 @@ pub mod aeolian;
 pub mod biomes;
 pub mod classify;
 pub mod climate;
+pub mod depressions;
 pub mod erosion;
 pub mod grid;
 pub mod ground;
@@ -16,6 +17,7 @@ pub mod noise;
 pub mod planet;
 pub mod routing;
 pub mod seed;
+pub mod shore;
 pub mod surface;
 pub mod things;
 pub mod uplift;
@@ -203,7 +205,14 @@ pub fn bake(
     let precip = climate::precipitation(&grid, &eroded.height, &eroded.fields.ocean, &climate);
     lap("climate", &mut seconds);
     let flow = routing::Flow::Spread { seed };
-    let hydro = hydrology::analyse(&grid, &eroded.height, &eroded.fields.ocean, &precip, flow);
+    let hydro = hydrology::analyse(
+        &grid,
+        &eroded.height,
+        &eroded.fields.ocean,
+        &precip,
+        flow,
+        &depressions::LakeRules::BAKE,
+    );
     lap("hydrology", &mut seconds);
 
     let surface = surface::Surface::new(
@@ -284,8 +293,10 @@ pub fn bake(
     write_things(out, &things::default_table(), &mut files)?;
 
     let samples = locations.len() as u64 * (cfg.region_size as u64).pow(2);
+    // A baked world has no holes: every sample stands.
     let census = Census {
         samples,
+        holes: 0,
         ocean_share: totals.ocean as f64 / samples as f64,
         lake_share: totals.lake as f64 / samples as f64,
         biome_shares: biome_table
@@ -306,7 +317,7 @@ pub fn bake(
         vertex_spacing: cfg.spacing,
         region_bounds: bounds,
         height_range: [totals.min_height, totals.max_height],
-        sea_level: cfg.sea_level as f32,
+        sea_level: Some(cfg.sea_level as f32),
         layers: Manifest::all_layers(),
         overview: OverviewInfo::of(&overview),
         files,

@@ -70,7 +70,7 @@ pub struct Routing {
 
 /// Maps an f64 to a u64 with the same order (for the heap key; deterministic tie-break by index).
 #[inline]
-fn key(h: f64) -> u64 {
+pub(crate) fn key(h: f64) -> u64 {
     let b = h.to_bits();
     if b >> 63 == 1 {
         !b

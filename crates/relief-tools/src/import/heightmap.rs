@@ -50,6 +50,11 @@ pub struct Options {
         arg(long, default_value_t = 0.0, allow_hyphen_values = true)
     )]
     pub offset: f64,
+    /// The value the file stores where it has no data (e.g. -32768, -9999), as stored,
+    /// before --height-range or --scale: those samples become holes. NaN and infinite
+    /// float samples are always holes.
+    #[cfg_attr(feature = "cli", arg(long, allow_hyphen_values = true))]
+    pub no_data: Option<f64>,
 }
 
 /// A heightmap file's encoding.
@@ -164,7 +169,7 @@ pub fn decode(
     Ok(Heightmap {
         width,
         depth,
-        heights: units.metres(scale, offset),
+        heights: units.metres(scale, offset, o.no_data),
     })
 }
 
@@ -179,8 +184,12 @@ enum Units<'a> {
 }
 
 impl Units<'_> {
-    fn metres(&self, scale: f64, offset: f64) -> Vec<f32> {
-        let m = |u: f64| (u * scale + offset) as f32;
+    /// Metres for each sample; NaN where it holds `no_data` or isn't finite (a hole).
+    fn metres(&self, scale: f64, offset: f64, no_data: Option<f64>) -> Vec<f32> {
+        let m = |u: f64| match (u * scale + offset) as f32 {
+            h if h.is_finite() && Some(u) != no_data => h,
+            _ => f32::NAN,
+        };
         match self {
             Units::U16Le(b) => b
                 .chunks_exact(2)
@@ -291,9 +300,64 @@ fn png_gray(path: &Path, bytes: &[u8]) -> Result<(usize, usize, Units<'static>, 
     Ok((w, d, units, max))
 }
 
+/// A heightmap whose samples are `dx` metres apart across and `dz` down (a geographic DEM's
+/// spacings differ: 3″ at 36.6° N is 74.6 m east–west and 92.5 m north–south) resampled to
+/// square cells of the smaller, bilinearly: the map keeps its extent in metres and its
+/// detail. A sample next to a hole is a hole. Returns the map and its spacing; equal
+/// spacings return it as it is.
+pub fn resample_square(hm: Heightmap, dx: f64, dz: f64) -> Result<(Heightmap, f64), ImportError> {
+    let ok = |s: f64| s.is_finite() && s > 0.0;
+    if !ok(dx) || !ok(dz) {
+        return Err(ImportError::Settings(format!(
+            "spacing {dx},{dz} must be two positive numbers of metres"
+        )));
+    }
+    if dx == dz {
+        return Ok((hm, dx));
+    }
+    let s = dx.min(dz);
+    let along = |n: usize, d: f64| ((n - 1) as f64 * d / s + 1e-9).floor() as usize + 1;
+    let (w, d) = (along(hm.width, dx), along(hm.depth, dz));
+    if w.saturating_mul(d) > MAX_SAMPLES {
+        return Err(ImportError::Settings(format!(
+            "a {}×{} map at {dx} × {dz} m resamples to {w}×{d} square cells, more than relief \
+             imports ({MAX_SAMPLES})",
+            hm.width, hm.depth
+        )));
+    }
+    // Source coordinate and blend weight of each output column and row.
+    let at = |i: usize, d: f64, n: usize| {
+        let x = (i as f64 * s / d).min((n - 1) as f64);
+        let x0 = (x.floor() as usize).min(n.saturating_sub(2));
+        (x0, x - x0 as f64)
+    };
+    let cols: Vec<(usize, f64)> = (0..w).map(|i| at(i, dx, hm.width)).collect();
+    let mut heights = Vec::with_capacity(w * d);
+    for j in 0..d {
+        let (z0, tz) = at(j, dz, hm.depth);
+        let z1 = (z0 + 1).min(hm.depth - 1);
+        for &(x0, tx) in &cols {
+            let x1 = (x0 + 1).min(hm.width - 1);
+            let h = |x: usize, z: usize| hm.heights[z * hm.width + x] as f64;
+            let top = h(x0, z0) * (1.0 - tx) + h(x1, z0) * tx;
+            let bottom = h(x0, z1) * (1.0 - tx) + h(x1, z1) * tx;
+            // NaN spreads: a corner that is a hole makes the sample one.
+            heights.push((top * (1.0 - tz) + bottom * tz) as f32);
+        }
+    }
+    Ok((
+        Heightmap {
+            width: w,
+            depth: d,
+            heights,
+        },
+        s,
+    ))
+}
+
 /// A heightmap cut into regions centred on the origin: image x along world +X, image y
 /// along +Z, sample (0, 0) at the first region's corner. Where the image doesn't fill its
-/// last regions, the samples are holes.
+/// last regions, and where its samples aren't finite (no data), the samples are holes.
 pub fn cut(hm: &Heightmap, region_size: u32) -> Result<Vec<ImportedRegion>, ImportError> {
     if !region_size.is_power_of_two() || !(64..=2048).contains(&region_size) {
         return Err(ImportError::Settings(format!(
@@ -325,7 +389,14 @@ pub fn cut(hm: &Heightmap, region_size: u32) -> Result<Vec<ImportedRegion>, Impo
                 let src = (rz * n + y) * hm.width + rx * n;
                 let len = n.min(hm.width - rx * n);
                 height[y * n..y * n + len].copy_from_slice(&hm.heights[src..src + len]);
-                control[y * n..y * n + len].fill(Control::BLANK);
+                for (c, h) in control[y * n..y * n + len]
+                    .iter_mut()
+                    .zip(&hm.heights[src..src + len])
+                {
+                    if h.is_finite() {
+                        *c = Control::BLANK;
+                    }
+                }
             }
             regions.push(ImportedRegion {
                 location: RegionLocation::new(x0 + rx as i32, z0 + rz as i32),

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+use crate::bake::depressions::{self, Depressions, LakeRules};
 use crate::bake::routing::Flow;
 use crate::bake::{self, hydrology};
 use crate::progress::Progress;
@@ -55,6 +56,9 @@ pub struct ImportSettings {
     /// Ground below this is sea: water leaves the world there. `None`: no sea; water leaves
     /// only over the world's edge and into holes and missing regions.
     pub sea_level: Option<f32>,
+    /// Which depressions and flat water surfaces hold lakes, and whether the rest are
+    /// breached or filled ([`LakeRules::import`] of breaching by default).
+    pub lakes: LakeRules,
     /// Biome names by Terrain3D texture id; ids not named become `texture N`.
     pub biome_names: BTreeMap<u8, String>,
     /// The placement table the world carries (`things.json`), its densities keyed by those
@@ -72,6 +76,7 @@ impl ImportSettings {
             region_size,
             vertex_spacing,
             sea_level: None,
+            lakes: LakeRules::import(Depressions::Breach),
             biome_names: BTreeMap::new(),
             things: None,
             codecs: CodecProfile::Fast,
@@ -124,6 +129,8 @@ pub struct ImportReport {
     pub census: Census,
     /// Samples per side of a hydrology node.
     pub hydrology_factor: usize,
+    /// Depressions breached or filled, and lakes by what made them.
+    pub depressions: depressions::Counts,
 }
 
 /// The biome classes of an import: one per distinct name among the texture ids in use, in
@@ -194,6 +201,14 @@ fn check(regions: &[ImportedRegion], s: &ImportSettings) -> Result<RegionBounds,
     if let Some(sea) = s.sea_level.filter(|h| !h.is_finite()) {
         return bad(format!("sea level {sea} m is not a height"));
     }
+    let l = &s.lakes;
+    let metres = |v: f64| v.is_finite() && v >= 0.0;
+    if !(metres(l.min_depth_m) && metres(l.min_area_m2)) {
+        return bad(format!(
+            "lake depth {} m and area {} m² must be finite and not negative",
+            l.min_depth_m, l.min_area_m2
+        ));
+    }
     let Some(first) = regions.first() else {
         return bad("there are no regions to import".into());
     };
@@ -227,6 +242,9 @@ fn check(regions: &[ImportedRegion], s: &ImportSettings) -> Result<RegionBounds,
         }
         bounds.min = [bounds.min[0].min(l.x), bounds.min[1].min(l.z)];
         bounds.max = [bounds.max[0].max(l.x), bounds.max[1].max(l.z)];
+    }
+    if !regions.iter().any(|r| (0..n).any(|k| coarse::stands(r, k))) {
+        return bad("there is no ground: every sample is a hole, no data or not finite".into());
     }
     Ok(bounds)
 }
@@ -269,6 +287,7 @@ pub fn write_world(
         &coarse.outlet,
         &precip,
         Flow::Steepest,
+        &s.lakes,
     );
     let mut levels = vec![f32::INFINITY];
     levels.extend(hydro.lakes.iter().map(|l| l.level_m));
@@ -321,8 +340,9 @@ pub fn write_world(
                         x0 + (k % size) as f64 * s.vertex_spacing,
                         z0 + (k / size) as f64 * s.vertex_spacing,
                     );
+                    // At or below: a lake on a flat water surface stands at its height.
                     let id = hydro.lake[grid.nearest(x, z)];
-                    let in_lake = id != 0 && h < levels[id as usize];
+                    let in_lake = id != 0 && h <= levels[id as usize];
                     lake[k] = if in_lake { id } else { 0 };
                     tally.add(h, in_lake, h < sea && !in_lake, biome[k]);
                 }
@@ -360,6 +380,7 @@ pub fn write_world(
         total.merge(&t);
     }
     let (reaches, lakes) = (hydro.reaches.len(), hydro.lakes.len());
+    let hydro_counts = hydro.depressions;
     write::write_tables(
         out,
         &overview,
@@ -372,10 +393,12 @@ pub fn write_world(
         write::write_things(out, table, &mut files)?;
     }
 
-    let samples = (regions.len() * size * size) as u64;
-    let share = |n: u64| n as f64 / samples as f64;
+    // Shares of the ground given: holes and padding past the map's edge apart.
+    let samples = total.standing;
+    let share = |n: u64| n as f64 / samples.max(1) as f64;
     let census = Census {
         samples,
+        holes: (regions.len() * size * size) as u64 - samples,
         ocean_share: share(total.ocean),
         lake_share: share(total.lake),
         biome_shares: biome_table
@@ -400,7 +423,7 @@ pub fn write_world(
         vertex_spacing: s.vertex_spacing,
         region_bounds: bounds,
         height_range,
-        sea_level: s.sea_level.unwrap_or(height_range[0]),
+        sea_level: s.sea_level,
         layers: Manifest::all_layers(),
         overview: OverviewInfo::of(&overview),
         files,
@@ -409,20 +432,22 @@ pub fn write_world(
     write::write(&manifest_path, &manifest::pretty_json(&manifest))?;
     Ok(ImportReport {
         regions: regions.len(),
-        map_bytes: samples * 12,
+        map_bytes: (regions.len() * size * size) as u64 * 12,
         bytes: manifest.files.values().map(|f| f.bytes).sum(),
         reaches,
         lakes,
         height_range,
         census,
         hydrology_factor: coarse.factor,
+        depressions: hydro_counts,
     })
 }
 
-/// Counts over standing samples: height range, lake, sea and biome samples.
+/// Counts over standing samples: how many, height range, lake, sea and biome samples.
 struct Tally {
     min: f32,
     max: f32,
+    standing: u64,
     lake: u64,
     ocean: u64,
     biomes: Vec<u64>,
@@ -433,6 +458,7 @@ impl Tally {
         Tally {
             min: f32::INFINITY,
             max: f32::NEG_INFINITY,
+            standing: 0,
             lake: 0,
             ocean: 0,
             biomes: vec![0; classes],
@@ -441,6 +467,7 @@ impl Tally {
     fn add(&mut self, h: f32, lake: bool, ocean: bool, biome: u8) {
         self.min = self.min.min(h);
         self.max = self.max.max(h);
+        self.standing += 1;
         self.lake += lake as u64;
         self.ocean += ocean as u64;
         self.biomes[biome as usize] += 1;
@@ -448,6 +475,7 @@ impl Tally {
     fn merge(&mut self, o: &Tally) {
         self.min = self.min.min(o.min);
         self.max = self.max.max(o.max);
+        self.standing += o.standing;
         self.lake += o.lake;
         self.ocean += o.ocean;
         for (a, b) in self.biomes.iter_mut().zip(&o.biomes) {

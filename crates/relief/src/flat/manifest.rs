@@ -39,7 +39,10 @@ pub struct Manifest {
     pub region_bounds: RegionBounds,
     /// Lowest and highest height in any region, metres.
     pub height_range: [f32; 2],
-    pub sea_level: f32,
+    /// Ground below this is sea, metres; none for a world without sea (an import given no
+    /// `--sea-level`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sea_level: Option<f32>,
     /// Layers every region file carries, by name (`height`, `control`, `color`, `biome`, `lake`).
     pub layers: Vec<String>,
     pub overview: OverviewInfo,
@@ -104,10 +107,16 @@ impl FileEntry {
     }
 }
 
-/// Shares are fractions of all samples (0–1).
+/// Shares are fractions of the world's samples (0–1): the samples its ground stands on,
+/// holes and padding apart.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Census {
+    /// Samples of standing ground, which every share is of.
     pub samples: u64,
+    /// Samples of the regions that are holes, or padding past an imported map's edge: in no
+    /// share.
+    #[serde(default)]
+    pub holes: u64,
     pub ocean_share: f64,
     pub lake_share: f64,
     /// Biome name → share of samples.
@@ -115,6 +124,11 @@ pub struct Census {
 }
 
 impl Manifest {
+    /// The sea level, or −∞ for a world without sea (so `height < sea()` never holds).
+    pub fn sea(&self) -> f32 {
+        self.sea_level.unwrap_or(f32::NEG_INFINITY)
+    }
+
     /// Every layer's name, for a world whose regions carry them all.
     pub fn all_layers() -> Vec<String> {
         LayerKind::ALL

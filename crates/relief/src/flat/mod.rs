@@ -173,7 +173,7 @@ impl World {
         let lakes: tables::LakesFile = from_value(&store, LAKES_FILE, json(LAKES_FILE)?)?;
         let biomes: tables::BiomesFile = from_value(&store, BIOMES_FILE, json(BIOMES_FILE)?)?;
         for found in [rivers.version, lakes.version, biomes.version] {
-            if found != tables::TABLES_VERSION {
+            if !(1..=tables::TABLES_VERSION).contains(&found) {
                 return Err(FormatError::UnsupportedVersion {
                     what: "table",
                     found,

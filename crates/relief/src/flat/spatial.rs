@@ -58,22 +58,22 @@ impl Spatial {
         let mut shore = Vec::new();
         let mut boxes = Vec::new();
         for (i, l) in lakes.iter().enumerate() {
-            let n = l.outline.len();
-            for k in 0..n {
-                let (p, q) = (l.outline[k], l.outline[(k + 1) % n]);
-                shore.push(GeomWithData::new(
-                    Line::new([p[0] as f64, p[1] as f64], [q[0] as f64, q[1] as f64]),
-                    i as u32,
-                ));
-            }
-            if n > 0 {
-                let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-                for p in &l.outline {
+            let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+            for ring in l.rings() {
+                let n = ring.len();
+                for k in 0..n {
+                    let (p, q) = (ring[k], ring[(k + 1) % n]);
+                    shore.push(GeomWithData::new(
+                        Line::new([p[0] as f64, p[1] as f64], [q[0] as f64, q[1] as f64]),
+                        i as u32,
+                    ));
                     for d in 0..2 {
                         lo[d] = lo[d].min(p[d] as f64);
                         hi[d] = hi[d].max(p[d] as f64);
                     }
                 }
+            }
+            if lo[0] <= hi[0] {
                 boxes.push(GeomWithData::new(Rectangle::from_corners(lo, hi), i as u32));
             }
         }
@@ -101,18 +101,4 @@ pub fn closest(a: [f64; 2], b: [f64; 2], p: [f64; 2]) -> (f64, f64) {
     };
     let (cx, cz) = (a[0] + t * vx, a[1] + t * vz);
     (t, ((p[0] - cx).powi(2) + (p[1] - cz).powi(2)).sqrt())
-}
-
-/// Even-odd point-in-polygon test.
-pub fn inside(poly: &[[f32; 2]], p: [f64; 2]) -> bool {
-    let mut c = false;
-    let n = poly.len();
-    for i in 0..n {
-        let (a, b) = (poly[i], poly[(i + n - 1) % n]);
-        let (ax, az, bx, bz) = (a[0] as f64, a[1] as f64, b[0] as f64, b[1] as f64);
-        if (az > p[1]) != (bz > p[1]) && p[0] < (bx - ax) * (p[1] - az) / (bz - az) + ax {
-            c = !c;
-        }
-    }
-    c
 }

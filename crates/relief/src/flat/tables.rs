@@ -48,20 +48,111 @@ pub struct Reach {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "LakeRecord")]
 pub struct Lake {
     /// 1-based; 0 in the lake layer means "no lake".
     pub id: u32,
     /// Water surface height, metres.
     pub level_m: f32,
     pub area_m2: f64,
-    /// Deepest point below the level, metres.
+    /// Deepest point below the level, metres (0 for a lake read off a flat water surface,
+    /// whose bed the ground doesn't show).
     pub depth_m: f32,
-    /// Shoreline polygon [x, z], counter-clockwise seen from above (+Y), not closed.
-    pub outline: Vec<[f32; 2]>,
+    /// The shore: every part of the lake, largest first (parts may touch at a corner).
+    pub parts: Vec<LakePart>,
     /// Where the lake spills, [x, z].
     pub outlet: [f32; 2],
     /// What the outlet flows into.
     pub drains_to: ReachEnd,
+}
+
+/// One part of a lake's water: a polygon with holes (islands).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LakePart {
+    /// Shoreline [x, z], counter-clockwise seen from above (+Y), not closed.
+    pub outline: Vec<[f32; 2]>,
+    /// Islands' shorelines, clockwise, not closed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub islands: Vec<Vec<[f32; 2]>>,
+}
+
+impl Lake {
+    /// Every ring of the shore: each part's outline, then its islands. A point is in the
+    /// lake when it is inside an odd number of them.
+    pub fn rings(&self) -> impl Iterator<Item = &[[f32; 2]]> {
+        self.parts
+            .iter()
+            .flat_map(|p| std::iter::once(&p.outline).chain(&p.islands))
+            .map(Vec::as_slice)
+    }
+
+    /// Whether (x, z) is on the lake's water: inside an odd number of its rings.
+    pub fn contains(&self, x: f64, z: f64) -> bool {
+        self.rings().filter(|r| ring_contains(r, x, z)).count() % 2 == 1
+    }
+}
+
+/// The signed area of the polygon `ring`, m²: positive counter-clockwise (a lake part's
+/// outline), negative clockwise (an island). A lake's rings sum to its water's area.
+pub fn ring_area(ring: &[[f32; 2]]) -> f64 {
+    (0..ring.len())
+        .map(|a| {
+            let (p, q) = (ring[a], ring[(a + 1) % ring.len()]);
+            p[0] as f64 * q[1] as f64 - q[0] as f64 * p[1] as f64
+        })
+        .sum::<f64>()
+        / 2.0
+}
+
+/// Whether (x, z) is inside the polygon `ring` (even-odd rule; either winding).
+pub fn ring_contains(ring: &[[f32; 2]], x: f64, z: f64) -> bool {
+    let mut inside = false;
+    let n = ring.len();
+    for i in 0..n {
+        let (a, b) = (ring[i], ring[(i + n - 1) % n]);
+        let (ax, az, bx, bz) = (a[0] as f64, a[1] as f64, b[0] as f64, b[1] as f64);
+        if (az > z) != (bz > z) && x < (bx - ax) * (z - az) / (bz - az) + ax {
+            inside = !inside;
+        }
+    }
+    inside
+}
+
+/// A lake as `lakes.json` holds it: version 2 has `parts`; version 1 had one `outline` (its
+/// longest ring), read as a lake of one part.
+#[derive(Deserialize)]
+struct LakeRecord {
+    id: u32,
+    level_m: f32,
+    area_m2: f64,
+    depth_m: f32,
+    #[serde(default)]
+    parts: Vec<LakePart>,
+    #[serde(default)]
+    outline: Vec<[f32; 2]>,
+    outlet: [f32; 2],
+    drains_to: ReachEnd,
+}
+
+impl From<LakeRecord> for Lake {
+    fn from(r: LakeRecord) -> Lake {
+        let parts = match (r.parts.is_empty(), r.outline.is_empty()) {
+            (true, false) => vec![LakePart {
+                outline: r.outline,
+                islands: Vec::new(),
+            }],
+            _ => r.parts,
+        };
+        Lake {
+            id: r.id,
+            level_m: r.level_m,
+            area_m2: r.area_m2,
+            depth_m: r.depth_m,
+            parts,
+            outlet: r.outlet,
+            drains_to: r.drains_to,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -90,7 +181,9 @@ pub struct BiomesFile {
     pub biomes: Vec<Biome>,
 }
 
-pub const TABLES_VERSION: u32 = 1;
+/// The tables' version: 2 stores a lake's every part and island (`parts`); readers take 1's
+/// single `outline` too.
+pub const TABLES_VERSION: u32 = 2;
 
 /// Checks what queries and tools rely on, so a hostile table is an error at open rather than
 /// a panic or a hang later: reach ids are their indices and a reach flows only into a lower
@@ -132,17 +225,17 @@ pub fn validate(reaches: &[Reach], lakes: &[Lake], biomes: &[Biome]) -> Result<(
             );
         }
         let finite = l
-            .outline
-            .iter()
+            .rings()
+            .flatten()
             .flatten()
             .chain(&l.outlet)
             .all(|v| v.is_finite())
             && l.level_m.is_finite();
-        if !finite || l.outline.len() < 3 {
+        if !finite || l.parts.is_empty() || l.rings().any(|r| r.len() < 3) {
             return bad(
                 "lakes.json",
                 format!(
-                    "lake {}: needs a finite level and outline of 3+ points",
+                    "lake {}: needs a finite level and one or more parts, each ring of 3+ points",
                     l.id
                 ),
             );

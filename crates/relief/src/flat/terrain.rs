@@ -370,7 +370,7 @@ impl Terrain {
         let lakes = self.world.lakes();
         for hit in self.spatial.lake_boxes.locate_all_at_point(&p) {
             let l = &lakes[hit.data as usize];
-            if spatial::inside(&l.outline, p) {
+            if l.contains(x, z) {
                 return Some(LakeAt {
                     lake: l.id,
                     level_m: l.level_m,

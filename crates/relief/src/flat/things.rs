@@ -132,7 +132,7 @@ impl ThingSource {
         let sites = FlatSites {
             terrain: &self.terrain,
             map: &map,
-            sea_level: self.terrain.world().manifest().sea_level as f64,
+            sea_level: self.terrain.world().manifest().sea() as f64,
         };
         let things = place::place(&self.rules, self.seed, self.band, square, &sites);
         Ok(ThingChunk::new(key, DVec3::ZERO, &self.rules, &things))

@@ -22,9 +22,14 @@ pub fn describe(w: &World) -> String {
         m.format_version,
         m.bake_version
     );
+    // Shares are of the ground given: holes and padding past an imported map's edge apart.
+    let holes = match c.holes {
+        0 => String::new(),
+        h => format!("; {:.2} M of holes and padding apart", h as f64 / 1e6),
+    };
     let _ = writeln!(
         s,
-        "size     {:.2} km × {:.2} km: {} regions of {}² at {} m ({:.1} M samples), {:.1} MB on disk",
+        "size     {:.2} km × {:.2} km: {} regions of {}² at {} m ({:.2} M samples of ground{holes}), {:.1} MB on disk",
         side / 1000.0,
         depth / 1000.0,
         m.region_bounds.count(),
@@ -33,17 +38,28 @@ pub fn describe(w: &World) -> String {
         c.samples as f64 / 1e6,
         bytes as f64 / 1e6
     );
+    let sea = match m.sea_level {
+        Some(level) => format!("sea level {level} m"),
+        None => "no sea".into(),
+    };
     let _ = writeln!(
         s,
-        "height   {:.1} m … {:.1} m, sea level {} m",
-        m.height_range[0], m.height_range[1], m.sea_level
+        "height   {:.1} m … {:.1} m, {sea}",
+        m.height_range[0], m.height_range[1]
     );
-    let _ = writeln!(
-        s,
-        "water    ocean {:.1} %, lakes {:.2} %",
-        100.0 * c.ocean_share,
-        100.0 * c.lake_share
-    );
+    let _ = match m.sea_level {
+        Some(_) => writeln!(
+            s,
+            "water    ocean {:.1} %, lakes {:.2} % of the ground",
+            100.0 * c.ocean_share,
+            100.0 * c.lake_share
+        ),
+        None => writeln!(
+            s,
+            "water    lakes {:.2} % of the ground",
+            100.0 * c.lake_share
+        ),
+    };
     // `+ 0.0`: an empty f64 sum is −0.0, which would print as "-0.0 km".
     let km = |kind: ReachKind| {
         w.reaches()

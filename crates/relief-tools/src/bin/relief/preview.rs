@@ -72,8 +72,8 @@ pub fn draw(w: &World, px: u32, out: &Path) -> Result<(), Box<dyn std::error::Er
             }
             let base = if lake[i] != 0 {
                 water_tint([60.0, 120.0, 200.0], biome[i])
-            } else if height[i] < m.sea_level as f64 {
-                let d = ((m.sea_level as f64 - height[i]) / 60.0).clamp(0.0, 1.0);
+            } else if height[i] < m.sea() as f64 {
+                let d = ((m.sea() as f64 - height[i]) / 60.0).clamp(0.0, 1.0);
                 water_tint(
                     [40.0 - 20.0 * d, 110.0 - 50.0 * d, 190.0 - 60.0 * d],
                     biome[i],
@@ -85,7 +85,7 @@ pub fn draw(w: &World, px: u32, out: &Path) -> Result<(), Box<dyn std::error::Er
                     .unwrap_or([128, 128, 128]);
                 [c[0] as f64, c[1] as f64, c[2] as f64]
             };
-            let lit = if lake[i] != 0 || height[i] < m.sea_level as f64 {
+            let lit = if lake[i] != 0 || height[i] < m.sea() as f64 {
                 0.85 + 0.15 * shade
             } else {
                 0.35 + 0.9 * shade
@@ -178,7 +178,7 @@ pub fn draw_clipmap(
         [200, 90, 255],
         [255, 255, 255],
     ];
-    let sea = world.manifest().sea_level;
+    let sea = world.manifest().sea();
     let mut rgb = vec![0u8; p * p * 3];
     for y in 0..p {
         for x in 0..p {

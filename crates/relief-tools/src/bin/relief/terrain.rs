@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use relief_tools::bake::depressions::{Depressions, LakeRules};
 use relief_tools::import::heightmap;
 use relief_tools::import::{self, ImportError, ImportReport, ImportSettings};
 use relief_tools::terrain3d;
@@ -35,13 +36,28 @@ pub enum ImportCommand {
         out: WorldOut,
         #[command(flatten)]
         map: heightmap::Options,
-        /// Metres between samples.
-        #[arg(long, default_value_t = 1.0)]
-        spacing: f64,
+        /// Metres between samples: one number, or `DX,DZ` for a map whose samples are DX
+        /// apart east–west and DZ north–south (a geographic DEM's: 3″ at 36.6° N is
+        /// 74.6,92.5), resampled to square cells of the smaller. One spacing for such a map
+        /// makes its rivers 19 % too short or too long.
+        #[arg(long, default_value = "1", value_name = "D|DX,DZ")]
+        spacing: String,
         /// Samples per region side (power of two, 64–2048).
         #[arg(long, default_value_t = 512)]
         region_size: u32,
     },
+}
+
+/// `--spacing`: `D`, or `DX,DZ`.
+fn parse_spacing(text: &str) -> std::result::Result<(f64, f64), ImportError> {
+    let v: Option<Vec<f64>> = text.split(',').map(|p| p.trim().parse().ok()).collect();
+    match v.as_deref() {
+        Some(&[d]) => Ok((d, d)),
+        Some(&[dx, dz]) => Ok((dx, dz)),
+        _ => Err(ImportError::Settings(format!(
+            "--spacing takes metres, D or DX,DZ, got `{text}`"
+        ))),
+    }
 }
 
 /// Where an import goes and what it is given besides the maps.
@@ -67,6 +83,26 @@ pub struct WorldOut {
     /// Region layer storage (see `relief bake --codecs`).
     #[arg(long, default_value = "fast")]
     codecs: Codecs,
+    /// What becomes of depressions too small for a lake: `breach` cuts a channel out over
+    /// the lowest pass, `fill` fills them to it. With both, lakes are flat water surfaces and
+    /// depressions 30 m deep, 0.1 km² and 16 cells. `lakes` keeps every depression 1.5 m deep
+    /// and 3,000 m² as a lake (the bake's rule; for hand-made ground whose basins are meant).
+    #[arg(long, value_enum, default_value = "breach")]
+    depressions: Depressions,
+    /// A depression holds a lake from this depth, metres [default: 30; 1.5 with `lakes`].
+    #[arg(long)]
+    lake_depth: Option<f64>,
+    /// A depression or flat holds a lake from this area, m² [default: 100000; 3000 with
+    /// `lakes`].
+    #[arg(long)]
+    lake_area: Option<f64>,
+    /// ... and this many hydrology cells, so the area floor holds at any spacing
+    /// [default: 16; 4 with `lakes`].
+    #[arg(long)]
+    lake_cells: Option<usize>,
+    /// Flat water surfaces (a patch of one height the ground rises around) are not lakes.
+    #[arg(long)]
+    no_flat_lakes: bool,
 }
 
 #[derive(clap::Subcommand)]
@@ -110,6 +146,8 @@ pub fn import(command: ImportCommand, progress: &dyn Progress) -> Result<()> {
             region_size,
         } => {
             let hm = heightmap::read(&file, &map)?;
+            let (dx, dz) = parse_spacing(&spacing)?;
+            let (hm, spacing) = heightmap::resample_square(hm, dx, dz)?;
             let mut s = ImportSettings::new(
                 &format!("heightmap:{}", file_name(&file)),
                 region_size,
@@ -148,7 +186,8 @@ fn print_import(what: &str, dir: &Path, r: &ImportReport, read: f64, total: f64)
     println!(
         "imported {what} into {} in {total:.2} s ({:.0} MB/s of maps; reading {read:.2} s): \
          {} regions, {mb:.1} MB of maps, {:.1} MB written, heights {:.2}…{:.2} m, \
-         {} reaches and {} lakes on a {}-sample hydrology grid",
+         {} reaches and {} lakes on a {}-sample hydrology grid; depressions: {} breached, \
+         {} filled, {} lakes (and {} lakes on flat water)",
         dir.display(),
         mb / total,
         r.regions,
@@ -157,7 +196,11 @@ fn print_import(what: &str, dir: &Path, r: &ImportReport, read: f64, total: f64)
         r.height_range[1],
         r.reaches,
         r.lakes,
-        r.hydrology_factor
+        r.hydrology_factor,
+        r.depressions.breached,
+        r.depressions.filled,
+        r.depressions.depression_lakes,
+        r.depressions.flat_lakes
     );
 }
 
@@ -188,6 +231,12 @@ impl WorldOut {
     fn fill(&self, s: &mut ImportSettings) -> Result<()> {
         s.sea_level = self.sea_level;
         s.codecs = self.codecs.profile();
+        let mut lakes = LakeRules::import(self.depressions);
+        lakes.min_depth_m = self.lake_depth.unwrap_or(lakes.min_depth_m);
+        lakes.min_area_m2 = self.lake_area.unwrap_or(lakes.min_area_m2);
+        lakes.min_cells = self.lake_cells.unwrap_or(lakes.min_cells);
+        lakes.flats &= !self.no_flat_lakes;
+        s.lakes = lakes;
         if let Some(path) = &self.biomes {
             s.biome_names = read_biome_names(path)?;
         }
