@@ -473,6 +473,20 @@ fn no_data_flat_and_thin_rasters_import_as_documented() {
 
     let (ok, log, _) = import("nothing", &[-9999.0; 64], &["--no-data", "-9999"]);
     assert!(!ok && log.contains("no ground"), "{log}");
+    // A float file's lowest float as its no-data marker: refused unless named, then a hole.
+    let mut marked = slope.clone();
+    marked[64 * 10 + 10] = f32::MIN;
+    let (ok, log, _) = import(
+        "marked",
+        &marked,
+        &["--size", "64x64", "--no-data", "-9999"],
+    );
+    assert!(!ok && log.contains("no-data"), "{log}");
+    let named = ["--size", "64x64", "--no-data", "-3.4028235e38"];
+    let (ok, log, out) = import("named", &marked, &named);
+    assert!(ok, "{log}");
+    let c = World::open(&out).unwrap().manifest().census.clone();
+    assert_eq!((c.samples, c.holes), (64 * 64 - 2, 2), "NaN and the marker");
 
     let (ok, log, out) = import("flat", &[7.0; 64 * 64], &[]);
     assert!(ok, "{log}");

@@ -301,11 +301,21 @@ fn the_network_is_continuous_conserves_area_and_orders_through_lakes() {
     let big: Vec<_> = reaches.iter().filter(|r| r.drains_km2 >= 10.0).collect();
     assert!(big.len() > 100);
     assert_eq!(big.iter().filter(|r| r.order == 1).count(), 0);
-    // Water leaving a lake is a reach from that lake.
-    for r in reaches
+    // Water leaving a lake is a reach from that lake, starting at its shore, and it leaves
+    // each lake at one place.
+    let outflows: Vec<_> = reaches
         .iter()
         .filter(|r| matches!(r.from, ReachEnd::Lake(_)))
-    {
+        .collect();
+    assert!(!outflows.is_empty());
+    for l in lakes {
+        let n = outflows
+            .iter()
+            .filter(|r| r.from == ReachEnd::Lake(l.id))
+            .count();
+        assert!(n <= 1, "lake {} has {n} outflows", l.id);
+    }
+    for r in outflows {
         let ReachEnd::Lake(l) = r.from else {
             unreachable!()
         };

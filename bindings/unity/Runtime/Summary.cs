@@ -66,9 +66,12 @@ namespace Relief
                 WorldInfo i = w.Info;
                 int across = i.RegionMaxX - i.RegionMinX + 1, down = i.RegionMaxZ - i.RegionMinZ + 1;
                 return string.Format(c,
-                    "flat world, {0:0.00} × {1:0.00} km\n{2} regions of {3}² samples ({4} m apart)\nheights {5:0.0} … {6:0.0} m, sea level {7:0.0} m\n{8} river reaches, {9} lakes, {10} biomes",
+                    "flat world, {0:0.00} × {1:0.00} km\n{2} regions of {3}² samples ({4} m apart)\nheights {5:0.0} … {6:0.0} m, {7}\n{8} river reaches, {9} lakes, {10} biomes",
                     across * i.RegionExtent / 1000, down * i.RegionExtent / 1000, i.RegionCount, i.RegionSize, i.VertexSpacing,
-                    i.HeightMin, i.HeightMax, i.SeaLevel, i.ReachCount, i.LakeCount, i.BiomeCount);
+                    i.HeightMin, i.HeightMax,
+                    // NaN: a world imported without a sea.
+                    float.IsNaN(i.SeaLevel) ? "no sea" : string.Format(c, "sea level {0:0.0} m", i.SeaLevel),
+                    i.ReachCount, i.LakeCount, i.BiomeCount);
             }
         }
     }

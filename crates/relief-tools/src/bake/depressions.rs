@@ -162,7 +162,7 @@ pub fn shape(grid: &Grid, h: &[f64], outlet: &[bool], rules: &LakeRules) -> Shap
     }
     match rules.depressions {
         Depressions::Breach => {
-            breach(grid, &mut out.height, outlet, &out.lake, &filled);
+            breach(grid, &mut out.height, outlet, &out.lake, &out.levels);
             out.counts.breached = small.len();
         }
         Depressions::Fill | Depressions::Lakes => {
@@ -185,6 +185,86 @@ impl Shaped {
         }
         self.levels.push(level);
         self.lakes.push(nodes);
+    }
+}
+
+/// Makes water leave each lake at one place, as it leaves a real lake: where a lake drains
+/// out to more than one node (a flat water surface whose shore the DEM puts a little below
+/// it in places), every node of the lake is routed across it to the exit whose receiver is
+/// lowest (ties: the lower index), along a breadth-first tree from that exit. Lakes that
+/// already leave by one node keep their routing.
+pub fn one_outlet_each(grid: &Grid, rt: &mut Routing, lake: &[u16], lakes: usize) {
+    let n = lake.len();
+    // Each lake's lowest exit node, and whether its water leaves to more than one node.
+    let mut exit: Vec<Option<usize>> = vec![None; lakes + 1];
+    let mut several = vec![false; lakes + 1];
+    for k in 0..n {
+        let l = lake[k] as usize;
+        let r = rt.recv[k] as usize;
+        if l == 0 || r == k || lake[r] as usize == l {
+            continue;
+        }
+        match exit[l] {
+            None => exit[l] = Some(k),
+            Some(e) => {
+                let re = rt.recv[e] as usize;
+                several[l] |= re != r;
+                if rt.filled[r]
+                    .total_cmp(&rt.filled[re])
+                    .then(r.cmp(&re))
+                    .is_lt()
+                {
+                    exit[l] = Some(k);
+                }
+            }
+        }
+    }
+    let mut recv = rt.recv.clone();
+    let mut dist = rt.dist.clone();
+    let mut seen = vec![false; n];
+    let mut queue = Vec::new();
+    for l in (1..=lakes).filter(|&l| several[l]) {
+        let Some(e) = exit[l] else { continue };
+        queue.clear();
+        queue.push(e);
+        seen[e] = true;
+        let mut q = 0;
+        while q < queue.len() {
+            let c = queue[q];
+            q += 1;
+            grid.each_neighbour(c, |nb, d| {
+                if !seen[nb] && lake[nb] as usize == l {
+                    seen[nb] = true;
+                    recv[nb] = c as u32;
+                    dist[nb] = d;
+                    queue.push(nb);
+                }
+            });
+        }
+    }
+    if !several.contains(&true) {
+        return;
+    }
+    // Outlets first, each node after its receiver.
+    let mut donors: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut order: Vec<u32> = Vec::with_capacity(n);
+    for (k, &r) in recv.iter().enumerate() {
+        if r as usize == k {
+            order.push(k as u32);
+        } else {
+            donors[r as usize].push(k as u32);
+        }
+    }
+    let mut q = 0;
+    while q < order.len() {
+        let c = order[q] as usize;
+        q += 1;
+        order.extend_from_slice(&donors[c]);
+    }
+    // Every exit's way out falls below its lake's level, so no way out comes back to it; a
+    // node left out would mean a cycle, and the flood's routing is kept instead.
+    if order.len() == n {
+        (rt.recv, rt.dist, rt.order) = (recv, dist, order);
     }
 }
 
@@ -260,14 +340,19 @@ fn flats(
 /// each node, the node it was reached from; when it reaches a node lower than that one (inside
 /// a depression, over its lowest pass), the way back to the outlet is lowered so it falls by
 /// at least ε a step from the new node. Each way is already falling beyond the first node low
-/// enough (it was made so when that node was reached), so the walk back stops there. Lake
-/// nodes are flooded at their level and never cut: water crosses a lake to its outlet.
-fn breach(grid: &Grid, z: &mut [f64], outlet: &[bool], lake: &[u16], filled: &[f64]) {
+/// enough (it was made so when that node was reached), so the walk back stops there. Lakes
+/// flood at their level and are never cut: a lake below the way it is reached by has the way
+/// cut down to its level (the dam before a flat lake), and a node whose way out would have to
+/// pass a lake below its level is filled instead, like any node a step above the one it was
+/// reached from.
+fn breach(grid: &Grid, z: &mut [f64], outlet: &[bool], lake: &[u16], levels: &[f64]) {
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
     let n = grid.len();
-    // Lake nodes flood at their filled level, so no lake looks like a pit to breach.
-    let level = |z: &[f64], k: usize| if lake[k] != 0 { filled[k] } else { z[k] };
+    let level = |z: &[f64], k: usize| match lake[k] {
+        0 => z[k],
+        id => levels[id as usize - 1],
+    };
     let mut from = vec![u32::MAX; n];
     let mut seen = vec![false; n];
     let mut heap = BinaryHeap::new();
@@ -286,29 +371,47 @@ fn breach(grid: &Grid, z: &mut [f64], outlet: &[bool], lake: &[u16], filled: &[f
             }
             seen[nb] = true;
             from[nb] = c as u32;
-            if lake[nb] == 0 {
-                if z[nb] < zc {
-                    // Cut the way out down from here (through the world's edge too, where
-                    // the edge is higher: water leaves there).
-                    let mut want = z[nb];
-                    let mut p = c;
-                    while lake[p] == 0 {
-                        want -= FILL_EPSILON;
-                        if z[p] <= want {
-                            break;
-                        }
-                        z[p] = want;
-                        if outlet[p] {
-                            break;
-                        }
-                        p = from[p] as usize;
-                    }
-                } else if z[nb] < zc + FILL_EPSILON {
-                    z[nb] = zc + FILL_EPSILON;
-                }
+            let low = level(z, nb);
+            let cut = low < zc && way_down(z, outlet, lake, &from, c, low, false);
+            if cut {
+                way_down(z, outlet, lake, &from, c, low, true);
+            } else if lake[nb] == 0 && z[nb] < zc + FILL_EPSILON {
+                z[nb] = zc + FILL_EPSILON;
             }
             heap.push(Reverse((key(level(z, nb)), nb as u32)));
         });
+    }
+}
+
+/// Walks the way out back from `p`, each node at least ε below the one before, starting
+/// below `low`; lowers it when `apply`. Whether the way can be cut: false when it meets a
+/// lake first (the way would pass below the lake's level). The world's edge can be cut:
+/// water leaves there.
+fn way_down(
+    z: &mut [f64],
+    outlet: &[bool],
+    lake: &[u16],
+    from: &[u32],
+    mut p: usize,
+    low: f64,
+    apply: bool,
+) -> bool {
+    let mut want = low;
+    loop {
+        if lake[p] != 0 {
+            return false;
+        }
+        want -= FILL_EPSILON;
+        if z[p] <= want {
+            return true;
+        }
+        if apply {
+            z[p] = want;
+        }
+        if outlet[p] {
+            return true;
+        }
+        p = from[p] as usize;
     }
 }
 
@@ -404,6 +507,34 @@ mod tests {
         let s = shape(&g, &h, &outlet, &rules);
         assert_eq!(s.counts.flat_lakes, 1, "{:?}", s.counts);
         assert_eq!(s.levels, [100.0]);
+        // Its channel meets the edge along five nodes; routed, it leaves by one.
+        let mut rt = Routing::compute(&g, &s.height, &outlet);
+        let exits = |rt: &Routing| {
+            let mut out: Vec<u32> = (0..g.len())
+                .filter(|&k| s.lake[k] == 1 && s.lake[rt.recv[k] as usize] != 1)
+                .map(|k| rt.recv[k])
+                .collect();
+            out.sort();
+            out.dedup();
+            out.len()
+        };
+        assert!(exits(&rt) > 1);
+        one_outlet_each(&g, &mut rt, &s.lake, s.lakes.len());
+        assert_eq!(exits(&rt), 1);
+        let mut at = vec![usize::MAX; g.len()];
+        for (i, &k) in rt.order.iter().enumerate() {
+            at[k as usize] = i;
+        }
+        assert!(
+            (0..g.len()).all(|k| at[rt.recv[k] as usize] <= at[k]),
+            "receivers first"
+        );
+        let area = rt.accumulate(&vec![1.0; g.len()]);
+        let total: f64 = (0..g.len())
+            .filter(|&k| rt.recv[k] as usize == k)
+            .map(|k| area[k])
+            .sum();
+        assert_eq!(total, g.len() as f64, "every node drains to one outlet");
         let flat = vec![7.0; g.len()];
         assert!(shape(&g, &flat, &outlet, &rules).lakes.is_empty());
         let mesa: Vec<f64> = h.iter().map(|v| 300.0 - v).collect();
@@ -422,14 +553,29 @@ mod tests {
             let mut x = seed | 1;
             let h: Vec<f64> = (0..g.len()).map(|_| { x ^= x << 13; x ^= x >> 7; x ^= x << 17; (x % 2000) as f64 / 10.0 }).collect();
             let outlet = border(&g);
-            for d in [Depressions::Breach, Depressions::Fill, Depressions::Lakes] {
-                let s = shape(&g, &h, &outlet, &LakeRules::import(d));
+            // Breaching around lakes too: the bake's thresholds keep many.
+            let lakes_kept = LakeRules { depressions: Depressions::Breach, ..LakeRules::BAKE };
+            let rules = [
+                LakeRules::import(Depressions::Breach),
+                LakeRules::import(Depressions::Fill),
+                LakeRules::import(Depressions::Lakes),
+                lakes_kept,
+            ];
+            for r in rules {
+                let d = r.depressions;
+                let s = shape(&g, &h, &outlet, &r);
                 prop_assert!(drains(&g, &s.height, &outlet, &s.lake), "{:?}", d);
-                for ((&after, &before), &lake) in s.height.iter().zip(&h).zip(&s.lake) {
-                    if lake == 0 {
+                // Without lakes, breaching only cuts; a way out past a lake's level is filled
+                // instead, never above the spill level filling would give.
+                let spill = Routing::compute(&g, &h, &outlet).filled;
+                for (k, &after) in s.height.iter().enumerate() {
+                    if s.lake[k] == 0 {
                         match d {
-                            Depressions::Breach => prop_assert!(after <= before + 1e-3),
-                            _ => prop_assert!(after >= before),
+                            Depressions::Breach if s.lakes.is_empty() => {
+                                prop_assert!(after <= h[k] + 1e-3)
+                            }
+                            Depressions::Breach => prop_assert!(after <= spill[k] + 1e-3),
+                            _ => prop_assert!(after >= h[k]),
                         }
                     }
                 }

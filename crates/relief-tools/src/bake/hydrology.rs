@@ -71,7 +71,8 @@ pub fn analyse(
         counts,
     } = depressions::shape(grid, h, ocean, rules);
 
-    let rt = Routing::compute_with(grid, &height, ocean, flow);
+    let mut rt = Routing::compute_with(grid, &height, ocean, flow);
+    depressions::one_outlet_each(grid, &mut rt, &lake, levels.len());
     let area = rt.accumulate(&vec![cell; n]);
     let runoff: Vec<f64> = precip
         .iter()
@@ -209,7 +210,7 @@ pub fn analyse(
                 level_m: level as f32,
                 area_m2: nodes.len() as f64 * cell,
                 depth_m: nodes.iter().map(|&k| level - height[k]).fold(0.0, f64::max) as f32,
-                parts: shore::parts(grid, &lake, id),
+                parts: shore::parts(grid, &lake, id, nodes),
                 outlet: [ox as f32, oz as f32],
                 drains_to,
             }

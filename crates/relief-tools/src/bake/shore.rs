@@ -17,12 +17,12 @@ use relief::flat::tables::{ring_contains, LakePart};
 /// Corners in doubled integer coordinates: cell (i, j) spans (2i ± 1, 2j ± 1).
 type Corner = (isize, isize);
 
-/// Every part of lake `id` in `lake` (one id per grid node), largest first, each with the
-/// islands it holds.
-pub fn parts(grid: &Grid, lake: &[u16], id: u16) -> Vec<LakePart> {
+/// Every part of lake `id` in `lake` (one id per grid node), whose nodes are `nodes`,
+/// largest first, each with the islands it holds.
+pub fn parts(grid: &Grid, lake: &[u16], id: u16, nodes: &[usize]) -> Vec<LakePart> {
     let mut outers: Vec<(f64, Vec<[f32; 2]>)> = Vec::new();
     let mut islands: Vec<Vec<[f32; 2]>> = Vec::new();
-    for ring in rings(grid, lake, id) {
+    for ring in rings(grid, lake, id, nodes) {
         let area = doubled_area(&ring);
         let points = midpoints(grid, &ring);
         if area > 0.0 {
@@ -52,8 +52,9 @@ pub fn parts(grid: &Grid, lake: &[u16], id: u16) -> Vec<LakePart> {
     parts
 }
 
-/// The rings of cell edges around lake `id`, in doubled corner coordinates.
-fn rings(grid: &Grid, lake: &[u16], id: u16) -> Vec<Vec<Corner>> {
+/// The rings of cell edges around lake `id` (its nodes: `nodes`), in doubled corner
+/// coordinates.
+fn rings(grid: &Grid, lake: &[u16], id: u16, nodes: &[usize]) -> Vec<Vec<Corner>> {
     let inside = |i: isize, j: isize| {
         i >= 0
             && j >= 0
@@ -63,10 +64,7 @@ fn rings(grid: &Grid, lake: &[u16], id: u16) -> Vec<Vec<Corner>> {
     };
     // Each corner's outgoing edges (at most two: a corner where lake cells touch diagonally).
     let mut out: BTreeMap<Corner, Vec<Corner>> = BTreeMap::new();
-    for (k, &l) in lake.iter().enumerate() {
-        if l != id {
-            continue;
-        }
+    for &k in nodes {
         let (i, j) = grid.ij(k);
         let (i, j) = (i as isize, j as isize);
         let (l, r, b, t) = (2 * i - 1, 2 * i + 1, 2 * j - 1, 2 * j + 1);
@@ -84,21 +82,21 @@ fn rings(grid: &Grid, lake: &[u16], id: u16) -> Vec<Vec<Corner>> {
         }
     }
     let mut rings = Vec::new();
-    while let Some((&start, _)) = out.iter().find(|(_, v)| !v.is_empty()) {
-        let first = out
-            .get_mut(&start)
-            .and_then(|v| v.pop())
-            .expect("non-empty");
-        let mut ring = vec![start];
-        let (mut prev, mut cur) = (start, first);
-        while cur != start {
-            ring.push(cur);
-            let Some(next) = out.get_mut(&cur).and_then(|v| take_leftmost(v, prev, cur)) else {
-                break; // unreachable: every corner a ring enters it also leaves
-            };
-            (prev, cur) = (cur, next);
+    let starts: Vec<Corner> = out.keys().copied().collect();
+    for start in starts {
+        // A corner may start a ring, or two where parts touch; each walk takes its edges.
+        while let Some(first) = out.get_mut(&start).and_then(|v| v.pop()) {
+            let mut ring = vec![start];
+            let (mut prev, mut cur) = (start, first);
+            while cur != start {
+                ring.push(cur);
+                let Some(next) = out.get_mut(&cur).and_then(|v| take_leftmost(v, prev, cur)) else {
+                    break; // unreachable: every corner a ring enters it also leaves
+                };
+                (prev, cur) = (cur, next);
+            }
+            rings.push(ring);
         }
-        rings.push(ring);
     }
     rings
 }
@@ -139,6 +137,10 @@ mod tests {
     use proptest::prelude::*;
     use relief::flat::tables::ring_area;
 
+    fn nodes_of(lake: &[u16], id: u16) -> Vec<usize> {
+        (0..lake.len()).filter(|&k| lake[k] == id).collect()
+    }
+
     fn grid(n: usize) -> Grid {
         Grid {
             nx: n,
@@ -158,7 +160,7 @@ mod tests {
                 lake[g.idx(i, j)] = 1;
             }
         }
-        let p = parts(&g, &lake, 1);
+        let p = parts(&g, &lake, 1, &nodes_of(&lake, 1));
         assert_eq!(p.len(), 1);
         assert_eq!(p[0].outline.len(), 12, "3×3 cells have 12 boundary edges");
         assert!(p[0].islands.is_empty());
@@ -172,7 +174,7 @@ mod tests {
         let mut lake = vec![0u16; 64];
         lake[g.idx(1, 1)] = 1;
         lake[g.idx(2, 2)] = 1;
-        let p = parts(&g, &lake, 1);
+        let p = parts(&g, &lake, 1, &nodes_of(&lake, 1));
         assert_eq!(p.len(), 2, "two cells touching at a corner are two parts");
         assert!(p.iter().all(|p| p.outline.len() == 4));
         let mut ring = vec![0u16; 64];
@@ -182,7 +184,7 @@ mod tests {
             }
         }
         ring[g.idx(4, 4)] = 0;
-        let p = parts(&g, &ring, 2);
+        let p = parts(&g, &ring, 2, &nodes_of(&ring, 2));
         assert_eq!(p.len(), 1);
         assert_eq!(p[0].islands.len(), 1, "the land cell in the middle");
         assert!(ring_area(&p[0].islands[0]) < 0.0, "islands run clockwise");
@@ -196,7 +198,7 @@ mod tests {
         fn rings_cover_exactly_the_lake_cells(cells in proptest::collection::vec(any::<bool>(), 100)) {
             let g = grid(10);
             let lake: Vec<u16> = cells.iter().map(|&c| c as u16).collect();
-            let p = parts(&g, &lake, 1);
+            let p = parts(&g, &lake, 1, &nodes_of(&lake, 1));
             let rings: Vec<&Vec<[f32; 2]>> =
                 p.iter().flat_map(|p| std::iter::once(&p.outline).chain(&p.islands)).collect();
             for (k, &id) in lake.iter().enumerate() {

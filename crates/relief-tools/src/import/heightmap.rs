@@ -50,9 +50,9 @@ pub struct Options {
         arg(long, default_value_t = 0.0, allow_hyphen_values = true)
     )]
     pub offset: f64,
-    /// The value the file stores where it has no data (e.g. -32768, -9999), as stored,
-    /// before --height-range or --scale: those samples become holes. NaN and infinite
-    /// float samples are always holes.
+    /// The value the file stores where it has no data (e.g. -9999 or -3.4028235e38 in a
+    /// float file, 0 or 65535 in a 16-bit one), as stored, before --height-range or --scale:
+    /// those samples become holes. NaN and infinite float samples are always holes.
     #[cfg_attr(feature = "cli", arg(long, allow_hyphen_values = true))]
     pub no_data: Option<f64>,
 }
@@ -185,9 +185,12 @@ enum Units<'a> {
 
 impl Units<'_> {
     /// Metres for each sample; NaN where it holds `no_data` or isn't finite (a hole).
+    /// Stored values are compared as f32, which holds every 16-bit value exactly and is what
+    /// a float file stores (so -3.4028235e38 matches the float it names).
     fn metres(&self, scale: f64, offset: f64, no_data: Option<f64>) -> Vec<f32> {
+        let no_data = no_data.map(|v| v as f32);
         let m = |u: f64| match (u * scale + offset) as f32 {
-            h if h.is_finite() && Some(u) != no_data => h,
+            h if h.is_finite() && Some(u as f32) != no_data => h,
             _ => f32::NAN,
         };
         match self {
@@ -306,18 +309,30 @@ fn png_gray(path: &Path, bytes: &[u8]) -> Result<(usize, usize, Units<'static>, 
 /// detail. A sample next to a hole is a hole. Returns the map and its spacing; equal
 /// spacings return it as it is.
 pub fn resample_square(hm: Heightmap, dx: f64, dz: f64) -> Result<(Heightmap, f64), ImportError> {
-    let ok = |s: f64| s.is_finite() && s > 0.0;
+    use relief::flat::manifest::{MAX_SPACING, MIN_SPACING};
+    let ok = |s: f64| (MIN_SPACING..=MAX_SPACING).contains(&s);
     if !ok(dx) || !ok(dz) {
         return Err(ImportError::Settings(format!(
-            "spacing {dx},{dz} must be two positive numbers of metres"
+            "spacing {dx},{dz} must be two positive numbers of metres, each within \
+             {MIN_SPACING}–{MAX_SPACING} m"
         )));
     }
     if dx == dz {
         return Ok((hm, dx));
     }
     let s = dx.min(dz);
-    let along = |n: usize, d: f64| ((n - 1) as f64 * d / s + 1e-9).floor() as usize + 1;
-    let (w, d) = (along(hm.width, dx), along(hm.depth, dz));
+    // Sizes in f64 first: the spacings' ratio is at most 10⁶, so these are finite, and
+    // checked before they size anything.
+    let along = |n: usize, d: f64| ((n - 1) as f64 * d / s + 1e-9).floor() + 1.0;
+    let (wf, df) = (along(hm.width, dx), along(hm.depth, dz));
+    if wf * df > MAX_SAMPLES as f64 {
+        return Err(ImportError::Settings(format!(
+            "a {}×{} map at {dx} × {dz} m resamples to {wf}×{df} square cells, more than \
+             relief imports ({MAX_SAMPLES})",
+            hm.width, hm.depth
+        )));
+    }
+    let (w, d) = (wf as usize, df as usize);
     if w.saturating_mul(d) > MAX_SAMPLES {
         return Err(ImportError::Settings(format!(
             "a {}×{} map at {dx} × {dz} m resamples to {w}×{d} square cells, more than relief \

@@ -33,6 +33,11 @@ use relief::flat::{Region, RegionLocation};
 /// rivers' discharge figures, never where they run.
 pub const IMPORT_PRECIPITATION_MM: f64 = 800.0;
 
+/// The highest and deepest ground an import takes, metres: ten times Everest, and below any
+/// ocean trench; a value beyond is a no-data marker (±3.4e38) or a mistake of scale, and
+/// would flatten the ε steps routing relies on.
+pub const MAX_HEIGHT_M: f32 = 100_000.0;
+
 /// One region's maps as imported: `region_size²` samples each, row-major with X fastest.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ImportedRegion {
@@ -57,7 +62,8 @@ pub struct ImportSettings {
     /// only over the world's edge and into holes and missing regions.
     pub sea_level: Option<f32>,
     /// Which depressions and flat water surfaces hold lakes, and whether the rest are
-    /// breached or filled ([`LakeRules::import`] of breaching by default).
+    /// breached or filled ([`LakeRules::import`] of breaching by default, a DEM's rule;
+    /// `relief import terrain3d` uses `lakes`, hand-made ground's).
     pub lakes: LakeRules,
     /// Biome names by Terrain3D texture id; ids not named become `texture N`.
     pub biome_names: BTreeMap<u8, String>,
@@ -245,6 +251,16 @@ fn check(regions: &[ImportedRegion], s: &ImportSettings) -> Result<RegionBounds,
     }
     if !regions.iter().any(|r| (0..n).any(|k| coarse::stands(r, k))) {
         return bad("there is no ground: every sample is a hole, no data or not finite".into());
+    }
+    for r in regions {
+        if let Some(k) = (0..n).find(|&k| coarse::stands(r, k) && r.height[k].abs() > MAX_HEIGHT_M)
+        {
+            return bad(format!(
+                "region {:?}: a sample {} m high is no ground (heights are within ±{MAX_HEIGHT_M} \
+                 m): a no-data value? (relief import heightmap --no-data V)",
+                r.location, r.height[k]
+            ));
+        }
     }
     Ok(bounds)
 }

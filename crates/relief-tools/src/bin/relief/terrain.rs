@@ -86,9 +86,10 @@ pub struct WorldOut {
     /// What becomes of depressions too small for a lake: `breach` cuts a channel out over
     /// the lowest pass, `fill` fills them to it. With both, lakes are flat water surfaces and
     /// depressions 30 m deep, 0.1 km² and 16 cells. `lakes` keeps every depression 1.5 m deep
-    /// and 3,000 m² as a lake (the bake's rule; for hand-made ground whose basins are meant).
-    #[arg(long, value_enum, default_value = "breach")]
-    depressions: Depressions,
+    /// and 3,000 m² as a lake (the bake's rule, for hand-made ground whose basins are meant)
+    /// [default: breach for heightmaps, which are mostly DEMs; lakes for Terrain3D].
+    #[arg(long, value_enum)]
+    depressions: Option<Depressions>,
     /// A depression holds a lake from this depth, metres [default: 30; 1.5 with `lakes`].
     #[arg(long)]
     lake_depth: Option<f64>,
@@ -130,7 +131,7 @@ pub fn import(command: ImportCommand, progress: &dyn Progress) -> Result<()> {
             let data = relief_tools::import::terrain3d::read_data_dir(&dir, vertex_spacing, 0)?;
             let name = format!("terrain3d:{}", file_name(&dir));
             let mut s = ImportSettings::new(&name, data.region_size, data.vertex_spacing);
-            out.fill(&mut s)?;
+            out.fill(&mut s, Depressions::Lakes)?;
             let what = format!(
                 "{} Terrain3D region files ({:.1} MB)",
                 data.regions.len(),
@@ -153,7 +154,7 @@ pub fn import(command: ImportCommand, progress: &dyn Progress) -> Result<()> {
                 region_size,
                 spacing,
             );
-            out.fill(&mut s)?;
+            out.fill(&mut s, Depressions::Breach)?;
             let what = format!("a {}×{} heightmap", hm.width, hm.depth);
             (heightmap::cut(&hm, region_size)?, s, out, what)
         }
@@ -228,10 +229,12 @@ pub fn export(command: ExportCommand, progress: &dyn Progress) -> Result<()> {
 }
 
 impl WorldOut {
-    fn fill(&self, s: &mut ImportSettings) -> Result<()> {
+    /// Fills in `s` from the flags; `depressions` is the command's default for
+    /// `--depressions`.
+    fn fill(&self, s: &mut ImportSettings, depressions: Depressions) -> Result<()> {
         s.sea_level = self.sea_level;
         s.codecs = self.codecs.profile();
-        let mut lakes = LakeRules::import(self.depressions);
+        let mut lakes = LakeRules::import(self.depressions.unwrap_or(depressions));
         lakes.min_depth_m = self.lake_depth.unwrap_or(lakes.min_depth_m);
         lakes.min_area_m2 = self.lake_area.unwrap_or(lakes.min_area_m2);
         lakes.min_cells = self.lake_cells.unwrap_or(lakes.min_cells);
