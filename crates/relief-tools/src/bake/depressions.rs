@@ -219,31 +219,24 @@ pub fn one_outlet_each(grid: &Grid, rt: &mut Routing, lake: &[u16], lakes: usize
             }
         }
     }
+    if !several.contains(&true) {
+        return;
+    }
     let mut recv = rt.recv.clone();
     let mut dist = rt.dist.clone();
     let mut seen = vec![false; n];
-    let mut queue = Vec::new();
     for l in (1..=lakes).filter(|&l| several[l]) {
         let Some(e) = exit[l] else { continue };
-        queue.clear();
-        queue.push(e);
-        seen[e] = true;
-        let mut q = 0;
-        while q < queue.len() {
-            let c = queue[q];
-            q += 1;
-            grid.each_neighbour(c, |nb, d| {
-                if !seen[nb] && lake[nb] as usize == l {
-                    seen[nb] = true;
-                    recv[nb] = c as u32;
-                    dist[nb] = d;
-                    queue.push(nb);
-                }
-            });
-        }
-    }
-    if !several.contains(&true) {
-        return;
+        grow_from(
+            grid,
+            e,
+            &mut seen,
+            |k| lake[k] as usize == l,
+            |nb, c, d| {
+                recv[nb] = c as u32;
+                dist[nb] = d;
+            },
+        );
     }
     // Outlets first, each node after its receiver.
     let mut donors: Vec<Vec<u32>> = vec![Vec::new(); n];
@@ -275,15 +268,28 @@ fn grow(
     seen: &mut [bool],
     member: impl Fn(usize) -> bool,
 ) -> Vec<usize> {
+    grow_from(grid, start, seen, member, |_, _, _| {})
+}
+
+/// [`grow`], telling `reached(node, from, distance)` how breadth-first search reached each
+/// node after `start`.
+fn grow_from(
+    grid: &Grid,
+    start: usize,
+    seen: &mut [bool],
+    member: impl Fn(usize) -> bool,
+    mut reached: impl FnMut(usize, usize, f64),
+) -> Vec<usize> {
     let mut comp = vec![start];
     seen[start] = true;
     let mut q = 0;
     while q < comp.len() {
         let c = comp[q];
         q += 1;
-        grid.each_neighbour(c, |nb, _| {
+        grid.each_neighbour(c, |nb, d| {
             if !seen[nb] && member(nb) {
                 seen[nb] = true;
+                reached(nb, c, d);
                 comp.push(nb);
             }
         });
